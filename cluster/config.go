@@ -1,0 +1,182 @@
+package cluster
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
+)
+
+// Peer is one initial voter: its Raft ID and cluster address.
+type Peer struct {
+	ID   string
+	Addr string
+}
+
+// Config configures a Node. Durations that brokers or operators can observe
+// have the reference NameServer's defaults.
+type Config struct {
+	// ID is the member's stable Raft ID.
+	ID string
+	// DataDir holds the Raft log, stable store and snapshots.
+	DataDir string
+	// ClusterAddr is the advertised host:port of the cluster port (Raft and
+	// internal RPCs). The listener itself is passed to New.
+	ClusterAddr string
+	// ClientAddr and HTTPAddr are published in the member directory.
+	ClientAddr string
+	HTTPAddr   string
+
+	// Peers lists the initial voters, identical on every initial member.
+	// Empty with Join empty and Bootstrap true: bootstrap alone.
+	Peers []Peer
+	// Join lists cluster addresses of existing members to ask for admission.
+	Join []string
+	// Bootstrap allows a member without Peers and Join to bootstrap a
+	// single-member cluster. False: wait to be added by an operator.
+	Bootstrap bool
+
+	// RaftMultiplier scales Raft's timers (1 = the library's LAN defaults).
+	RaftMultiplier int
+
+	// BrokerExpiry is the expiry time of brokers that registered no
+	// heartbeat timeout of their own (reference: 120 s).
+	BrokerExpiry time.Duration
+	// ScanInterval is how often the leader looks for silent brokers
+	// (reference scanNotActiveBrokerInterval: 5 s).
+	ScanInterval time.Duration
+	// ConnCloseGrace is how long after a broker's last connection closed the
+	// leader waits for a sign of life before expiring it.
+	ConnCloseGrace time.Duration
+	// ExpiryBatchMax bounds the brokers expired by one log entry.
+	ExpiryBatchMax int
+	// MassExpiryFraction makes the leader suspect itself when one scan
+	// would expire more than this fraction of brokers.
+	MassExpiryFraction float64
+	// HeartbeatBatchInterval is how often a follower sends what it heard.
+	HeartbeatBatchInterval time.Duration
+	// MaxStale is how long a follower may go without leader contact and
+	// still serve reads.
+	MaxStale time.Duration
+	// ForwardHold bounds how long a write waits for a leader.
+	ForwardHold time.Duration
+	// ApplyTimeout bounds one Raft apply (enqueue and commit).
+	ApplyTimeout time.Duration
+	// PromoteAfter is how long a caught-up non-voter must stay caught up
+	// before it is promoted to voter.
+	PromoteAfter time.Duration
+	// PromoteMaxLag is how many entries a non-voter may lag and still count
+	// as caught up.
+	PromoteMaxLag uint64
+
+	// SnapshotThreshold, SnapshotInterval and TrailingLogs tune Raft
+	// snapshots; zero keeps the defaults.
+	SnapshotThreshold uint64
+	SnapshotInterval  time.Duration
+	TrailingLogs      uint64
+
+	Logger hclog.Logger
+
+	// The fields below are seams for in-process tests; production leaves
+	// them nil. RaftConfig overrides the tuned Raft config; Transport, the
+	// stores and SnapshotStore replace the on-disk ones.
+	RaftConfig    *raft.Config
+	Transport     raft.Transport
+	LogStore      raft.LogStore
+	StableStore   raft.StableStore
+	SnapshotStore raft.SnapshotStore
+}
+
+// DefaultConfig returns the defaults for a single member in ./data.
+func DefaultConfig() *Config {
+	return &Config{
+		DataDir:                "./data",
+		Bootstrap:              true,
+		RaftMultiplier:         1,
+		BrokerExpiry:           120 * time.Second,
+		ScanInterval:           5 * time.Second,
+		ConnCloseGrace:         5 * time.Second,
+		ExpiryBatchMax:         100,
+		MassExpiryFraction:     0.3,
+		HeartbeatBatchInterval: time.Second,
+		MaxStale:               10 * time.Second,
+		ForwardHold:            5 * time.Second,
+		ApplyTimeout:           10 * time.Second,
+		PromoteAfter:           10 * time.Second,
+		PromoteMaxLag:          256,
+		SnapshotThreshold:      8192,
+		SnapshotInterval:       120 * time.Second,
+		TrailingLogs:           10240,
+	}
+}
+
+// Validate reports the first inconsistent setting.
+func (c *Config) Validate() error {
+	switch {
+	case c.ID == "":
+		return fmt.Errorf("%w: member id is empty", ErrBadConfig)
+	case c.ClusterAddr == "" && c.Transport == nil:
+		return fmt.Errorf("%w: cluster address is empty", ErrBadConfig)
+	case c.RaftMultiplier < 1 || c.RaftMultiplier > 10:
+		return fmt.Errorf("%w: raft multiplier %d not in 1..10", ErrBadConfig, c.RaftMultiplier)
+	case c.BrokerExpiry <= 0 || c.ScanInterval <= 0 || c.ConnCloseGrace < 0:
+		return fmt.Errorf("%w: broker expiry, scan interval and close grace must be positive", ErrBadConfig)
+	case c.HeartbeatBatchInterval <= 0 || c.MaxStale <= 0 || c.ForwardHold <= 0 || c.ApplyTimeout <= 0:
+		return fmt.Errorf("%w: heartbeat batch interval, max stale, forward hold and apply timeout must be positive", ErrBadConfig)
+	case c.ExpiryBatchMax < 1:
+		return fmt.Errorf("%w: expiry batch max must be at least 1", ErrBadConfig)
+	case c.MassExpiryFraction <= 0 || c.MassExpiryFraction > 1:
+		return fmt.Errorf("%w: mass expiry fraction %v not in (0,1]", ErrBadConfig, c.MassExpiryFraction)
+	case len(c.Peers) > 0 && len(c.Join) > 0:
+		return fmt.Errorf("%w: peers and join are exclusive", ErrBadConfig)
+	}
+	if len(c.Peers) > 0 {
+		self := false
+		seen := map[string]bool{}
+		for _, p := range c.Peers {
+			if p.ID == "" || p.Addr == "" {
+				return fmt.Errorf("%w: peer %q=%q is incomplete", ErrBadConfig, p.ID, p.Addr)
+			}
+			if seen[p.ID] {
+				return fmt.Errorf("%w: peer id %q listed twice", ErrBadConfig, p.ID)
+			}
+			seen[p.ID] = true
+			self = self || p.ID == c.ID
+		}
+		if !self {
+			return fmt.Errorf("%w: peers do not include this member's id %q", ErrBadConfig, c.ID)
+		}
+	}
+	return nil
+}
+
+// raftConfig derives the Raft configuration (consensus-lessons 29, 30).
+func (c *Config) raftConfig() *raft.Config {
+	if c.RaftConfig != nil {
+		rc := *c.RaftConfig
+		rc.LocalID = raft.ServerID(c.ID)
+		return &rc
+	}
+	rc := raft.DefaultConfig()
+	m := time.Duration(c.RaftMultiplier)
+	rc.HeartbeatTimeout *= m
+	rc.ElectionTimeout *= m
+	rc.LeaderLeaseTimeout *= m
+	rc.LocalID = raft.ServerID(c.ID)
+	rc.ShutdownOnRemove = false
+	rc.LogLevel = "INFO"
+	if c.SnapshotThreshold > 0 {
+		rc.SnapshotThreshold = c.SnapshotThreshold
+	}
+	if c.SnapshotInterval > 0 {
+		rc.SnapshotInterval = c.SnapshotInterval
+	}
+	if c.TrailingLogs > 0 {
+		rc.TrailingLogs = c.TrailingLogs
+	}
+	// Registrations of brokers with thousands of topics are large entries;
+	// keep one AppendEntries RPC around a few MB.
+	rc.MaxAppendEntries = 16
+	return rc
+}

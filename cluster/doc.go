@@ -1,0 +1,10 @@
+// Package cluster runs the Raft node of a RaftNS member: the stores in the
+// data directory, the cluster port that carries Raft traffic and the internal
+// RPCs, bootstrap, join and membership changes, the write path (a leader
+// applies, a follower forwards to the leader), and the leader-only broker
+// liveness tracker that turns silence into expiry commands.
+//
+// It knows the fsm command vocabulary but nothing of the RocketMQ wire
+// protocol: package transport decodes requests into fsm commands and calls
+// Node.Apply, Node.Register and Node.Heartbeat.
+package cluster

@@ -1,0 +1,22 @@
+package cluster
+
+import "errors"
+
+// Sentinel errors of the cluster package.
+var (
+	// ErrNotLeader is returned by leader-only operations on a follower.
+	ErrNotLeader = errors.New("cluster: not leader")
+	// ErrNoLeader is returned when no leader was known within the hold bound.
+	ErrNoLeader = errors.New("cluster: no leader")
+	// ErrLeaderNotReady is returned when the leader did not finish taking
+	// office (Barrier and liveness rebuild) within the request's deadline.
+	ErrLeaderNotReady = errors.New("cluster: leader not ready")
+	// ErrShutdown is returned after Shutdown.
+	ErrShutdown = errors.New("cluster: shut down")
+	// ErrQuorumAtRisk refuses a membership change that could lose quorum.
+	ErrQuorumAtRisk = errors.New("cluster: change would leave too few connected voters")
+	// ErrUnknownMember is returned for a member ID not in the configuration.
+	ErrUnknownMember = errors.New("cluster: unknown member")
+	// ErrBadConfig wraps configuration errors.
+	ErrBadConfig = errors.New("cluster: bad config")
+)

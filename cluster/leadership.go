@@ -1,0 +1,161 @@
+package cluster
+
+import (
+	"time"
+
+	"github.com/hashicorp/raft"
+)
+
+// Leadership lifecycle (consensus-lessons 1-6).
+const (
+	barrierTimeout   = 10 * time.Second
+	barrierAttempts  = 3
+	leaderHousekeep  = time.Second
+	heldReportMaxAge = 3 // heartbeat batch intervals a held-connection report counts
+)
+
+// monitorLeadership is the single consumer of Raft's leadership signal. It
+// makes no Raft calls itself; it starts and stops the leader loop. A true
+// after a true means leadership was lost and regained in between, so the
+// leader duties are revoked and established again.
+func (n *Node) monitorLeadership() {
+	for {
+		select {
+		case isLeader := <-n.notifyCh:
+			n.stats.LeaderChanges.Add(1)
+			n.stopLeaderLoop()
+			if isLeader {
+				n.logger.Info("gained leadership")
+				n.startLeaderLoop()
+			} else {
+				n.logger.Info("lost leadership")
+			}
+		case <-n.shutdownCh:
+			return
+		}
+	}
+}
+
+func (n *Node) startLeaderLoop() {
+	n.leaderMu.Lock()
+	defer n.leaderMu.Unlock()
+	stop, done := make(chan struct{}), make(chan struct{})
+	n.leaderStop, n.leaderDone = stop, done
+	go func() {
+		defer close(done)
+		n.leaderLoop(stop)
+	}()
+}
+
+// stopLeaderLoop revokes leader duties: leaderReady is cleared first so no
+// new write or expiry starts, then the loop stops and the liveness table is
+// discarded.
+func (n *Node) stopLeaderLoop() {
+	n.leaderReady.Store(false)
+	n.leaderMu.Lock()
+	stop, done := n.leaderStop, n.leaderDone
+	n.leaderStop, n.leaderDone = nil, nil
+	n.leaderMu.Unlock()
+	if stop == nil {
+		return
+	}
+	close(stop)
+	<-done
+	n.trackerMu.Lock()
+	n.tracker = nil
+	n.trackerMu.Unlock()
+	n.leaderMu.Lock()
+	n.readyCh = make(chan struct{})
+	n.leaderMu.Unlock()
+}
+
+// leaderLoop takes office in order: Barrier, rebuild liveness with every
+// registered broker just heard from, start the expiry scan, accept writes.
+func (n *Node) leaderLoop(stop chan struct{}) {
+	if !n.barrier(stop) {
+		return
+	}
+	n.trackerMu.Lock()
+	n.tracker = newTracker(time.Now, n.cfg.BrokerExpiry, n.cfg.ConnCloseGrace,
+		heldReportMaxAge*n.cfg.HeartbeatBatchInterval, n.fsm.Registrations())
+	n.trackerMu.Unlock()
+
+	scan := time.NewTicker(n.cfg.ScanInterval)
+	defer scan.Stop()
+	house := time.NewTicker(leaderHousekeep)
+	defer house.Stop()
+
+	n.leaderMu.Lock()
+	n.leaderReady.Store(true)
+	close(n.readyCh)
+	n.leaderMu.Unlock()
+	n.logger.Info("leader ready", "brokers", len(n.fsm.Registrations()))
+	for {
+		select {
+		case <-stop:
+			return
+		case <-scan.C:
+			n.expireSilentBrokers()
+		case <-n.scanNow:
+			n.expireSilentBrokers()
+		case <-house.C:
+			n.promoteCaughtUpNonvoters()
+			n.reconcileMemberDirectory()
+		}
+	}
+}
+
+// barrier waits until every entry of earlier terms is applied. On repeated
+// failure while still leader it hands leadership over instead of serving
+// from a state it cannot vouch for (Consul #3545).
+func (n *Node) barrier(stop chan struct{}) bool {
+	backoff := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := n.raft.Barrier(barrierTimeout).Error()
+		if err == nil {
+			return true
+		}
+		n.logger.Error("barrier failed", "attempt", attempt, "error", err)
+		if n.raft.State() != raft.Leader {
+			return false
+		}
+		if attempt >= barrierAttempts {
+			n.logger.Error("giving up leadership after repeated barrier failures")
+			if err := n.raft.LeadershipTransfer().Error(); err != nil {
+				n.logger.Error("leadership transfer failed", "error", err)
+			}
+			return false
+		}
+		select {
+		case <-stop:
+			return false
+		case <-time.After(jitter(backoff)):
+			backoff *= 2
+		}
+	}
+}
+
+// waitLeaderReady blocks until this member is a ready leader, it stops being
+// leader, or done closes.
+func (n *Node) waitLeaderReady(done <-chan struct{}) error {
+	for {
+		if n.leaderReady.Load() {
+			return nil
+		}
+		if !n.IsLeader() {
+			return ErrNotLeader
+		}
+		n.leaderMu.Lock()
+		ch := n.readyCh
+		n.leaderMu.Unlock()
+		select {
+		case <-ch:
+		case <-done:
+			return ErrLeaderNotReady
+		case <-n.shutdownCh:
+			return ErrShutdown
+		case <-time.After(50 * time.Millisecond):
+			// re-check leadership; the ready channel is replaced on revoke
+		}
+	}
+}

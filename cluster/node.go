@@ -1,0 +1,229 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
+)
+
+// openLockTimeout bounds waiting for another process's lock on the log.
+const openLockTimeout = time.Second
+
+// Node is one RaftNS member's Raft node.
+type Node struct {
+	cfg    *Config
+	logger hclog.Logger
+	fsm    *fsm.FSM
+	raft   *raft.Raft
+	stores *stores
+	mux    *mux
+	trans  raft.Transport
+	pool   *rpcPool
+	stats  Stats
+
+	notifyCh chan bool
+
+	// leadership: leaderReady is set once the leader has barriered and
+	// rebuilt liveness; readyCh is closed at that moment.
+	leaderMu    sync.Mutex
+	leaderReady atomic.Bool
+	readyCh     chan struct{}
+	leaderStop  chan struct{}
+	leaderDone  chan struct{}
+	scanNow     chan struct{}
+	trackerMu   sync.Mutex
+	tracker     *tracker
+	promotions  map[raft.ServerID]time.Time
+
+	local   localHeartbeats
+	readyMu sync.Mutex
+	ready   readiness
+
+	shutdownOnce sync.Once
+	shutdownCh   chan struct{}
+	wg           sync.WaitGroup
+}
+
+// Stats are counters the admin HTTP layer exports as metrics.
+type Stats struct {
+	RegistersWritten atomic.Uint64
+	RegistersDeduped atomic.Uint64
+	ForwardedOut     atomic.Uint64
+	ForwardFailures  atomic.Uint64
+	ForwardedIn      atomic.Uint64
+	Expirations      atomic.Uint64
+	LeaderChanges    atomic.Uint64
+}
+
+// New opens the stores, starts Raft on the cluster listener ln and, on a
+// first start, bootstraps or joins as configured. ln must be open; it is
+// closed by Shutdown.
+func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	n := &Node{
+		cfg:        cfg,
+		logger:     cfg.Logger.Named("cluster"),
+		fsm:        f,
+		pool:       newRPCPool(),
+		notifyCh:   make(chan bool, 10),
+		readyCh:    make(chan struct{}),
+		scanNow:    make(chan struct{}, 1),
+		promotions: map[raft.ServerID]time.Time{},
+		local:      newLocalHeartbeats(),
+		shutdownCh: make(chan struct{}),
+	}
+	if err := n.start(ln); err != nil {
+		n.closeResources()
+		return nil, err
+	}
+	return n, nil
+}
+
+func (n *Node) start(ln net.Listener) error {
+	var err error
+	if n.mux, err = newMux(ln, n.cfg.ClusterAddr, n.logger); err != nil {
+		return fmt.Errorf("cluster address %q: %w", n.cfg.ClusterAddr, err)
+	}
+	if n.stores, err = openStores(n.cfg); err != nil {
+		return err
+	}
+	n.trans = n.cfg.Transport
+	if n.trans == nil {
+		n.trans = raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
+			Stream:  raftLayer{n.mux.raft},
+			MaxPool: 3,
+			Timeout: 10 * time.Second,
+			Logger:  n.cfg.Logger.Named("raft-net"),
+		})
+	}
+	rc := n.cfg.raftConfig()
+	rc.NotifyCh = n.notifyCh
+	rc.Logger = n.cfg.Logger.Named("raft")
+	if err := n.recoverFromPeersFile(rc); err != nil {
+		return err
+	}
+	if n.raft, err = raft.NewRaft(rc, n.fsm, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans); err != nil {
+		return fmt.Errorf("start raft: %w", err)
+	}
+	n.goLoop(n.mux.serve)
+	n.goLoop(func() { n.serveRPC(n.mux.rpc) })
+	if err := n.bootstrap(); err != nil {
+		return err
+	}
+	n.goLoop(n.monitorLeadership)
+	n.goLoop(n.monitorReadiness)
+	n.goLoop(n.sendHeartbeats)
+	if len(n.cfg.Join) > 0 {
+		n.goLoop(n.joinLoop)
+	}
+	return nil
+}
+
+func (n *Node) goLoop(f func()) {
+	n.wg.Add(1)
+	go func() {
+		defer n.wg.Done()
+		f()
+	}()
+}
+
+// FSM returns the member's state machine.
+func (n *Node) FSM() *fsm.FSM { return n.fsm }
+
+// Stats returns the member's counters.
+func (n *Node) Stats() *Stats { return &n.stats }
+
+// ID returns the member's Raft ID.
+func (n *Node) ID() string { return n.cfg.ID }
+
+// Raft exposes the underlying Raft node for admin operations and tests.
+func (n *Node) Raft() *raft.Raft { return n.raft }
+
+// IsLeader reports whether this member is the Raft leader.
+func (n *Node) IsLeader() bool { return n.raft.State() == raft.Leader }
+
+// LeaderReady reports whether this member is a leader that has taken office.
+func (n *Node) LeaderReady() bool { return n.leaderReady.Load() }
+
+// Leader returns the leader's ID and cluster address, empty when unknown.
+func (n *Node) Leader() (id, addr string) {
+	a, i := n.raft.LeaderWithID()
+	return string(i), string(a)
+}
+
+// Shutdown leaves gracefully: a leader hands leadership to another voter
+// first (consensus-lessons 26), then Raft stops and the ports close.
+func (n *Node) Shutdown() error {
+	var err error
+	n.shutdownOnce.Do(func() {
+		if n.raft != nil && n.IsLeader() && n.otherVoters() > 0 {
+			if terr := n.raft.LeadershipTransfer().Error(); terr != nil {
+				n.logger.Warn("leadership transfer before shutdown failed", "error", terr)
+			} else {
+				n.logger.Info("leadership transferred before shutdown")
+			}
+		}
+		close(n.shutdownCh)
+		n.stopLeaderLoop()
+		if n.raft != nil {
+			err = n.raft.Shutdown().Error()
+		}
+		n.closeResources()
+		n.wg.Wait()
+	})
+	return err
+}
+
+func (n *Node) closeResources() {
+	n.pool.close()
+	if n.mux != nil {
+		n.mux.close()
+	}
+	if c, ok := n.trans.(interface{ Close() error }); ok && n.cfg.Transport == nil {
+		c.Close()
+	}
+	if n.stores != nil {
+		if err := n.stores.close(); err != nil && !errors.Is(err, ErrShutdown) {
+			n.logger.Warn("close raft log", "error", err)
+		}
+	}
+}
+
+// otherVoters counts the voters in the configuration other than this member.
+func (n *Node) otherVoters() int {
+	fut := n.raft.GetConfiguration()
+	if fut.Error() != nil {
+		return 0
+	}
+	count := 0
+	for _, s := range fut.Configuration().Servers {
+		if s.Suffrage == raft.Voter && string(s.ID) != n.cfg.ID {
+			count++
+		}
+	}
+	return count
+}
+
+// sleepOrShutdown waits d and reports false if the node shut down meanwhile.
+func (n *Node) sleepOrShutdown(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-n.shutdownCh:
+		return false
+	}
+}

@@ -1,0 +1,91 @@
+package cluster
+
+import (
+	"time"
+
+	"github.com/hashicorp/raft"
+)
+
+// readinessTick is how often readiness is re-evaluated; Ready reads the
+// cached result so that it costs nothing on the request path.
+const readinessTick = 100 * time.Millisecond
+
+// readiness is the cached answer of Ready.
+type readiness struct {
+	ready  bool
+	reason string
+	// prevCommit is the commit index sampled one tick ago; the member is
+	// caught up when it has applied at least that much (sampling one tick
+	// back keeps a busy follower from flapping).
+	prevCommit uint64
+}
+
+// Ready reports whether this member may serve client reads, and why not
+// (consensus-lessons 19): it has heard from a leader, has applied what the
+// leader had committed, is in the configuration, and its leader contact is
+// fresher than MaxStale; a leader is ready once it has taken office.
+func (n *Node) Ready() (bool, string) {
+	n.readyMu.Lock()
+	defer n.readyMu.Unlock()
+	return n.ready.ready, n.ready.reason
+}
+
+func (n *Node) monitorReadiness() {
+	t := time.NewTicker(readinessTick)
+	defer t.Stop()
+	for {
+		n.updateReadiness()
+		select {
+		case <-t.C:
+		case <-n.shutdownCh:
+			n.readyMu.Lock()
+			n.ready = readiness{reason: "shutting down"}
+			n.readyMu.Unlock()
+			return
+		}
+	}
+}
+
+func (n *Node) updateReadiness() {
+	ready, reason := n.evaluateReadiness()
+	n.readyMu.Lock()
+	changed := ready != n.ready.ready
+	n.ready.ready, n.ready.reason = ready, reason
+	n.readyMu.Unlock()
+	if changed {
+		if ready {
+			n.logger.Info("member ready")
+		} else {
+			n.logger.Warn("member not ready", "reason", reason)
+		}
+	}
+}
+
+func (n *Node) evaluateReadiness() (bool, string) {
+	if n.raft.State() == raft.Leader {
+		if n.leaderReady.Load() {
+			return true, ""
+		}
+		return false, "leader taking office"
+	}
+	contact := n.raft.LastContact()
+	n.readyMu.Lock()
+	prev := n.ready.prevCommit
+	if contact.IsZero() {
+		n.ready.prevCommit = 0
+	} else {
+		n.ready.prevCommit = n.raft.CommitIndex()
+	}
+	n.readyMu.Unlock()
+	switch {
+	case contact.IsZero():
+		return false, "no contact with a leader yet"
+	case time.Since(contact) > n.cfg.MaxStale:
+		return false, "leader contact older than max stale"
+	case !n.inConfiguration():
+		return false, "not in the cluster configuration"
+	case prev == 0 || n.fsm.AppliedIndex() < prev:
+		return false, "applying committed entries"
+	}
+	return true, ""
+}

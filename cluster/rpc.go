@@ -1,0 +1,263 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/rpc"
+	"sync"
+	"time"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// rpcDialTimeout bounds connecting to another member's cluster port.
+const rpcDialTimeout = 3 * time.Second
+
+// Error kinds carried in RPC replies, so that the caller can tell a
+// retryable "ask someone else" from a domain answer.
+const (
+	rpcErrNone      = ""
+	rpcErrNotLeader = "not-leader"
+	rpcErrNotReady  = "not-ready"
+	rpcErrOther     = "error"
+)
+
+// ForwardArgs carries a broker- or client-originated write from a follower
+// to the leader. Commands a member generates itself (expiries) never travel
+// this way (consensus-lessons 5).
+type ForwardArgs struct {
+	From    string
+	Command []byte // fsm.Encode output
+}
+
+// ForwardReply is the leader's answer to a forwarded write.
+type ForwardReply struct {
+	ErrKind   string
+	Err       string
+	Register  *fsm.RegisterResult
+	WritePerm *fsm.WritePermResult
+}
+
+// HeartbeatArgs is one follower's batch of what it heard since its last
+// batch: brokers that registered unchanged or sent heartbeats, the brokers
+// with a live connection to it, and the connections that closed.
+type HeartbeatArgs struct {
+	From    string
+	Touched []fsm.BrokerKey
+	Held    []fsm.BrokerKey
+	Closed  []fsm.BrokerKey
+}
+
+// HeartbeatReply acknowledges a batch.
+type HeartbeatReply struct{ ErrKind string }
+
+// JoinArgs asks the leader to admit a member as a non-voter.
+type JoinArgs struct {
+	ID          string
+	ClusterAddr string
+}
+
+// JoinReply answers a join.
+type JoinReply struct {
+	ErrKind string
+	Err     string
+}
+
+// StatusArgs asks a member for its status.
+type StatusArgs struct{}
+
+// rpcEndpoint is the net/rpc service a member serves on its cluster port.
+type rpcEndpoint struct{ n *Node }
+
+// Forward applies a forwarded write if this member is the leader. It never
+// forwards again (hop limit one).
+func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *ForwardReply) error {
+	ctx, cancel := context.WithTimeout(context.Background(), e.n.cfg.ApplyTimeout)
+	defer cancel()
+	t, cmd, err := fsm.Decode(args.Command)
+	if err != nil {
+		reply.ErrKind, reply.Err = rpcErrOther, err.Error()
+		return nil
+	}
+	var res any
+	if reg, ok := cmd.(*fsm.RegisterBroker); ok && t == fsm.RegisterBrokerType {
+		var r fsm.RegisterResult
+		r, err = e.n.registerAsLeader(ctx, reg)
+		res = r
+	} else {
+		res, err = e.n.applyAsLeader(ctx, t, cmd)
+	}
+	e.n.stats.ForwardedIn.Add(1)
+	reply.ErrKind, reply.Err = errorKind(err)
+	switch r := res.(type) {
+	case fsm.RegisterResult:
+		reply.Register = &r
+	case fsm.WritePermResult:
+		reply.WritePerm = &r
+	}
+	return nil
+}
+
+// Heartbeats takes a follower's batch into the leader's liveness tracker.
+func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *HeartbeatReply) error {
+	if !e.n.receiveHeartbeats(args) {
+		reply.ErrKind = rpcErrNotLeader
+	}
+	return nil
+}
+
+// Join admits a member as a non-voter; a follower passes it to the leader.
+func (e *rpcEndpoint) Join(args *JoinArgs, reply *JoinReply) error {
+	ctx, cancel := context.WithTimeout(context.Background(), e.n.cfg.ForwardHold+e.n.cfg.ApplyTimeout)
+	defer cancel()
+	reply.ErrKind, reply.Err = errorKind(e.n.Join(ctx, args.ID, args.ClusterAddr))
+	return nil
+}
+
+// Status reports this member's status.
+func (e *rpcEndpoint) Status(_ *StatusArgs, reply *Status) error {
+	*reply = e.n.Status()
+	return nil
+}
+
+func errorKind(err error) (string, string) {
+	switch {
+	case err == nil:
+		return rpcErrNone, ""
+	case errors.Is(err, ErrNotLeader):
+		return rpcErrNotLeader, err.Error()
+	case errors.Is(err, ErrLeaderNotReady):
+		return rpcErrNotReady, err.Error()
+	default:
+		return rpcErrOther, err.Error()
+	}
+}
+
+// kindError turns a reply's error kind back into an error.
+func kindError(kind, msg string) error {
+	switch kind {
+	case rpcErrNone:
+		return nil
+	case rpcErrNotLeader:
+		return ErrNotLeader
+	case rpcErrNotReady:
+		return ErrLeaderNotReady
+	default:
+		return errors.New(msg)
+	}
+}
+
+// serveRPC serves the internal RPCs on connections from the mux.
+func (n *Node) serveRPC(ln net.Listener) {
+	srv := rpc.NewServer()
+	if err := srv.RegisterName("Cluster", &rpcEndpoint{n: n}); err != nil {
+		panic(err) // the endpoint's method set is fixed at compile time
+	}
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go srv.ServeConn(conn)
+	}
+}
+
+// rpcPool keeps one multiplexed net/rpc client per member address.
+type rpcPool struct {
+	mu      sync.Mutex
+	clients map[string]*rpc.Client
+	closed  bool
+}
+
+func newRPCPool() *rpcPool { return &rpcPool{clients: map[string]*rpc.Client{}} }
+
+func (p *rpcPool) get(addr string, fresh bool) (*rpc.Client, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, ErrShutdown
+	}
+	if c, ok := p.clients[addr]; ok {
+		if !fresh {
+			return c, nil
+		}
+		c.Close()
+		delete(p.clients, addr)
+	}
+	conn, err := dialMux(addr, muxRPC, rpcDialTimeout)
+	if err != nil {
+		return nil, err
+	}
+	c := rpc.NewClient(conn)
+	p.clients[addr] = c
+	return c, nil
+}
+
+func (p *rpcPool) drop(addr string, c *rpc.Client) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.clients[addr] == c {
+		delete(p.clients, addr)
+	}
+	c.Close()
+}
+
+// call invokes method on the member at addr within ctx. fresh forces a new
+// connection (rqlite's last-retry rule).
+func (p *rpcPool) call(ctx context.Context, addr, method string, args, reply any, fresh bool) error {
+	c, err := p.get(addr, fresh)
+	if err != nil {
+		return fmt.Errorf("dial %s: %w", addr, err)
+	}
+	call := c.Go("Cluster."+method, args, reply, make(chan *rpc.Call, 1))
+	select {
+	case <-call.Done:
+		if call.Error != nil {
+			var se rpc.ServerError
+			if !errors.As(call.Error, &se) {
+				p.drop(addr, c)
+			}
+			return fmt.Errorf("%s on %s: %w", method, addr, call.Error)
+		}
+		return nil
+	case <-ctx.Done():
+		// The connection may carry a late reply; a fresh one is cheaper
+		// than reasoning about it.
+		p.drop(addr, c)
+		return fmt.Errorf("%s on %s: %w", method, addr, ctx.Err())
+	}
+}
+
+func (p *rpcPool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for addr, c := range p.clients {
+		c.Close()
+		delete(p.clients, addr)
+	}
+}
+
+// RemoveArgs asks the leader to remove a member.
+type RemoveArgs struct {
+	ID    string
+	Force bool
+}
+
+// JoinAsLeader admits a member; it is what a follower's Join forwards, and
+// never forwards again.
+func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *JoinReply) error {
+	reply.ErrKind, reply.Err = errorKind(e.n.joinAsLeader(args.ID, args.ClusterAddr))
+	return nil
+}
+
+// Remove removes a member on the leader's behalf of a leader that stepped
+// down to be removed.
+func (e *rpcEndpoint) Remove(args *RemoveArgs, reply *JoinReply) error {
+	ctx, cancel := context.WithTimeout(context.Background(), e.n.cfg.ForwardHold+membershipTimeout)
+	defer cancel()
+	reply.ErrKind, reply.Err = errorKind(e.n.RemovePeer(ctx, args.ID, args.Force))
+	return nil
+}

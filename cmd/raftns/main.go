@@ -1,0 +1,74 @@
+// Command raftns runs one RaftNS member: a RocketMQ name server whose route
+// tables are replicated with Raft. See README.md and docs/operations.md.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseConfig(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "raftns:", err)
+		return 2
+	}
+	if cfg.PrintOnly {
+		printProperties(stdout, cfg.properties())
+		return 0
+	}
+	logger := hclog.New(&hclog.LoggerOptions{
+		Name:   "raftns",
+		Level:  hclog.LevelFromString(cfg.LogLevel),
+		Output: stderr,
+	})
+	id, err := cfg.resolveID()
+	if err != nil {
+		logger.Error("cannot start", "error", err)
+		return 1
+	}
+	m, err := startMember(cfg, id, logger)
+	if err != nil {
+		logger.Error("cannot start", "error", err)
+		return 1
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	select {
+	case sig := <-sigs:
+		logger.Info("signal received", "signal", sig.String())
+	case err := <-m.errc:
+		logger.Error("server stopped", "error", err)
+	}
+	if err := m.shutdown(); err != nil {
+		logger.Error("shutdown", "error", err)
+		return 1
+	}
+	return 0
+}
+
+func printProperties(w io.Writer, props map[string]string) {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "%s=%s\n", k, props[k])
+	}
+}

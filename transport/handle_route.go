@@ -1,0 +1,139 @@
+package transport
+
+import (
+	"context"
+	"strings"
+
+	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/transport/remoting"
+)
+
+// standardJSONVersion is V4_9_4: clients from it on get standard JSON routes.
+const standardJSONVersion = 401
+
+// topicNotExistFAQ is the 5.x FAQ link of the TOPIC_NOT_EXIST remark.
+const topicNotExistFAQ = "https://rocketmq.apache.org/docs/bestPractice/06FAQ"
+
+// getRouteInfoByTopic is GET_ROUTEINFO_BY_TOPIC (105): a map lookup and a
+// write of a body encoded once per state generation.
+func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	topic := req.ExtFields["topic"]
+	if topic == "" {
+		return remoting.NewResponse(req, remoting.SystemError, "the custom field <topic> is null")
+	}
+	key := routeKey{
+		topic:    topic,
+		standard: req.Version >= standardJSONVersion || strings.EqualFold(req.ExtFields["acceptStandardJsonOnly"], "true"),
+		order:    s.cfg.Settings.Bool(PropOrderMessageEnable, false),
+	}
+	gen := s.fsm.Generation()
+	encoded, ok := s.routes.get(gen, key)
+	if !ok {
+		encoded = s.encodeRoute(key)
+		s.routes.put(gen, key, encoded)
+	}
+	if encoded == nil {
+		return remoting.NewResponse(req, remoting.TopicNotExist,
+			"No topic route info in name server for the topic: "+topic+"\nSee "+topicNotExistFAQ+" for further details.")
+	}
+	resp := success(req)
+	resp.Body = encoded
+	return resp
+}
+
+func (s *Server) encodeRoute(k routeKey) []byte {
+	route, ok := s.fsm.Route(k.topic, k.order)
+	if !ok {
+		return nil
+	}
+	mode := body.Default
+	if k.standard {
+		mode = body.Standard
+	}
+	return body.EncodeRoute(&route, mode)
+}
+
+// getBrokerClusterInfo is GET_BROKER_CLUSTER_INFO (106).
+func (s *Server) getBrokerClusterInfo(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	info := s.fsm.ClusterInfo()
+	resp := success(req)
+	resp.Body = body.EncodeClusterInfo(&info)
+	return resp
+}
+
+// getBrokerMemberGroup is GET_BROKER_MEMBER_GROUP (901, 5.x).
+func (s *Server) getBrokerMemberGroup(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	f := headerFields(req)
+	cluster, name := f.required("clusterName"), f.required("brokerName")
+	if f.err != nil {
+		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	}
+	group := s.fsm.BrokerMemberGroup(cluster, name)
+	resp := success(req)
+	resp.Body = body.EncodeBrokerMemberGroup(&group)
+	return resp
+}
+
+// topicListResponse answers a topic list request with list.
+func topicListResponse(req *remoting.Command, list fsm.TopicList) *remoting.Command {
+	resp := success(req)
+	resp.Body = body.EncodeTopicList(&list)
+	return resp
+}
+
+// listsDisabled is the 5.x answer when a list switch is off.
+func listsDisabled(req *remoting.Command) *remoting.Command {
+	return remoting.NewResponse(req, remoting.SystemError, "disable")
+}
+
+// getAllTopicList is GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206).
+func (s *Server) getAllTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	if !s.cfg.Settings.Bool(PropEnableAllTopicList, true) {
+		return listsDisabled(req)
+	}
+	return topicListResponse(req, s.fsm.AllTopics())
+}
+
+// getTopicsByCluster is GET_TOPICS_BY_CLUSTER (224); the header key is
+// "cluster" and an unknown cluster answers an empty list.
+func (s *Server) getTopicsByCluster(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	if !s.cfg.Settings.Bool(PropEnableTopicList, true) {
+		return listsDisabled(req)
+	}
+	f := headerFields(req)
+	cluster := f.required("cluster")
+	if f.err != nil {
+		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	}
+	return topicListResponse(req, s.fsm.TopicsByCluster(cluster))
+}
+
+// getSystemTopicList is GET_SYSTEM_TOPIC_LIST_FROM_NS (304).
+func (s *Server) getSystemTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	return topicListResponse(req, s.fsm.SystemTopics())
+}
+
+// getUnitTopicList is GET_UNIT_TOPIC_LIST (311).
+func (s *Server) getUnitTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	if !s.cfg.Settings.Bool(PropEnableTopicList, true) {
+		return listsDisabled(req)
+	}
+	return topicListResponse(req, s.fsm.UnitTopics())
+}
+
+// getHasUnitSubTopicList is GET_HAS_UNIT_SUB_TOPIC_LIST (312).
+func (s *Server) getHasUnitSubTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	if !s.cfg.Settings.Bool(PropEnableTopicList, true) {
+		return listsDisabled(req)
+	}
+	return topicListResponse(req, s.fsm.HasUnitSubTopics())
+}
+
+// getHasUnitSubUnunitTopicList is GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST (313).
+func (s *Server) getHasUnitSubUnunitTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	if !s.cfg.Settings.Bool(PropEnableTopicList, true) {
+		return listsDisabled(req)
+	}
+	return topicListResponse(req, s.fsm.HasUnitSubUnunitTopics())
+}

@@ -1,0 +1,154 @@
+package httpapi
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/raft"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/transport/remoting"
+)
+
+// Metrics holds the member's Prometheus registry. Request metrics are fed
+// by the protocol server through ObserveRequest; everything else is read
+// from the node at scrape time.
+type Metrics struct {
+	Registry *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+}
+
+// NewMetrics registers the name-server and Raft metrics of node (consensus-
+// lessons 36) plus Go runtime and process metrics. extra collectors (for
+// example connection counters) are registered too.
+func NewMetrics(node *cluster.Node, extra ...prometheus.Collector) *Metrics {
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "ns_requests_total", Help: "Requests answered, by request code and response code.",
+		}, []string{"code", "response"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "ns_request_duration_seconds", Help: "Time to answer a request, by request code.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+		}, []string{"code"}),
+	}
+	m.Registry.MustRegister(m.requests, m.latency, &nodeCollector{node: node},
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, c := range extra {
+		m.Registry.MustRegister(c)
+	}
+	return m
+}
+
+// ObserveRequest implements transport.Observer.
+func (m *Metrics) ObserveRequest(code, responseCode int32, elapsed time.Duration) {
+	c := strconv.Itoa(int(code))
+	m.requests.WithLabelValues(c, strconv.Itoa(int(responseCode))).Inc()
+	m.latency.WithLabelValues(c).Observe(elapsed.Seconds())
+}
+
+// nodeCollector reads the node's state at scrape time.
+type nodeCollector struct{ node *cluster.Node }
+
+var (
+	descLeaderReady   = prometheus.NewDesc("ns_leader_ready", "1 on a leader that has taken office.", nil, nil)
+	descReady         = prometheus.NewDesc("ns_ready", "1 while the member serves client reads.", nil, nil)
+	descRaftState     = prometheus.NewDesc("ns_raft_state", "1 for the member's current Raft state.", []string{"state"}, nil)
+	descApplied       = prometheus.NewDesc("ns_fsm_applied_index", "Last log index applied by the FSM.", nil, nil)
+	descAppliedLag    = prometheus.NewDesc("ns_fsm_applied_lag", "Commit index minus the FSM's applied index.", nil, nil)
+	descLastContact   = prometheus.NewDesc("ns_last_contact_seconds", "Seconds since the leader was last heard from (0 on the leader, -1 never).", nil, nil)
+	descBrokers       = prometheus.NewDesc("ns_brokers_registered", "Registered brokers.", nil, nil)
+	descTopics        = prometheus.NewDesc("ns_topics", "Topics with a route.", nil, nil)
+	descExpirations   = prometheus.NewDesc("ns_expirations_total", "Brokers expired by this member as leader.", nil, nil)
+	descRegWritten    = prometheus.NewDesc("ns_register_written_total", "Registrations written to the Raft log by this member as leader.", nil, nil)
+	descRegDeduped    = prometheus.NewDesc("ns_register_deduped_total", "Registrations that changed nothing and wrote no entry.", nil, nil)
+	descForwarded     = prometheus.NewDesc("ns_forwarded_total", "Writes forwarded, by direction.", []string{"direction"}, nil)
+	descForwardFails  = prometheus.NewDesc("ns_forward_failures_total", "Forwarding attempts that failed and were retried or given up.", nil, nil)
+	descLeaderChanges = prometheus.NewDesc("ns_leader_changes_total", "Leadership changes seen by this member.", nil, nil)
+)
+
+func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descLeaderReady, descReady, descRaftState, descApplied, descAppliedLag,
+		descLastContact, descBrokers, descTopics, descExpirations, descRegWritten, descRegDeduped, descForwarded,
+		descForwardFails, descLeaderChanges} {
+		ch <- d
+	}
+}
+
+func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.node.Status()
+	stats := c.node.Stats()
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	counter := func(d *prometheus.Desc, v uint64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
+	}
+	gauge(descLeaderReady, b2f(st.LeaderReady))
+	gauge(descReady, b2f(st.Ready))
+	for _, s := range []raft.RaftState{raft.Follower, raft.Candidate, raft.Leader, raft.Shutdown} {
+		gauge(descRaftState, b2f(st.State == s.String()), s.String())
+	}
+	gauge(descApplied, float64(st.AppliedIndex))
+	lag := 0.0
+	if st.CommitIndex > st.AppliedIndex {
+		lag = float64(st.CommitIndex - st.AppliedIndex)
+	}
+	gauge(descAppliedLag, lag)
+	contact := float64(st.LastContactMillis) / 1000
+	if st.LastContactMillis < 0 {
+		contact = -1
+	}
+	gauge(descLastContact, contact)
+	gauge(descBrokers, float64(st.Brokers))
+	gauge(descTopics, float64(st.Topics))
+	counter(descExpirations, stats.Expirations.Load())
+	counter(descRegWritten, stats.RegistersWritten.Load())
+	counter(descRegDeduped, stats.RegistersDeduped.Load())
+	counter(descForwarded, stats.ForwardedOut.Load(), "out")
+	counter(descForwarded, stats.ForwardedIn.Load(), "in")
+	counter(descForwardFails, stats.ForwardFailures.Load())
+	counter(descLeaderChanges, stats.LeaderChanges.Load())
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ConnStats is the source of connection counters (remoting.Server).
+type ConnStats interface{ Stats() remoting.ServerStats }
+
+// connCollector exports the protocol server's connection counters.
+type connCollector struct{ src ConnStats }
+
+// NewConnCollector exports src's connection counters.
+func NewConnCollector(src ConnStats) prometheus.Collector { return &connCollector{src: src} }
+
+var (
+	descConnsOpen     = prometheus.NewDesc("ns_connections_open", "Client and broker connections open.", nil, nil)
+	descConnsAccepted = prometheus.NewDesc("ns_connections_accepted_total", "Connections accepted.", nil, nil)
+	descConnsRejected = prometheus.NewDesc("ns_connections_rejected_total", "Connections closed at once by the connection limit.", nil, nil)
+	descBadFrames     = prometheus.NewDesc("ns_bad_frames_total", "Connections closed because a frame did not decode.", nil, nil)
+	descIdleClosed    = prometheus.NewDesc("ns_connections_idle_closed_total", "Connections closed by the idle timeout.", nil, nil)
+	descPanics        = prometheus.NewDesc("ns_handler_panics_total", "Request handler panics recovered.", nil, nil)
+)
+
+func (c *connCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descConnsOpen, descConnsAccepted, descConnsRejected, descBadFrames, descIdleClosed, descPanics} {
+		ch <- d
+	}
+}
+
+func (c *connCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.src.Stats()
+	ch <- prometheus.MustNewConstMetric(descConnsOpen, prometheus.GaugeValue, float64(st.OpenConns))
+	for d, v := range map[*prometheus.Desc]uint64{descConnsAccepted: st.Accepted, descConnsRejected: st.RejectedByLimit,
+		descBadFrames: st.BadFrames, descIdleClosed: st.IdleClosed, descPanics: st.HandlerPanics} {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v))
+	}
+}

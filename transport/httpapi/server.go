@@ -1,0 +1,216 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/snapshots"
+)
+
+// Server is the admin HTTP server of one member.
+type Server struct {
+	node   *cluster.Node
+	logger hclog.Logger
+	mux    *http.ServeMux
+	srv    *http.Server
+}
+
+// New returns the admin server for node; reg holds the metrics to expose.
+func New(node *cluster.Node, reg *prometheus.Registry, logger hclog.Logger) *Server {
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	s := &Server{node: node, logger: logger.Named("http"), mux: http.NewServeMux()}
+	s.mux.HandleFunc("GET /livez", s.livez)
+	s.mux.HandleFunc("GET /readyz", s.readyz)
+	s.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	s.mux.HandleFunc("GET /v1/status", s.status)
+	s.mux.HandleFunc("GET /v1/peers", s.peers)
+	s.mux.HandleFunc("POST /v1/peers", s.leaderOnly(s.addPeer))
+	s.mux.HandleFunc("DELETE /v1/peers/{id}", s.leaderOnly(s.removePeer))
+	s.mux.HandleFunc("POST /v1/leader/transfer", s.leaderOnly(s.transferLeader))
+	s.mux.HandleFunc("GET /v1/snapshot", s.leaderOnly(s.saveSnapshot))
+	s.mux.HandleFunc("POST /v1/snapshot", s.leaderOnly(s.restoreSnapshot))
+	s.srv = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
+	return s
+}
+
+// Handler returns the HTTP handler, for tests.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+// Serve serves on ln until Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	err := s.srv.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown stops the server, waiting for requests up to ctx.
+func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx) }
+
+func (s *Server) livez(w http.ResponseWriter, _ *http.Request) {
+	w.Write([]byte("ok\n"))
+}
+
+// readyz answers 200 while the member serves client reads, 503 with the
+// reason otherwise.
+func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
+	ready, reason := s.node.Ready()
+	if !ready {
+		http.Error(w, "not ready: "+reason, http.StatusServiceUnavailable)
+		return
+	}
+	w.Write([]byte("ready\n"))
+}
+
+func (s *Server) status(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.node.Status())
+}
+
+func (s *Server) peers(w http.ResponseWriter, r *http.Request) {
+	peers, err := s.node.Peers(r.Context())
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, peers)
+}
+
+// addPeerRequest is the body of POST /v1/peers.
+type addPeerRequest struct {
+	ID      string `json:"id"`
+	Address string `json:"address"`
+}
+
+func (s *Server) addPeer(w http.ResponseWriter, r *http.Request) error {
+	var req addPeerRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil || req.ID == "" || req.Address == "" {
+		return badRequest("body must be {\"id\":…,\"address\":\"host:port\"}")
+	}
+	if _, _, err := net.SplitHostPort(req.Address); err != nil {
+		return badRequest(fmt.Sprintf("address %q: %v", req.Address, err))
+	}
+	if err := s.node.AddPeer(r.Context(), req.ID, req.Address); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"result": "added as non-voter; promoted once caught up"})
+	return nil
+}
+
+func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
+	force := r.URL.Query().Get("force") == "true"
+	if err := s.node.RemovePeer(r.Context(), r.PathValue("id"), force); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"result": "removed"})
+	return nil
+}
+
+func (s *Server) transferLeader(w http.ResponseWriter, r *http.Request) error {
+	if err := s.node.TransferLeadership(r.URL.Query().Get("to")); err != nil {
+		return err
+	}
+	id, _ := s.node.Leader()
+	writeJSON(w, http.StatusOK, map[string]string{"result": "transferred", "leaderId": id})
+	return nil
+}
+
+func (s *Server) saveSnapshot(w http.ResponseWriter, _ *http.Request) error {
+	w.Header().Set("Content-Type", "application/octet-stream")
+	n, err := s.node.SaveSnapshot(w)
+	if err != nil && n == 0 {
+		return err
+	}
+	if err != nil {
+		s.logger.Error("snapshot download broke off", "bytes", n, "error", err)
+	}
+	return nil
+}
+
+func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
+	check := func(data []byte) error {
+		_, err := snapshots.Inspect(bytes.NewReader(data))
+		return err
+	}
+	if err := s.node.RestoreSnapshot(r.Body, check); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"result": "restored"})
+	return nil
+}
+
+// leaderOnly runs h on the leader and proxies the request to the leader's
+// admin address when this member is a follower.
+func (s *Server) leaderOnly(h func(http.ResponseWriter, *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.node.IsLeader() && r.Header.Get(forwardedHeader) == "" {
+			s.proxyToLeader(w, r)
+			return
+		}
+		if err := h(w, r); err != nil {
+			writeError(w, err)
+		}
+	}
+}
+
+// forwardedHeader marks a request proxied from a follower (hop limit one).
+const forwardedHeader = "X-Raftns-Forwarded"
+
+func (s *Server) proxyToLeader(w http.ResponseWriter, r *http.Request) {
+	st := s.node.Status()
+	if st.LeaderHTTPAddr == "" {
+		writeError(w, fmt.Errorf("%w: the leader's admin address is not known yet", cluster.ErrNoLeader))
+		return
+	}
+	target := &url.URL{Scheme: "http", Host: st.LeaderHTTPAddr}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	r.Header.Set(forwardedHeader, s.node.ID())
+	proxy.ServeHTTP(w, r)
+}
+
+type httpError struct {
+	code int
+	msg  string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func badRequest(msg string) error { return &httpError{code: http.StatusBadRequest, msg: msg} }
+
+func writeError(w http.ResponseWriter, err error) {
+	code := http.StatusInternalServerError
+	var he *httpError
+	switch {
+	case errors.As(err, &he):
+		code = he.code
+	case errors.Is(err, cluster.ErrNotLeader), errors.Is(err, cluster.ErrNoLeader):
+		code = http.StatusServiceUnavailable
+	case errors.Is(err, cluster.ErrQuorumAtRisk):
+		code = http.StatusConflict
+	case errors.Is(err, cluster.ErrUnknownMember):
+		code = http.StatusNotFound
+	}
+	writeJSON(w, code, map[string]string{"error": err.Error()})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}

@@ -1,0 +1,107 @@
+package transport
+
+import (
+	"context"
+	"net"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/remoting"
+)
+
+// Cluster is what the handlers need of the member's Raft node
+// (*cluster.Node satisfies it).
+type Cluster interface {
+	Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, error)
+	Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error)
+	Heartbeat(key fsm.BrokerKey) bool
+	BrokerConnected(key fsm.BrokerKey)
+	BrokerDisconnected(key fsm.BrokerKey)
+	Ready() (bool, string)
+	FSM() *fsm.FSM
+}
+
+// Observer receives one call per answered request, for metrics.
+type Observer interface {
+	ObserveRequest(code, responseCode int32, elapsed time.Duration)
+}
+
+// Config configures the NameServer protocol server.
+type Config struct {
+	// WriteTimeout bounds a write request, waiting for a leader included.
+	WriteTimeout time.Duration
+	// Remoting configures connections (limits, idle timeout).
+	Remoting remoting.ServerConfig
+	Settings *Settings
+	Observer Observer
+	Logger   hclog.Logger
+}
+
+// DefaultConfig returns the defaults.
+func DefaultConfig() Config {
+	return Config{
+		WriteTimeout: 5 * time.Second,
+		Remoting:     remoting.DefaultServerConfig(),
+		Settings:     NewSettings(nil, nil),
+	}
+}
+
+// Server answers RocketMQ NameServer requests on one member.
+type Server struct {
+	cfg      Config
+	cluster  Cluster
+	fsm      *fsm.FSM
+	logger   hclog.Logger
+	routes   *routeCache
+	brokers  *brokerConns
+	dispatch map[int32]handler
+	rs       *remoting.Server
+	stop     chan struct{}
+}
+
+// New returns a server for the member whose node is c.
+func New(cfg Config, c Cluster) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	if cfg.Settings == nil {
+		cfg.Settings = NewSettings(nil, nil)
+	}
+	s := &Server{
+		cfg:     cfg,
+		cluster: c,
+		fsm:     c.FSM(),
+		logger:  cfg.Logger.Named("namesrv"),
+		routes:  newRouteCache(),
+		stop:    make(chan struct{}),
+	}
+	s.brokers = newBrokerConns(c)
+	s.dispatch = s.dispatchTable()
+	rcfg := cfg.Remoting
+	rcfg.OnClose = s.brokers.connClosed
+	s.rs = remoting.NewServer(rcfg, s, cfg.Logger.Named("remoting"))
+	return s
+}
+
+// Serve accepts connections on ln until Close.
+func (s *Server) Serve(ln net.Listener) error {
+	go s.shedWhileUnready()
+	return s.rs.Serve(ln)
+}
+
+// Close stops accepting, closes every connection and waits for handlers.
+func (s *Server) Close() error {
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+	return s.rs.Close()
+}
+
+// Remoting exposes the connection-level server, for its counters.
+func (s *Server) Remoting() *remoting.Server { return s.rs }
+
+// SetObserver sets the request observer (metrics); call before Serve.
+func (s *Server) SetObserver(o Observer) { s.cfg.Observer = o }

@@ -1,0 +1,31 @@
+package transport
+
+import "time"
+
+// shedTick is how often an unready member looks for idle client
+// connections to close.
+const shedTick = 500 * time.Millisecond
+
+// shedWhileUnready closes idle client connections while the member is not
+// ready, so RocketMQ clients, which stick to one name server until its
+// connection breaks, move to another member (consensus-lessons 20). Broker
+// connections stay: their registrations are still forwarded.
+func (s *Server) shedWhileUnready() {
+	t := time.NewTicker(shedTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+		if ready, _ := s.cluster.Ready(); ready {
+			continue
+		}
+		for _, c := range s.rs.Conns() {
+			if c.InFlight() == 0 && !s.brokers.isBrokerConn(c) {
+				c.Close()
+			}
+		}
+	}
+}
