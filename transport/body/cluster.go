@@ -1,0 +1,64 @@
+package body
+
+import (
+	"github.com/raftns/raftns/fsm"
+)
+
+// EncodeClusterInfo returns the GET_BROKER_CLUSTER_INFO body (Java
+// ClusterInfo), always in Default mode so brokerAddrs keys are bare numbers
+// for every client version. Map keys are sorted for determinism; the broker
+// name lists are written in the order given. A nil ci is the empty state.
+func EncodeClusterInfo(ci *fsm.ClusterInfo) []byte {
+	if ci == nil {
+		ci = &fsm.ClusterInfo{}
+	}
+	dst := make([]byte, 0, 64+160*len(ci.BrokerAddrTable)+40*len(ci.ClusterAddrTable))
+	dst = append(dst, `{"brokerAddrTable":{`...)
+	for i, name := range sortedKeys(ci.BrokerAddrTable) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		bd := ci.BrokerAddrTable[name]
+		dst = appendBrokerData(AppendKey(dst, name, Default), &bd, Default)
+	}
+	dst = append(dst, `},"clusterAddrTable":`...)
+	dst = appendStringListMap(dst, ci.ClusterAddrTable, Default)
+	return append(dst, '}')
+}
+
+// DecodeClusterInfo reads a ClusterInfo body. Both maps are non-nil.
+func DecodeClusterInfo(b []byte) (*fsm.ClusterInfo, error) {
+	ci := &fsm.ClusterInfo{
+		BrokerAddrTable:  map[string]fsm.BrokerData{},
+		ClusterAddrTable: map[string][]string{},
+	}
+	err := decodeTop(b, func(l *lexer) error {
+		return l.object(func(key string) error {
+			var err error
+			switch {
+			case key != "brokerAddrTable" && key != "clusterAddrTable":
+				err = l.skip()
+			case l.isNull():
+			case key == "brokerAddrTable":
+				err = l.object(func(name string) error {
+					bd, err := readBrokerData(l)
+					ci.BrokerAddrTable[name] = bd
+					return atPath(name, err)
+				})
+			default:
+				err = l.object(func(cluster string) error {
+					names, err := l.stringList()
+					if names != nil {
+						ci.ClusterAddrTable[cluster] = names
+					}
+					return atPath(cluster, err)
+				})
+			}
+			return atPath(key, err)
+		})
+	})
+	if err != nil {
+		return nil, decodeFailed("ClusterInfo", err)
+	}
+	return ci, nil
+}

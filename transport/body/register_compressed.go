@@ -1,0 +1,279 @@
+package body
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// maxDecompressed bounds the decompressed size of a compressed
+// REGISTER_BROKER body, against zip bombs.
+var maxDecompressed = 64 << 20 // a variable so that tests can lower it
+
+// encodeCompressed writes the layout of Java RegisterBrokerBody.encode(true):
+// the DataVersion JSON, the topic configs in their space-separated string
+// form (5.x appends the attributes JSON "{}"), the filter-server list JSON
+// and, for 5.x, the mapping-info section; all deflated at BEST_COMPRESSION
+// into a zlib stream.
+func encodeCompressed(b *RegisterBody, v5 bool) ([]byte, error) {
+	raw := appendChunk(nil, appendDataVersion(nil, b.DataVersion, v5))
+	raw = binary.BigEndian.AppendUint32(raw, uint32(len(b.TopicConfigs)))
+	var line []byte
+	for i := range b.TopicConfigs {
+		line = appendTopicConfigString(line[:0], &b.TopicConfigs[i], v5)
+		raw = appendChunk(raw, line)
+	}
+	if b.HasFilterServerList {
+		raw = appendChunk(raw, appendStringList(nil, b.FilterServerList, Default))
+	} else {
+		raw = appendChunk(raw, []byte("null")) // Java JSON.toJSONString(null)
+	}
+	if v5 {
+		raw = binary.BigEndian.AppendUint32(raw, uint32(len(b.MappingInfos)))
+		for i := range b.MappingInfos {
+			raw = appendChunk(raw, appendMappingInfo(nil, &b.MappingInfos[i], Default))
+		}
+	}
+	var out bytes.Buffer
+	zw, err := zlib.NewWriterLevel(&out, zlib.BestCompression)
+	if err != nil {
+		return nil, fmt.Errorf("body: encode RegisterBrokerBody: %w", err)
+	}
+	if _, err := zw.Write(raw); err != nil {
+		return nil, fmt.Errorf("body: encode RegisterBrokerBody: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("body: encode RegisterBrokerBody: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// appendChunk writes a big-endian int32 length and the bytes.
+func appendChunk(dst, chunk []byte) []byte {
+	return append(binary.BigEndian.AppendUint32(dst, uint32(len(chunk))), chunk...)
+}
+
+// appendTopicConfigString writes Java TopicConfig.encode():
+// "name read write perm SINGLE_TAG", plus " {}" in 5.x.
+func appendTopicConfigString(dst []byte, tc *fsm.TopicConfig, v5 bool) []byte {
+	dst = append(dst, tc.TopicName...)
+	dst = append(dst, ' ')
+	dst = append(appendInt(dst, tc.ReadQueueNums), ' ')
+	dst = append(appendInt(dst, tc.WriteQueueNums), ' ')
+	dst = append(appendInt(dst, tc.Perm), ' ')
+	dst = append(dst, topicFilterSingleTag...)
+	if v5 {
+		dst = append(dst, " {}"...)
+	}
+	return dst
+}
+
+// decodeCompressed reads Java RegisterBrokerBody.decode(bytes, true, version)
+// with the R5 rules: at least 5 tokens per topic config, the mapping section
+// read only for version ≥ 413. Unlike R5, a stream that ends after the
+// filter-server list is accepted at version ≥ 413 as having no mappings
+// (5.x brokers always write the section; 4.x brokers never do). Bytes after
+// the parts read are ignored, as in Java.
+func decodeCompressed(b []byte, requestVersion int32) (*RegisterBody, error) {
+	data, err := inflate(b)
+	if err != nil {
+		return nil, err
+	}
+	r := &chunkReader{data: data}
+	body := &RegisterBody{}
+	dvJSON, err := r.chunk("dataVersion")
+	if err != nil {
+		return nil, err
+	}
+	if err := decodeTop(dvJSON, func(l *lexer) (err error) {
+		body.DataVersion, err = readDataVersion(l, 0)
+		return err
+	}); err != nil {
+		return nil, atPath("dataVersion", err)
+	}
+	if body.TopicConfigs, err = r.topicConfigs(); err != nil {
+		return nil, err
+	}
+	fsJSON, err := r.chunk("filterServerList")
+	if err != nil {
+		return nil, err
+	}
+	if body.FilterServerList, body.HasFilterServerList, err = decodeFilterList(fsJSON); err != nil {
+		return nil, atPath("filterServerList", err)
+	}
+	if requestVersion >= VersionMappingSection && r.remaining() > 0 {
+		if body.MappingInfos, err = r.mappingInfos(); err != nil {
+			return nil, err
+		}
+	}
+	return body, nil
+}
+
+// inflate decompresses a zlib stream of at most maxDecompressed bytes.
+func inflate(b []byte) ([]byte, error) {
+	zr, err := zlib.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%w: zlib: %v", ErrCompressed, err)
+	}
+	defer zr.Close()
+	data, err := io.ReadAll(io.LimitReader(zr, int64(maxDecompressed)+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: zlib: %v", ErrCompressed, err)
+	}
+	if len(data) > maxDecompressed {
+		return nil, fmt.Errorf("%w: decompresses to more than %d bytes", ErrTooLarge, maxDecompressed)
+	}
+	return data, nil
+}
+
+// decodeFilterList reads the filter-server JSON array. Java
+// JSON.parseArray gives null for empty text and for null, which leaves the
+// filter table untouched.
+func decodeFilterList(b []byte) ([]string, bool, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, false, nil
+	}
+	var list []string
+	err := decodeTop(b, func(l *lexer) (err error) {
+		list, err = l.stringList()
+		return err
+	})
+	if err == ErrEmptyBody {
+		return nil, false, nil
+	}
+	return nilIfEmpty(list), err == nil, err
+}
+
+// chunkReader walks the decompressed binary layout.
+type chunkReader struct {
+	data []byte
+	pos  int
+}
+
+func (r *chunkReader) remaining() int { return len(r.data) - r.pos }
+
+func (r *chunkReader) int32(what string) (int32, error) {
+	if r.remaining() < 4 {
+		return 0, fmt.Errorf("%w: truncated before the %s length at byte %d", ErrCompressed, what, r.pos)
+	}
+	v := int32(binary.BigEndian.Uint32(r.data[r.pos:]))
+	r.pos += 4
+	return v, nil
+}
+
+// count reads a number of entries that each need at least 4 more bytes.
+func (r *chunkReader) count(what string) (int, error) {
+	n, err := r.int32(what + " count")
+	switch {
+	case err != nil:
+		return 0, err
+	case n < 0:
+		return 0, fmt.Errorf("%w: negative %s count %d", ErrCompressed, what, n)
+	case int(n) > r.remaining()/4:
+		return 0, fmt.Errorf("%w: %s count %d exceeds the %d bytes left", ErrCompressed, what, n, r.remaining())
+	}
+	return int(n), nil
+}
+
+// chunk reads a length-prefixed byte string.
+func (r *chunkReader) chunk(what string) ([]byte, error) {
+	n, err := r.int32(what)
+	switch {
+	case err != nil:
+		return nil, err
+	case n < 0:
+		return nil, fmt.Errorf("%w: negative %s length %d", ErrCompressed, what, n)
+	case int(n) > r.remaining():
+		return nil, fmt.Errorf("%w: %s length %d exceeds the %d bytes left", ErrCompressed, what, n, r.remaining())
+	}
+	c := r.data[r.pos : r.pos+int(n)]
+	r.pos += int(n)
+	return c, nil
+}
+
+func (r *chunkReader) topicConfigs() ([]fsm.TopicConfig, error) {
+	n, err := r.count("topic config")
+	if err != nil {
+		return nil, err
+	}
+	var out []fsm.TopicConfig
+	index := map[string]int{}
+	for i := range n {
+		c, err := r.chunk("topic config")
+		if err != nil {
+			return nil, err
+		}
+		tc, err := parseTopicConfigString(validUTF8(string(c)))
+		if err != nil {
+			return nil, atPath("topicConfig["+strconv.Itoa(i)+"]", err)
+		}
+		// Java puts each config in a map keyed by its topicName.
+		out = putAt(out, index, tc.TopicName, tc)
+	}
+	return out, nil
+}
+
+// parseTopicConfigString reads Java TopicConfig.decode (R5): String.split on
+// single spaces, which drops trailing empty tokens; at least 5 tokens;
+// Integer.parseInt for the numbers; a known TopicFilterType; the attributes
+// token is ignored. topicSysFlag is not in this form and reads as 0.
+func parseTopicConfigString(s string) (fsm.TopicConfig, error) {
+	tokens := strings.Split(s, " ")
+	for len(tokens) > 0 && tokens[len(tokens)-1] == "" {
+		tokens = tokens[:len(tokens)-1]
+	}
+	if len(tokens) < 5 {
+		return fsm.TopicConfig{}, fmt.Errorf("%w: topic config %.60q has %d fields, want at least 5", ErrCompressed, s, len(tokens))
+	}
+	tc := fsm.TopicConfig{TopicName: tokens[0]}
+	if tc.TopicName == "" {
+		return fsm.TopicConfig{}, fmt.Errorf("%w: topic config %.60q without topicName", ErrInvalid, s)
+	}
+	for i, p := range []*int32{&tc.ReadQueueNums, &tc.WriteQueueNums, &tc.Perm} {
+		v, err := strconv.ParseInt(tokens[i+1], 10, 32)
+		if err != nil {
+			return fsm.TopicConfig{}, fmt.Errorf("%w: topic config %.60q: field %d is not an int", ErrCompressed, s, i+2)
+		}
+		*p = int32(v)
+	}
+	if tokens[4] != topicFilterSingleTag && tokens[4] != "MULTI_TAG" {
+		return fsm.TopicConfig{}, fmt.Errorf("%w: topic config %.60q: unknown topicFilterType", ErrCompressed, s)
+	}
+	return tc, nil
+}
+
+// mappingInfos reads part 5: a count, then TopicQueueMappingInfo JSON
+// chunks, each stored under its topic property.
+func (r *chunkReader) mappingInfos() ([]fsm.TopicQueueMappingInfo, error) {
+	n, err := r.count("mapping info")
+	if err != nil {
+		return nil, err
+	}
+	var out []fsm.TopicQueueMappingInfo
+	index := map[string]int{}
+	for i := range n {
+		c, err := r.chunk("mapping info")
+		if err != nil {
+			return nil, err
+		}
+		var info fsm.TopicQueueMappingInfo
+		err = decodeTop(c, func(l *lexer) (err error) {
+			info, err = readMappingInfo(l)
+			return err
+		})
+		if err == nil && info.Topic == "" {
+			err = fmt.Errorf("%w: mapping info without topic", ErrInvalid)
+		}
+		if err != nil {
+			return nil, atPath("mappingInfo["+strconv.Itoa(i)+"]", err)
+		}
+		out = putAt(out, index, info.Topic, info)
+	}
+	return out, nil
+}

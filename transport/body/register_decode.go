@@ -1,0 +1,209 @@
+package body
+
+import (
+	"fmt"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// Java TopicConfig field defaults for properties a body leaves out.
+const (
+	defaultQueueNums int32 = 16
+	defaultPerm            = fsm.PermRead | fsm.PermWrite
+)
+
+// DecodeRegisterBody reads a REGISTER_BROKER body as the Java NameServer's
+// DefaultRequestProcessor.registerBroker does for a request of version
+// requestVersion: below 37 a bare TopicConfigSerializeWrapper (no filter
+// list; compressed is ignored, as Java ignores it there); otherwise a
+// RegisterBrokerBody, as zlib binary when compressed, else plain JSON. An
+// empty body is an empty table with DataVersion {0,0,0} and no filter list.
+//
+// Missing TopicConfig properties take the Java defaults (16 read and write
+// queues, perm 6); a missing DataVersion timestamp reads as 0, where Java
+// would use the receiving time. The topic key is TopicConfig.topicName; a
+// config without one is an error. TopicConfigs and MappingInfos have unique
+// names: a repeated map key or topicName keeps its first position and its
+// last value, which is what Java's map and per-topic registration leave.
+// A compressed body at version ≥ 413 that ends after the filter-server list
+// is accepted without mappings (R5 fails it; see decodeCompressed).
+func DecodeRegisterBody(b []byte, compressed bool, requestVersion int32) (*RegisterBody, error) {
+	var (
+		body *RegisterBody
+		err  error
+	)
+	switch {
+	case requestVersion < 0:
+		// Java MQVersion.value2Version throws for negative ordinals.
+		err = fmt.Errorf("%w: negative request version %d", ErrInvalid, requestVersion)
+	case len(b) == 0:
+		body = &RegisterBody{}
+	case requestVersion < VersionRegisterBrokerBody:
+		body, err = decodeLegacy(b)
+	case compressed:
+		body, err = decodeCompressed(b, requestVersion)
+	default:
+		body, err = decodePlain(b)
+	}
+	if err != nil {
+		return nil, decodeFailed("RegisterBrokerBody", err)
+	}
+	return body, nil
+}
+
+// decodeLegacy reads the version < 37 body, a bare wrapper.
+func decodeLegacy(b []byte) (*RegisterBody, error) {
+	body := &RegisterBody{}
+	err := decodeTop(b, func(l *lexer) error { return readWrapper(l, body) })
+	return body, err
+}
+
+// decodePlain reads a plain JSON RegisterBrokerBody. A missing
+// filterServerList is Java's default empty list; an explicit null leaves the
+// filter table untouched.
+func decodePlain(b []byte) (*RegisterBody, error) {
+	body := &RegisterBody{HasFilterServerList: true}
+	err := decodeTop(b, func(l *lexer) error {
+		return l.object(func(key string) error {
+			var err error
+			switch key {
+			case "filterServerList":
+				body.FilterServerList, err = l.stringList()
+				body.HasFilterServerList = body.FilterServerList != nil
+				body.FilterServerList = nilIfEmpty(body.FilterServerList)
+			case "topicConfigSerializeWrapper":
+				if !l.isNull() {
+					err = readWrapper(l, body)
+				}
+			default:
+				err = l.skip()
+			}
+			return atPath(key, err)
+		})
+	})
+	return body, err
+}
+
+func nilIfEmpty[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// readWrapper reads TopicConfigSerializeWrapper or its 5.x subclass
+// TopicConfigAndMappingSerializeWrapper into body.
+func readWrapper(l *lexer, body *RegisterBody) error {
+	return l.object(func(key string) error {
+		var err error
+		switch key {
+		case "dataVersion":
+			if !l.isNull() {
+				body.DataVersion, err = readDataVersion(l, 0)
+			}
+		case "topicConfigTable":
+			body.TopicConfigs, err = readTopicConfigTable(l)
+		case "topicQueueMappingInfoMap":
+			body.MappingInfos, err = readMappingInfoList(l)
+		default:
+			err = l.skip()
+		}
+		return atPath(key, err)
+	})
+}
+
+// readTopicConfigTable reads Map<String,TopicConfig> in body order. Java
+// keeps the last value of a repeated map key, then registers each value under
+// its topicName, so a later config for the same topicName wins as well; the
+// result has unique names in order of first appearance.
+func readTopicConfigTable(l *lexer) ([]fsm.TopicConfig, error) {
+	if l.isNull() {
+		return nil, nil
+	}
+	var byKey []fsm.TopicConfig
+	index := map[string]int{}
+	err := l.object(func(key string) error {
+		tc, err := readTopicConfig(l)
+		if err != nil {
+			return atPath(key, err)
+		}
+		byKey = putAt(byKey, index, key, tc)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dedupeTopics(byKey), nil
+}
+
+// putAt stores v under key: in place when key was seen, appended otherwise.
+func putAt[T any](list []T, index map[string]int, key string, v T) []T {
+	if i, ok := index[key]; ok {
+		list[i] = v
+		return list
+	}
+	index[key] = len(list)
+	return append(list, v)
+}
+
+// dedupeTopics keeps one config per topicName: the last one, at the position
+// of the first.
+func dedupeTopics(list []fsm.TopicConfig) []fsm.TopicConfig {
+	var out []fsm.TopicConfig
+	index := make(map[string]int, len(list))
+	for _, tc := range list {
+		out = putAt(out, index, tc.TopicName, tc)
+	}
+	return out
+}
+
+// readTopicConfig reads a Java TopicConfig with its field defaults.
+func readTopicConfig(l *lexer) (fsm.TopicConfig, error) {
+	tc := fsm.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
+	err := l.object(func(key string) error {
+		var err error
+		switch key {
+		case "topicName":
+			tc.TopicName, err = l.str()
+		case "readQueueNums":
+			tc.ReadQueueNums, err = l.int32v(defaultQueueNums)
+		case "writeQueueNums":
+			tc.WriteQueueNums, err = l.int32v(defaultQueueNums)
+		case "perm":
+			tc.Perm, err = l.int32v(defaultPerm)
+		case "topicSysFlag":
+			tc.TopicSysFlag, err = l.int32v(0)
+		default:
+			err = l.skip()
+		}
+		return atPath(key, err)
+	})
+	if err == nil && tc.TopicName == "" {
+		err = fmt.Errorf("%w: topic config without topicName", ErrInvalid)
+	}
+	return tc, err
+}
+
+// readMappingInfoList reads Map<String,TopicQueueMappingInfo>. Java
+// RouteInfoManager keys the mapping by the map key, so Topic is set to it;
+// an empty key is rejected like a missing topic in the compressed form.
+func readMappingInfoList(l *lexer) ([]fsm.TopicQueueMappingInfo, error) {
+	if l.isNull() {
+		return nil, nil
+	}
+	var out []fsm.TopicQueueMappingInfo
+	index := map[string]int{}
+	err := l.object(func(key string) error {
+		info, err := readMappingInfo(l)
+		if err == nil && key == "" {
+			err = fmt.Errorf("%w: mapping info under an empty topic", ErrInvalid)
+		}
+		if err != nil {
+			return atPath(key, err)
+		}
+		info.Topic = key
+		out = putAt(out, index, key, info)
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,192 @@
+package body
+
+import (
+	"slices"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// EncodeRoute returns the TopicRouteData JSON body of r (Java
+// TopicRouteData.encode in Default mode, the standard-JSON encode in Standard
+// mode). brokerDatas, filterServerTable and queueDatas are always present;
+// orderTopicConf only when non-empty and topicQueueMappingByBroker only when
+// non-nil. Element order of the two arrays is taken from r as it is.
+func EncodeRoute(r *fsm.TopicRouteData, m Mode) []byte {
+	return AppendRoute(make([]byte, 0, routeSizeHint(r)), r, m)
+}
+
+// EncodeTopicRouteData returns the REGISTER_TOPIC_IN_NAMESRV request body for
+// r; a 5.x broker sends it in Default mode.
+func EncodeTopicRouteData(r *fsm.TopicRouteData) []byte { return EncodeRoute(r, Default) }
+
+// AppendRoute appends the body EncodeRoute returns to dst, so that a caller
+// can reuse a buffer. A nil r is written as an empty route.
+func AppendRoute(dst []byte, r *fsm.TopicRouteData, m Mode) []byte {
+	if r == nil {
+		r = &fsm.TopicRouteData{}
+	}
+	dst = append(dst, `{"brokerDatas":[`...)
+	for i := range r.BrokerDatas {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendBrokerData(dst, &r.BrokerDatas[i], m)
+	}
+	dst = append(dst, `],"filterServerTable":`...)
+	dst = appendStringListMap(dst, r.FilterServerTable, m)
+	if r.OrderTopicConf != "" {
+		dst = append(dst, `,"orderTopicConf":`...)
+		dst = AppendString(dst, r.OrderTopicConf, m)
+	}
+	dst = append(dst, `,"queueDatas":[`...)
+	for i := range r.QueueDatas {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendQueueData(dst, &r.QueueDatas[i], m)
+	}
+	dst = append(dst, ']')
+	if r.TopicQueueMappingByBroker != nil {
+		dst = append(dst, `,"topicQueueMappingByBroker":{`...)
+		for i, k := range sortedKeys(r.TopicQueueMappingByBroker) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			info := r.TopicQueueMappingByBroker[k]
+			dst = appendMappingInfo(AppendKey(dst, k, m), &info, m)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, '}')
+}
+
+// routeSizeHint estimates the encoded size so that EncodeRoute allocates once
+// for typical routes.
+func routeSizeHint(r *fsm.TopicRouteData) int {
+	if r == nil {
+		return 64
+	}
+	return 64 + len(r.OrderTopicConf) + 140*len(r.BrokerDatas) + 110*len(r.QueueDatas) +
+		60*len(r.FilterServerTable) + 200*len(r.TopicQueueMappingByBroker)
+}
+
+// appendBrokerData writes a Java BrokerData as 5.x does: enableActingMaster
+// always, zoneName when set, brokerAddrs never null.
+func appendBrokerData(dst []byte, b *fsm.BrokerData, m Mode) []byte {
+	dst = append(dst, `{"brokerAddrs":`...)
+	dst = appendAddrMap(dst, b.BrokerAddrs, m)
+	dst = append(dst, `,"brokerName":`...)
+	dst = AppendString(dst, b.BrokerName, m)
+	dst = append(dst, `,"cluster":`...)
+	dst = AppendString(dst, b.Cluster, m)
+	dst = append(dst, `,"enableActingMaster":`...)
+	dst = appendBool(dst, b.EnableActingMaster)
+	if b.ZoneName != "" {
+		dst = append(dst, `,"zoneName":`...)
+		dst = AppendString(dst, b.ZoneName, m)
+	}
+	return append(dst, '}')
+}
+
+// appendAddrMap writes a Map<Long,String> in ascending id order, which is
+// both the MapSortField order and the order a small Java HashMap iterates.
+func appendAddrMap(dst []byte, addrs map[int64]string, m Mode) []byte {
+	var arr [8]int64
+	ids := arr[:0]
+	for id := range addrs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	dst = append(dst, '{')
+	for i, id := range ids {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(AppendNumberKey(dst, id, m), addrs[id], m)
+	}
+	return append(dst, '}')
+}
+
+func appendQueueData(dst []byte, q *fsm.QueueData, m Mode) []byte {
+	dst = append(dst, `{"brokerName":`...)
+	dst = AppendString(dst, q.BrokerName, m)
+	dst = append(dst, `,"perm":`...)
+	dst = appendInt(dst, q.Perm)
+	dst = append(dst, `,"readQueueNums":`...)
+	dst = appendInt(dst, q.ReadQueueNums)
+	dst = append(dst, `,"topicSysFlag":`...)
+	dst = appendInt(dst, q.TopicSysFlag)
+	dst = append(dst, `,"writeQueueNums":`...)
+	dst = appendInt(dst, q.WriteQueueNums)
+	return append(dst, '}')
+}
+
+// appendStringListMap writes a Map<String,List<String>> with sorted keys; a
+// nil list is written as [].
+func appendStringListMap(dst []byte, t map[string][]string, m Mode) []byte {
+	dst = append(dst, '{')
+	for i, k := range sortedKeys(t) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendStringList(AppendKey(dst, k, m), t[k], m)
+	}
+	return append(dst, '}')
+}
+
+func appendStringList(dst []byte, list []string, m Mode) []byte {
+	dst = append(dst, '[')
+	for i, s := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, s, m)
+	}
+	return append(dst, ']')
+}
+
+// appendMappingInfo writes a Java TopicQueueMappingInfo. Empty strings count
+// as null and are omitted; a nil CurrIDMap is omitted, a non-nil one is
+// written with its Integer keys in ascending order.
+func appendMappingInfo(dst []byte, info *fsm.TopicQueueMappingInfo, m Mode) []byte {
+	dst = append(dst, '{')
+	if info.Bname != "" {
+		dst = append(dst, `"bname":`...)
+		dst = append(AppendString(dst, info.Bname, m), ',')
+	}
+	if info.CurrIDMap != nil {
+		dst = append(dst, `"currIdMap":`...)
+		dst = append(appendIDMap(dst, info.CurrIDMap, m), ',')
+	}
+	dst = append(dst, `"dirty":`...)
+	dst = appendBool(dst, info.Dirty)
+	dst = append(dst, `,"epoch":`...)
+	dst = AppendLong(dst, info.Epoch, m)
+	if info.Scope != "" {
+		dst = append(dst, `,"scope":`...)
+		dst = AppendString(dst, info.Scope, m)
+	}
+	if info.Topic != "" {
+		dst = append(dst, `,"topic":`...)
+		dst = AppendString(dst, info.Topic, m)
+	}
+	dst = append(dst, `,"totalQueues":`...)
+	dst = appendInt(dst, info.TotalQueues)
+	return append(dst, '}')
+}
+
+func appendIDMap(dst []byte, ids map[int32]int32, m Mode) []byte {
+	keys := make([]int32, 0, len(ids))
+	for k := range ids {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendInt(AppendNumberKey(dst, int64(k), m), ids[k])
+	}
+	return append(dst, '}')
+}

@@ -1,0 +1,169 @@
+package body
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// This file holds the typed readers the decoders use. They convert the way
+// fastjson's TypeUtils casts do for the cases real peers produce: numbers and
+// booleans are accepted where a String is expected, numeric strings where a
+// number is expected, and null (or an empty string for numbers) leaves the
+// Java default in place.
+
+// typeErr reports that the next value is not of the wanted type.
+func (l *lexer) typeErr(want string) error {
+	var got string
+	switch c := l.peek(); {
+	case c == 0 && l.pos >= len(l.data):
+		return l.syntaxErr("want " + want)
+	case c == '{':
+		got = "object"
+	case c == '[':
+		got = "array"
+	case c == '"' || c == '\'':
+		got = "string"
+	case c == 't' || c == 'f':
+		got = "boolean"
+	case c == 'n':
+		got = "null"
+	case c == '-' || c >= '0' && c <= '9':
+		got = "number"
+	default:
+		return l.syntaxErr("unexpected character")
+	}
+	return fmt.Errorf("%w: want %s, got %s at offset %d", ErrType, want, got, l.pos)
+}
+
+// optString reads a Java String field. ok is false for null.
+func (l *lexer) optString() (s string, ok bool, err error) {
+	if c := l.peek(); c == '{' || c == '[' {
+		return "", false, l.typeErr("string")
+	}
+	kind, text, err := l.scalar()
+	return text, err == nil && kind != tokNull, err
+}
+
+// str reads a Java String field; null reads as "".
+func (l *lexer) str() (string, error) {
+	s, _, err := l.optString()
+	return s, err
+}
+
+// optInt reads a Java int or long field within [min, max]. ok is false for
+// null and for an empty or "null" string.
+func (l *lexer) optInt(min, max int64) (v int64, ok bool, err error) {
+	if c := l.peek(); c == '{' || c == '[' || c == 't' || c == 'f' {
+		return 0, false, l.typeErr("integer")
+	}
+	at := l.pos
+	kind, text, err := l.scalar()
+	if err != nil || kind == tokNull {
+		return 0, false, err
+	}
+	if kind == tokString && (text == "" || text == "null") {
+		return 0, false, nil
+	}
+	v, err = strconv.ParseInt(text, 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange), err == nil && (v < min || v > max):
+		return 0, false, fmt.Errorf("%w: %.40q at offset %d", ErrRange, text, at)
+	case err != nil:
+		return 0, false, fmt.Errorf("%w: want integer, got %.40q at offset %d", ErrType, text, at)
+	}
+	return v, true, nil
+}
+
+// int32v reads a Java int field; null leaves def.
+func (l *lexer) int32v(def int32) (int32, error) {
+	v, ok, err := l.optInt(math.MinInt32, math.MaxInt32)
+	if !ok {
+		return def, err
+	}
+	return int32(v), nil
+}
+
+// int64v reads a Java long field; null leaves def.
+func (l *lexer) int64v(def int64) (int64, error) {
+	v, ok, err := l.optInt(math.MinInt64, math.MaxInt64)
+	if !ok {
+		return def, err
+	}
+	return v, nil
+}
+
+// boolv reads a Java boolean field: true/false, the strings "true"/"false"
+// in any case, and 1/0 as number or string. null leaves def.
+func (l *lexer) boolv(def bool) (bool, error) {
+	if c := l.peek(); c == '{' || c == '[' {
+		return false, l.typeErr("boolean")
+	}
+	at := l.pos
+	kind, text, err := l.scalar()
+	if err != nil || kind == tokNull || (kind == tokString && text == "") {
+		return def, err
+	}
+	switch {
+	case strings.EqualFold(text, "true") || text == "1":
+		return true, nil
+	case strings.EqualFold(text, "false") || text == "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%w: want boolean, got %.40q at offset %d", ErrType, text, at)
+}
+
+// isNull consumes a null literal if one comes next.
+func (l *lexer) isNull() bool {
+	return l.peek() == 'n' && l.literal("null")
+}
+
+// stringList reads a JSON array of Java Strings; null elements are dropped
+// (fastjson keeps them, but no peer sends them and Go has no null string).
+// A null array gives nil, an empty one a non-nil empty slice.
+func (l *lexer) stringList() ([]string, error) {
+	if l.isNull() {
+		return nil, nil
+	}
+	out := []string{}
+	err := l.array(func(i int) error {
+		s, ok, err := l.optString()
+		if ok {
+			out = append(out, s)
+		}
+		return atPath("["+strconv.Itoa(i)+"]", err)
+	})
+	return out, err
+}
+
+// stringMap reads an object of Java Strings; null values are dropped, as
+// fastjson drops them when it writes the map again.
+func (l *lexer) stringMap() (map[string]string, error) {
+	out := map[string]string{}
+	if l.isNull() {
+		return out, nil
+	}
+	err := l.object(func(key string) error {
+		s, ok, err := l.optString()
+		if ok {
+			out[key] = s
+		}
+		return atPath(key, err)
+	})
+	return out, err
+}
+
+// parseIntKey converts an object key to a Long or Integer map key the way
+// fastjson does for Map<Long,...>: "0" and 0 both give 0.
+func parseIntKey(key string, min, max int64) (int64, error) {
+	v, err := strconv.ParseInt(key, 10, 64)
+	if errors.Is(err, strconv.ErrRange) || err == nil && (v < min || v > max) {
+		return 0, fmt.Errorf("%w: map key %.40q", ErrRange, key)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%w: want integer map key, got %.40q", ErrType, key)
+	}
+	return v, nil
+}
