@@ -1,0 +1,187 @@
+package remoting
+
+import (
+	"math"
+	"slices"
+	"strconv"
+)
+
+// decodeJSONHeader parses a JSON header into c following protocol doc §1.3:
+// keys in any order, unknown keys skipped, missing code/version/flag/opaque
+// = 0, missing or null language = JAVA, null remark = "", extFields values
+// that are numbers or booleans kept as their text and null values dropped.
+// serializeTypeCurrentRPC is ignored: the frame's type byte is authoritative.
+func decodeJSONHeader(b []byte, c *Command) error {
+	l := jsonLexer{b: b}
+	err := l.readObject(func(key []byte) error {
+		switch string(key) {
+		case "code":
+			return l.readInt32(&c.Code)
+		case "version":
+			return l.readInt32(&c.Version)
+		case "opaque":
+			return l.readInt32(&c.Opaque)
+		case "flag":
+			return l.readInt32(&c.Flag)
+		case "language":
+			v, kind, err := l.readValue()
+			if err == nil && kind != kindNull {
+				c.Language = internLanguage(v)
+			}
+			return err
+		case "remark":
+			v, kind, err := l.readValue()
+			if err == nil && kind != kindNull {
+				c.Remark = toValidString(v)
+			}
+			return err
+		case "extFields":
+			return l.readExtFields(c)
+		}
+		_, _, err := l.readValue()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !l.atEnd() {
+		return l.errorf("data after the header object")
+	}
+	if c.Language == "" {
+		c.Language = LanguageJava
+	}
+	return nil
+}
+
+// readInt32 reads an integer member. A quoted number is accepted as fastjson
+// does; null leaves 0.
+func (l *jsonLexer) readInt32(dst *int32) error {
+	start := l.pos
+	v, kind, err := l.readValue()
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case kindNull:
+		*dst = 0
+		return nil
+	case kindNumber, kindString:
+		if n, ok := parseInt32(v); ok {
+			*dst = n
+			return nil
+		}
+	}
+	l.pos = start
+	return l.errorf("expected an int32, found %.20q", v)
+}
+
+// readExtFields reads the extFields member: null, or an object whose values
+// become strings (fastjson converts numbers and booleans to their text; a
+// nested object or array is kept as its raw text) and whose null values mean
+// an absent key.
+func (l *jsonLexer) readExtFields(c *Command) error {
+	l.skipSpace()
+	if l.pos < len(l.b) && l.b[l.pos] != '{' {
+		_, kind, err := l.readValue()
+		if err == nil && kind != kindNull {
+			return l.errorf("extFields is not an object")
+		}
+		c.ExtFields = nil
+		return err
+	}
+	m := make(map[string]string, 4)
+	err := l.readObject(func(key []byte) error {
+		k := internExtKey(key)
+		v, kind, err := l.readValue()
+		switch {
+		case err != nil:
+			return err
+		case kind == kindNull:
+			delete(m, k)
+		default:
+			m[k] = toValidString(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	c.ExtFields = m
+	return nil
+}
+
+// commonExtKeys are request header field names that recur on every hot
+// request; interning them saves an allocation per request.
+var commonExtKeys = [...]string{
+	"topic", "brokerName", "brokerAddr", "clusterName", "brokerId",
+	"namespace", "key", "value", "haServerAddr", "compressed", "bodyCrc32",
+	"acceptStandardJsonOnly", "cluster",
+}
+
+func internExtKey(b []byte) string {
+	for _, k := range commonExtKeys {
+		if string(b) == k {
+			return k
+		}
+	}
+	return toValidString(b)
+}
+
+// appendJSONHeader appends c's header as fastjson writes a RemotingCommand
+// (protocol doc §1.3, §4.1): compact, properties in alphabetical order,
+// remark omitted when empty, extFields omitted when nil and with sorted
+// string values otherwise, serializeTypeCurrentRPC "JSON".
+func appendJSONHeader(dst []byte, c *Command) ([]byte, error) {
+	if c.IsResponse() && (c.Code < math.MinInt16 || c.Code > math.MaxInt16) {
+		return dst, ErrCodeRange // GO reads a response code into an int16
+	}
+	dst = append(dst, `{"code":`...)
+	dst = strconv.AppendInt(dst, int64(c.Code), 10)
+	if c.ExtFields != nil {
+		dst = append(dst, `,"extFields":`...)
+		dst = appendJSONStringMap(dst, c.ExtFields)
+	}
+	dst = append(dst, `,"flag":`...)
+	dst = strconv.AppendInt(dst, int64(c.Flag), 10)
+	dst = append(dst, `,"language":`...)
+	lang := c.Language
+	if lang == "" {
+		lang = LanguageJava
+	}
+	dst = appendJSONString(dst, lang)
+	dst = append(dst, `,"opaque":`...)
+	dst = strconv.AppendInt(dst, int64(c.Opaque), 10)
+	if c.Remark != "" {
+		dst = append(dst, `,"remark":`...)
+		dst = appendJSONString(dst, c.Remark)
+	}
+	dst = append(dst, `,"serializeTypeCurrentRPC":"JSON","version":`...)
+	dst = strconv.AppendInt(dst, int64(c.Version), 10)
+	return append(dst, '}'), nil
+}
+
+// appendJSONStringMap writes m as an object with keys in byte order. Java's
+// HashMap order is arbitrary; sorting makes the output deterministic.
+func appendJSONStringMap(dst []byte, m map[string]string) []byte {
+	var small [16]string
+	dst = append(dst, '{')
+	for i, k := range sortedKeys(m, small[:0]) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendJSONString(dst, k)
+		dst = append(dst, ':')
+		dst = appendJSONString(dst, m[k])
+	}
+	return append(dst, '}')
+}
+
+// sortedKeys appends m's keys to keys and sorts them. Callers pass a stack
+// array so that small maps (every real header) sort without allocating.
+func sortedKeys(m map[string]string, keys []string) []string {
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,61 @@
+package remoting
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+// framesDir holds the golden frames shared with other packages.
+const framesDir = "../../testdata/frames"
+
+// readGolden returns a golden frame, length prefix included.
+func readGolden(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(framesDir, name))
+	if err != nil {
+		t.Fatalf("read golden: %v", err)
+	}
+	return b
+}
+
+// goldenFiles lists every golden frame.
+func goldenFiles(t testing.TB) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(framesDir, "*.bin"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no golden frames in %s: %v", framesDir, err)
+	}
+	for i, n := range names {
+		names[i] = filepath.Base(n)
+	}
+	return names
+}
+
+// testLogger writes through t.Log, so output shows only on failure.
+func testLogger(t testing.TB) hclog.Logger {
+	return hclog.New(&hclog.LoggerOptions{Name: "remoting", Level: hclog.Debug, Output: testWriter{t}})
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// waitFor polls cond until it holds or 5 s pass.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
