@@ -82,6 +82,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		scanNow:    make(chan struct{}, 1),
 		promotions: map[raft.ServerID]time.Time{},
 		local:      newLocalHeartbeats(),
+		ready:      readiness{reason: "starting"},
 		shutdownCh: make(chan struct{}),
 	}
 	if err := n.start(ln); err != nil {

@@ -1,0 +1,63 @@
+# RaftNS — a Raft-replicated name server for Apache RocketMQ.
+# `make help` lists the targets.
+
+GO        ?= go
+BIN       := bin
+DATA_DIR  ?= ./data
+TEST_TIMEOUT ?= 30m
+FUZZTIME  ?= 20s
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## Show the targets
+	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-14s %s\n", $$1, $$2}'
+
+.PHONY: build
+build: ## Build raftns, raftnsctl and raftns-bench into bin/
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+.PHONY: run
+run: build ## Run a single-member server on :9876 with its data in ./data
+	$(BIN)/raftns --data-dir $(DATA_DIR)
+
+.PHONY: cluster
+cluster: build ## Run a three-member cluster in the foreground (clients: 127.0.0.1:9876-9878); Ctrl-C stops it
+	./cmd/raftns/cluster.sh $(BIN)/raftns ./.cluster
+
+.PHONY: test
+test: ## Run every test with the race detector
+	$(GO) test -race -timeout $(TEST_TIMEOUT) ./...
+
+.PHONY: test-cluster
+test-cluster: ## Run only the multi-member tests (in-process and multi-process)
+	$(GO) test -race -timeout $(TEST_TIMEOUT) -run 'Cluster|Process' ./cluster/... ./cmd/...
+
+.PHONY: fuzz
+fuzz: ## Fuzz every decoder for FUZZTIME each
+	@for spec in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+	  for f in $$(grep -h '^func Fuzz' $$spec/*_test.go | sed 's/func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
+	    echo "== $$spec $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$spec || exit 1; \
+	  done; \
+	done
+
+.PHONY: bench
+bench: ## Run the Go benchmarks
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+.PHONY: lint
+lint: ## gofmt and go vet
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+.PHONY: golden
+golden: ## Rewrite golden files from the current encoders
+	$(GO) test ./... -run Golden -update
+
+.PHONY: interop
+interop: build ## Run real Apache RocketMQ (brokers, clients, mqadmin) against a three-member cluster
+	./test/interop/run.sh
+
+.PHONY: clean
+clean: ## Remove build output and local data
+	rm -rf $(BIN) $(DATA_DIR) ./.cluster

@@ -1,0 +1,415 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
+)
+
+func TestCluster_WriteThroughFollowerIsForwardedAndReplicated(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	f := tc.followers()[0]
+	master := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	register(t, f, master)
+	slave := registration("c1", "broker-a", "10.0.0.2:10911", 1, 1)
+	res := register(t, f, slave)
+	if res.MasterAddr != master.BrokerAddr || res.HaServerAddr != master.HaServerAddr {
+		t.Fatalf("slave answer = %+v, want master %s ha %s", res, master.BrokerAddr, master.HaServerAddr)
+	}
+	ctx := context.Background()
+	out, err := f.node.Apply(ctx, fsm.WipeWritePermType, &fsm.WipeWritePerm{BrokerName: "broker-a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.(fsm.WritePermResult).TopicCount; got != 2 {
+		t.Fatalf("wipe count through follower = %d, want 2", got)
+	}
+	tc.waitSame()
+	for _, m := range tc.running() {
+		route, ok := m.node.FSM().Route("Shared", false)
+		if !ok || len(route.BrokerDatas) != 1 || len(route.BrokerDatas[0].BrokerAddrs) != 2 {
+			t.Fatalf("%s route = %+v, %v; want one group with master and slave", m.id, route, ok)
+		}
+		if route.QueueDatas[0].Perm != 4 {
+			t.Fatalf("%s perm = %d, want 4 after wipe", m.id, route.QueueDatas[0].Perm)
+		}
+	}
+	if got := f.node.Stats().ForwardedOut.Load(); got < 3 {
+		t.Fatalf("forwarded = %d, want at least 3", got)
+	}
+}
+
+func TestCluster_SteadyStateReRegistrationsWriteNoEntries(t *testing.T) {
+	const brokers = 100
+	tc := newTestCluster(t, 3, nil)
+	members := tc.running()
+	var cmds []*fsm.RegisterBroker
+	for i := 0; i < brokers; i++ {
+		cmd := registration("c1", fmt.Sprintf("broker-%03d", i), fmt.Sprintf("10.0.%d.%d:10911", i/250, i%250), 0, 1)
+		cmds = append(cmds, cmd)
+		register(t, members[i%len(members)], cmd)
+	}
+	leader := tc.waitLeaderReady()
+	tc.waitApplied(leader.node.Raft().LastIndex())
+	before := leader.node.Raft().LastIndex()
+	written := leader.node.Stats().RegistersWritten.Load()
+
+	// Three periods: every broker re-registers, unchanged, with every member,
+	// as brokers do with each address of their namesrvAddr list.
+	for round := 0; round < 3; round++ {
+		for _, cmd := range cmds {
+			for _, m := range members {
+				register(t, m, cmd)
+			}
+		}
+	}
+	if after := leader.node.Raft().LastIndex(); after != before {
+		t.Fatalf("log grew from %d to %d during steady-state re-registrations", before, after)
+	}
+	if got := leader.node.Stats().RegistersWritten.Load(); got != written {
+		t.Fatalf("registrations written %d -> %d, want none", written, got)
+	}
+	var deduped uint64
+	for _, m := range members {
+		deduped += m.node.Stats().RegistersDeduped.Load()
+	}
+	if deduped < 3*3*brokers {
+		t.Fatalf("deduped = %d, want at least %d", deduped, 3*3*brokers)
+	}
+}
+
+func TestCluster_SilentBrokerExpiresAfterTTLPlusScan(t *testing.T) {
+	tc := newTestCluster(t, 3, func(c *Config) { c.BrokerExpiry = time.Second })
+	leader := tc.waitLeaderReady()
+	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	start := time.Now()
+	register(t, tc.followers()[0], cmd)
+	waitFor(t, 10*time.Second, "the silent broker to expire", func() bool { return !registered(leader, cmd) })
+	elapsed := time.Since(start)
+	if elapsed < time.Second {
+		t.Fatalf("expired after %v, before its TTL of 1s", elapsed)
+	}
+	tc.waitSame()
+	for _, m := range tc.running() {
+		if registered(m, cmd) {
+			t.Fatalf("%s still has the expired broker", m.id)
+		}
+		if _, ok := m.node.FSM().Route("Shared", false); ok {
+			t.Fatalf("%s still routes the expired broker's topic", m.id)
+		}
+	}
+	if got := leader.node.Stats().Expirations.Load(); got != 1 {
+		t.Fatalf("expirations = %d, want 1", got)
+	}
+}
+
+func TestCluster_HeartbeatsThroughFollowersKeepBrokersAlive(t *testing.T) {
+	tc := newTestCluster(t, 3, func(c *Config) { c.BrokerExpiry = 500 * time.Millisecond })
+	f := tc.followers()[0]
+	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	register(t, f, cmd)
+	leader := tc.waitLeaderReady()
+	tc.waitApplied(leader.node.Raft().LastIndex())
+	until := time.Now().Add(2 * time.Second)
+	for time.Now().Before(until) {
+		if !f.node.Heartbeat(cmd.Key()) {
+			t.Fatal("heartbeat for a registered broker reported unknown")
+		}
+		if !registered(leader, cmd) {
+			t.Fatal("a broker heartbeating through a follower expired")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestCluster_LeaderFailoverKeepsBrokersAndExpiresNoneEarly(t *testing.T) {
+	const ttl = 1500 * time.Millisecond
+	tc := newTestCluster(t, 3, func(c *Config) { c.BrokerExpiry = ttl })
+	leader := tc.waitLeaderReady()
+	var alive []*fsm.RegisterBroker
+	for i := 0; i < 5; i++ {
+		cmd := registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1)
+		register(t, leader, cmd)
+		alive = append(alive, cmd)
+	}
+	silent := registration("c1", "broker-silent", "10.0.1.1:10911", 0, 1)
+	register(t, leader, silent)
+	tc.waitApplied(leader.node.Raft().LastIndex())
+
+	killed := time.Now()
+	tc.stop(leader)
+	var expiredAt time.Time
+	deadline := killed.Add(3 * ttl)
+	for time.Now().Before(deadline) {
+		for _, m := range tc.running() {
+			for _, cmd := range alive {
+				m.node.Heartbeat(cmd.Key())
+			}
+		}
+		for _, m := range tc.running() {
+			for _, cmd := range alive {
+				if !registered(m, cmd) {
+					t.Fatalf("%s lost live broker %s after the failover", m.id, cmd.BrokerAddr)
+				}
+			}
+			if expiredAt.IsZero() && !registered(m, silent) {
+				expiredAt = time.Now()
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if expiredAt.IsZero() {
+		t.Fatalf("silent broker not expired within %v of the failover", 3*ttl)
+	}
+	if early := expiredAt.Sub(killed); early < ttl {
+		t.Fatalf("silent broker expired %v after the leader died, before its TTL %v", early, ttl)
+	}
+}
+
+func TestCluster_PartitionedOldLeaderExpiresNothing(t *testing.T) {
+	// Slow Raft timers keep the isolated leader in office long enough to
+	// see the broker's TTL pass while it cannot reach a quorum.
+	tc := newTestCluster(t, 3, func(c *Config) {
+		c.RaftConfig.HeartbeatTimeout = 1500 * time.Millisecond
+		c.RaftConfig.ElectionTimeout = 1500 * time.Millisecond
+		c.RaftConfig.LeaderLeaseTimeout = 1500 * time.Millisecond
+		c.BrokerExpiry = 300 * time.Millisecond
+		c.ScanInterval = 50 * time.Millisecond
+	})
+	old := tc.waitLeaderReady()
+	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	register(t, old, cmd)
+	tc.waitApplied(old.node.Raft().LastIndex())
+	lastBefore := old.node.FSM().AppliedIndex()
+
+	tc.partition(old)
+	var newLeader *testMember
+	waitFor(t, 15*time.Second, "a new leader on the majority side", func() bool {
+		for _, m := range tc.running() {
+			if m != old && m.node.LeaderReady() {
+				newLeader = m
+				return true
+			}
+		}
+		return false
+	})
+	if old.node.FSM().AppliedIndex() != lastBefore {
+		t.Fatalf("isolated leader applied entries %d -> %d", lastBefore, old.node.FSM().AppliedIndex())
+	}
+	if got := old.node.Stats().Expirations.Load(); got != 0 {
+		t.Fatalf("isolated leader expired %d brokers", got)
+	}
+	if !registered(newLeader, cmd) {
+		t.Fatal("the majority lost the broker the isolated leader considered silent")
+	}
+}
+
+func TestCluster_LeadershipRegainedRerunsSetup(t *testing.T) {
+	tc := newTestCluster(t, 1, nil)
+	m := tc.waitLeaderReady()
+	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	register(t, m, cmd)
+	m.node.trackerMu.Lock()
+	first := m.node.tracker
+	m.node.trackerMu.Unlock()
+
+	m.node.notifyCh <- true // Raft's "true after true": lost and regained
+	waitFor(t, 5*time.Second, "a new liveness table", func() bool {
+		m.node.trackerMu.Lock()
+		defer m.node.trackerMu.Unlock()
+		return m.node.tracker != nil && m.node.tracker != first && m.node.LeaderReady()
+	})
+	m.node.trackerMu.Lock()
+	ago, ok := m.node.tracker.lastSeenAgo(cmd.Key())
+	m.node.trackerMu.Unlock()
+	if !ok || ago > time.Second {
+		t.Fatalf("after re-establishing, broker last seen %v ago (known %v), want just now", ago, ok)
+	}
+}
+
+func TestCluster_RestartedFollowerUnreadyUntilCaughtUp(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	f := tc.followers()[0]
+	tc.stop(f)
+	for i := 0; i < 50; i++ {
+		register(t, leader, registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1))
+	}
+	target := leader.node.Raft().LastIndex()
+	tc.start(f, nil)
+	if ready, reason := f.node.Ready(); ready {
+		t.Fatal("restarted follower ready before hearing from the leader")
+	} else if reason == "" {
+		t.Fatal("unready without a reason")
+	}
+	waitFor(t, 10*time.Second, "the restarted follower to become ready", func() bool {
+		ready, _ := f.node.Ready()
+		return ready
+	})
+	if got := f.node.FSM().AppliedIndex(); got < target {
+		t.Fatalf("ready at applied index %d, before the leader's %d", got, target)
+	}
+	tc.waitSame()
+}
+
+func TestCluster_JoinAsNonvoterThenPromotion(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	register(t, leader, registration("c1", "broker-a", "10.0.0.1:10911", 0, 1))
+	via := tc.followers()[0].addr
+	m4 := tc.newMember("n4")
+	tc.start(m4, func(c *Config) { c.Join = []string{via}; c.Bootstrap = false })
+	sawNonvoter := false
+	waitFor(t, 10*time.Second, "n4 promoted to voter", func() bool {
+		switch suffrageOf(t, tc.waitLeaderReady(), "n4") {
+		case raft.Nonvoter:
+			sawNonvoter = true
+		case raft.Voter:
+			return true
+		}
+		return false
+	})
+	if !sawNonvoter {
+		t.Fatal("n4 became a voter without first being a non-voter")
+	}
+	tc.waitSame()
+	waitFor(t, 5*time.Second, "n4 in the member directory", func() bool {
+		for _, mem := range m4.node.FSM().Members() {
+			if mem.ID == "n4" && mem.ClusterAddr == m4.addr && mem.ClientAddr == "client-n4" {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestCluster_RemoveLeader(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	old := tc.waitLeaderReady()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := old.node.RemovePeer(ctx, old.id, false); err != nil {
+		t.Fatalf("remove leader: %v", err)
+	}
+	var newLeader *testMember
+	waitFor(t, 10*time.Second, "a new leader without the old one", func() bool {
+		for _, m := range tc.running() {
+			if m != old && m.node.LeaderReady() {
+				newLeader = m
+				return true
+			}
+		}
+		return false
+	})
+	waitFor(t, 10*time.Second, "the old leader out of the configuration", func() bool {
+		return suffrageOf(t, newLeader, old.id) == -1
+	})
+	waitFor(t, 10*time.Second, "the removed member to become unready", func() bool {
+		ready, _ := old.node.Ready()
+		return !ready
+	})
+	register(t, newLeader, registration("c1", "broker-a", "10.0.0.1:10911", 0, 1))
+}
+
+func TestCluster_RemoveRefusesToBreakQuorum(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	fs := tc.followers()
+	tc.stop(fs[0])
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := leader.node.RemovePeer(ctx, fs[1].id, false)
+	if err == nil {
+		t.Fatal("removing a live voter while another is down was allowed")
+	}
+	if suffrageOf(t, leader, fs[1].id) != raft.Voter {
+		t.Fatal("refused removal changed the configuration")
+	}
+}
+
+func TestCluster_SnapshotRestoreEquality(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	for i := 0; i < 10; i++ {
+		register(t, leader, registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1))
+	}
+	ctx := context.Background()
+	if _, err := leader.node.Apply(ctx, fsm.PutKVType, &fsm.PutKV{Namespace: "ORDER_TOPIC_CONFIG", Key: "Shared", Value: "broker-1:4", HasValue: true}); err != nil {
+		t.Fatal(err)
+	}
+	tc.waitSame()
+	want := leader.node.FSM().Digest()
+	var backup bytes.Buffer
+	if _, err := leader.node.SaveSnapshot(&backup); err != nil {
+		t.Fatalf("save: %v", err)
+	}
+	if _, err := leader.node.Apply(ctx, fsm.DeleteTopicType, &fsm.DeleteTopic{Topic: "Shared"}); err != nil {
+		t.Fatal(err)
+	}
+	register(t, leader, registration("c1", "broker-new", "10.0.9.9:10911", 0, 1))
+	if leader.node.FSM().Digest() == want {
+		t.Fatal("state did not change after the backup")
+	}
+	if err := leader.node.RestoreSnapshot(&backup, func([]byte) error { return nil }); err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+	waitFor(t, 10*time.Second, "every member back at the backed-up state", func() bool {
+		for _, m := range tc.running() {
+			if m.node.FSM().Digest() != want {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func TestCluster_RestoreRefusesDamagedBackup(t *testing.T) {
+	tc := newTestCluster(t, 1, nil)
+	m := tc.waitLeaderReady()
+	register(t, m, registration("c1", "broker-a", "10.0.0.1:10911", 0, 1))
+	want := m.node.FSM().Digest()
+	refuse := func([]byte) error { return fmt.Errorf("bad checksum") }
+	if err := m.node.RestoreSnapshot(&bytes.Buffer{}, refuse); err == nil {
+		t.Fatal("damaged backup accepted")
+	}
+	if m.node.FSM().Digest() != want {
+		t.Fatal("refused restore changed the state")
+	}
+}
+
+func TestCluster_WritesWithoutLeaderFailClearly(t *testing.T) {
+	tc := newTestCluster(t, 3, func(c *Config) { c.ForwardHold = 300 * time.Millisecond })
+	leader := tc.waitLeaderReady()
+	fs := tc.followers()
+	tc.stop(leader)
+	tc.stop(fs[1])
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := fs[0].node.Apply(ctx, fsm.PutKVType, &fsm.PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true})
+	if err == nil {
+		t.Fatal("write without a quorum succeeded")
+	}
+	if elapsed := time.Since(start); elapsed > 4*time.Second {
+		t.Fatalf("write without leader took %v, want it bounded by the hold", elapsed)
+	}
+}
+
+func suffrageOf(t *testing.T, m *testMember, id string) raft.ServerSuffrage {
+	t.Helper()
+	fut := m.node.Raft().GetConfiguration()
+	if err := fut.Error(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range fut.Configuration().Servers {
+		if string(s.ID) == id {
+			return s.Suffrage
+		}
+	}
+	return -1
+}
