@@ -1,0 +1,26 @@
+package fsm
+
+// applyWritePerm ports RouteInfoManager.operateWritePermOfBroker: for every
+// topic with QueueData for brokerName, WIPE clears the write bit and ADD
+// assigns PermRead|PermWrite (6; other bits are dropped). The count is the
+// number of such topics, changed or not, so a retry answers the same.
+func (s *state) applyWritePerm(brokerName string, add bool) (WritePermResult, bool) {
+	count, changed := 0, false
+	for topic, t := range s.topics {
+		qd, ok := t.m[brokerName]
+		if !ok {
+			continue
+		}
+		count++
+		perm := qd.Perm &^ PermWrite
+		if add {
+			perm = PermRead | PermWrite
+		}
+		if perm != qd.Perm {
+			qd.Perm = perm
+			writable(s, s.topics, topic, false).m[brokerName] = qd
+			changed = true
+		}
+	}
+	return WritePermResult{TopicCount: count}, changed
+}

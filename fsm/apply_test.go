@@ -1,0 +1,157 @@
+package fsm
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/raft"
+)
+
+// mustPanic runs fn and returns the panic message, failing if none.
+func mustPanic(t *testing.T, fn func()) (msg string) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		if r == nil {
+			t.Fatal("no panic")
+		}
+		msg = fmt.Sprint(r)
+	}()
+	fn()
+	return ""
+}
+
+func TestFSM_Apply_UnknownTypePanics(t *testing.T) {
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"unknown type", []byte{42, 0x80}, "type 42"},
+		{"empty entry", nil, "entry 5"},
+		{"undecodable payload", []byte{byte(PutKVType), 0xC1}, "type 8"},
+		{"undecodable flagged payload", []byte{byte(PutKVType | IgnoreUnknownTypeFlag), 0xC1}, "type 136"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := New(testLogger(t))
+			msg := mustPanic(t, func() { f.Apply(&raft.Log{Index: 5, Type: raft.LogCommand, Data: tc.data}) })
+			if !strings.Contains(msg, tc.want) || !strings.Contains(msg, "entry 5") {
+				t.Fatalf("panic %q does not name %q and the index", msg, tc.want)
+			}
+			// The lock is released, so the process could still report.
+			f.AllTopics()
+		})
+	}
+}
+
+func TestFSM_Apply_IgnoreFlag(t *testing.T) {
+	f := New(testLogger(t))
+	res := f.Apply(&raft.Log{Index: 1, Type: raft.LogCommand, Data: []byte{42 | byte(IgnoreUnknownTypeFlag), 0x80}})
+	if res != nil || f.AppliedIndex() != 1 || f.Generation() != 0 {
+		t.Fatalf("skipped entry: result %v, applied %d, generation %d", res, f.AppliedIndex(), f.Generation())
+	}
+	// A known type with the flag is applied normally.
+	f.Apply(makeLog(t, 2, PutKVType|IgnoreUnknownTypeFlag, &PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}))
+	if v, ok := f.KV("n", "k"); !ok || v != "v" {
+		t.Fatalf("flagged known command not applied: %q, %v", v, ok)
+	}
+}
+
+func TestFSM_ApplyBatch_NonCommandEntriesAdvanceIndex(t *testing.T) {
+	f := New(testLogger(t))
+	logs := []*raft.Log{
+		makeLog(t, 1, PutKVType, &PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}),
+		{Index: 2, Type: raft.LogConfiguration, Data: []byte("not a command")},
+		{Index: 3, Type: raft.LogNoop},
+		makeLog(t, 4, WipeWritePermType, &WipeWritePerm{BrokerName: "x"}),
+		{Index: 5, Type: raft.LogBarrier},
+	}
+	out := f.ApplyBatch(logs)
+	want := []any{nil, nil, nil, WritePermResult{}, nil}
+	if !reflect.DeepEqual(out, want) {
+		t.Fatalf("results = %#v, want %#v", out, want)
+	}
+	if f.AppliedIndex() != 5 || f.LastChangeIndex() != 1 {
+		t.Fatalf("applied %d, last change %d; want 5 and 1", f.AppliedIndex(), f.LastChangeIndex())
+	}
+}
+
+// randomLog builds n commands over a small universe, so they collide.
+func randomLog(t testing.TB, rng *rand.Rand, n int) []*raft.Log {
+	logs := make([]*raft.Log, 0, n)
+	for i := 1; i <= n; i++ {
+		typ, cmd := randomCommand(rng, uint64(i))
+		logs = append(logs, makeLog(t, uint64(i), typ, cmd))
+	}
+	return logs
+}
+
+func TestFSM_ApplyBatch_EqualsSequentialApply(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	logs := randomLog(t, rng, 400)
+	seq, batch := New(testLogger(t)), New(testLogger(t))
+	var seqOut []any
+	for _, l := range logs {
+		seqOut = append(seqOut, seq.Apply(l))
+	}
+	var batchOut []any
+	for start := 0; start < len(logs); {
+		end := min(len(logs), start+1+rng.Intn(40))
+		batchOut = append(batchOut, batch.ApplyBatch(logs[start:end])...)
+		start = end
+	}
+	if !reflect.DeepEqual(seqOut, batchOut) {
+		t.Fatal("batch results differ from sequential results")
+	}
+	if seq.Digest() != batch.Digest() || seq.AppliedIndex() != batch.AppliedIndex() {
+		t.Fatal("batch state differs from sequential state")
+	}
+}
+
+func TestFSM_Determinism(t *testing.T) {
+	for seed := int64(1); seed <= 5; seed++ {
+		logs := randomLog(t, rand.New(rand.NewSource(seed)), 300)
+		a, b := New(nil), New(nil)
+		for _, l := range logs {
+			ra, rb := a.Apply(l), b.Apply(l)
+			if !reflect.DeepEqual(ra, rb) {
+				t.Fatalf("seed %d index %d: results differ: %+v vs %+v", seed, l.Index, ra, rb)
+			}
+		}
+		if a.Digest() != b.Digest() {
+			t.Fatalf("seed %d: replicas diverged", seed)
+		}
+		if !reflect.DeepEqual(a.ClusterInfo(), b.ClusterInfo()) || !reflect.DeepEqual(a.SystemTopics(), b.SystemTopics()) {
+			t.Fatalf("seed %d: reads differ", seed)
+		}
+	}
+}
+
+func TestFSM_Generation(t *testing.T) {
+	h := newHarness(t)
+	steps := []struct {
+		name string
+		typ  CommandType
+		cmd  any
+		bump bool
+	}{
+		{"register", RegisterBrokerType, reg(brokerA, 0, masterAddr, 1, "T"), true},
+		{"identical registration restamps the epoch", RegisterBrokerType, reg(brokerA, 0, masterAddr, 1, "T"), true},
+		{"wipe", WipeWritePermType, &WipeWritePerm{BrokerName: brokerA}, true},
+		{"wipe again", WipeWritePermType, &WipeWritePerm{BrokerName: brokerA}, false},
+		{"kv", PutKVType, &PutKV{Namespace: NamespaceOrderTopicConfig, Key: "T", Value: "x", HasValue: true}, true},
+		{"delete missing topic", DeleteTopicType, &DeleteTopic{Topic: "nope"}, false},
+		{"delete topic", DeleteTopicType, &DeleteTopic{Topic: "T"}, true},
+	}
+	for _, st := range steps {
+		gen := h.f.Generation()
+		h.apply(st.typ, st.cmd)
+		if bumped := h.f.Generation() != gen; bumped != st.bump {
+			t.Fatalf("%s: generation bumped = %v, want %v", st.name, bumped, st.bump)
+		}
+	}
+}

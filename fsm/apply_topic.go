@@ -1,0 +1,64 @@
+package fsm
+
+// applyDeleteTopic ports RouteInfoManager.deleteTopic. Without a cluster the
+// whole topic goes; with one, only the QueueData of that cluster's broker
+// names, and the topic when none remain. An unknown cluster or topic changes
+// nothing. Like the reference, static-topic mappings are left alone.
+func (s *state) applyDeleteTopic(c *DeleteTopic) bool {
+	t, ok := s.topics[c.Topic]
+	if !ok {
+		return false
+	}
+	if c.ClusterName == "" {
+		delete(s.topics, c.Topic)
+		return true
+	}
+	names, ok := s.clusters[c.ClusterName]
+	if !ok {
+		return false
+	}
+	changed := false
+	for name := range names.m {
+		if _, ok := t.m[name]; ok {
+			t = writable(s, s.topics, c.Topic, false)
+			delete(t.m, name)
+			changed = true
+		}
+	}
+	if len(t.m) == 0 {
+		delete(s.topics, c.Topic)
+	}
+	return changed
+}
+
+// applyRegisterTopic ports RouteInfoManager.registerTopic (5.x): every
+// QueueData must name a registered broker group. For a new topic one unknown
+// name rejects the whole request; for an existing topic the QueueData before
+// the first unknown name are already in place (the reference's partial
+// update). QueueData are stored as sent.
+func (f *FSM) applyRegisterTopic(s *state, c *RegisterTopic) bool {
+	if len(c.QueueDatas) == 0 {
+		return false
+	}
+	if _, exists := s.topics[c.Topic]; !exists {
+		for _, qd := range c.QueueDatas {
+			if _, ok := s.brokers[qd.BrokerName]; !ok {
+				f.logger.Warn("register topic names an unknown broker", "topic", c.Topic, "broker", qd.BrokerName)
+				return false
+			}
+		}
+	}
+	changed := false
+	for _, qd := range c.QueueDatas {
+		if _, ok := s.brokers[qd.BrokerName]; !ok {
+			f.logger.Warn("register topic names an unknown broker", "topic", c.Topic, "broker", qd.BrokerName)
+			return changed
+		}
+		if cur, ok := s.queue(c.Topic, qd.BrokerName); ok && cur == qd {
+			continue
+		}
+		writable(s, s.topics, c.Topic, true).m[qd.BrokerName] = qd
+		changed = true
+	}
+	return changed
+}

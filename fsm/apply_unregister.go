@@ -1,0 +1,129 @@
+package fsm
+
+// applyUnregisterBroker applies UNREGISTER_BROKER with the 5.x semantics
+// (RouteInfoManager.unRegisterBroker). An unknown broker changes nothing.
+func (f *FSM) applyUnregisterBroker(s *state, c *UnregisterBroker) bool {
+	changed := s.unregisterBatch([]UnregisterBroker{*c})
+	if changed {
+		f.logger.Info("broker unregistered", "cluster", c.ClusterName, "broker", c.BrokerName,
+			"id", c.BrokerID, "addr", c.BrokerAddr)
+	}
+	return changed
+}
+
+// unregisterBatch ports RouteInfoManager.unRegisterBroker(Set), 5.x: per
+// request drop the live and filter entries of (cluster, addr) and every id
+// of the named group whose address matches; a group left empty is removed
+// with its cluster membership, and then the queue data of removed groups is
+// dropped and the write bit cleared for acting-master groups left without a
+// master.
+func (s *state) unregisterBatch(reqs []UnregisterBroker) bool {
+	changed := false
+	var removed, reduced []string
+	for _, r := range reqs {
+		key := BrokerKey{Cluster: r.ClusterName, Addr: r.BrokerAddr}
+		changed = s.dropLive(key) || changed
+		gone, ch := s.removeAddr(r.BrokerName, r.BrokerAddr)
+		changed = changed || ch
+		if !gone {
+			reduced = append(reduced, r.BrokerName)
+			continue
+		}
+		s.leaveCluster(r.ClusterName, r.BrokerName)
+		removed = append(removed, r.BrokerName)
+	}
+	return s.cleanTopics(removed, s.masterlessActing(reduced)) || changed
+}
+
+// dropLive removes the live and filter-server entries of key.
+func (s *state) dropLive(key BrokerKey) bool {
+	_, hadReg := s.regs[key]
+	_, hadFilter := s.filters[key]
+	delete(s.regs, key)
+	delete(s.filters, key)
+	return hadReg || hadFilter
+}
+
+// removeAddr removes every id of group name whose address is addr and the
+// group itself when it is left empty; gone reports the latter.
+func (s *state) removeAddr(name, addr string) (gone, changed bool) {
+	g, ok := s.brokers[name]
+	if !ok {
+		return false, false
+	}
+	for _, a := range g.data.BrokerAddrs {
+		if a == addr {
+			bd := s.group(name)
+			for id, a := range bd.BrokerAddrs {
+				if a == addr {
+					delete(bd.BrokerAddrs, id)
+				}
+			}
+			changed = true
+			break
+		}
+	}
+	if len(s.brokers[name].data.BrokerAddrs) == 0 {
+		delete(s.brokers, name)
+		return true, true
+	}
+	return false, changed
+}
+
+// leaveCluster removes name from the request's cluster set, and the cluster
+// when its set becomes empty. As in the reference, the request's cluster is
+// used even if the group was created in another one.
+func (s *state) leaveCluster(cluster, name string) {
+	if !s.inCluster(cluster, name) {
+		return
+	}
+	set := writable(s, s.clusters, cluster, false)
+	delete(set.m, name)
+	if len(set.m) == 0 {
+		delete(s.clusters, cluster)
+	}
+}
+
+// masterlessActing returns the reduced groups whose queue data loses its
+// write bit: acting-master groups with no id 0 left (isNoMasterExists). A
+// name without a group is skipped (the reference would throw there).
+func (s *state) masterlessActing(reduced []string) map[string]bool {
+	out := map[string]bool{}
+	for _, name := range reduced {
+		g, ok := s.brokers[name]
+		if ok && g.data.EnableActingMaster && (len(g.data.BrokerAddrs) == 0 || minID(g.data.BrokerAddrs) > MasterID) {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// cleanTopics ports cleanTopicByUnRegisterRequests: drop the queue data of
+// removed groups (and topics left empty), clear the write bit of the others.
+func (s *state) cleanTopics(removed []string, wipe map[string]bool) bool {
+	if len(removed) == 0 && len(wipe) == 0 {
+		return false
+	}
+	changed := false
+	for topic, t := range s.topics {
+		for _, name := range removed {
+			if _, ok := t.m[name]; ok {
+				t = writable(s, s.topics, topic, false)
+				delete(t.m, name)
+				changed = true
+			}
+		}
+		if len(t.m) == 0 {
+			delete(s.topics, topic)
+			continue
+		}
+		for name := range wipe {
+			if qd, ok := t.m[name]; ok && qd.Perm&PermWrite != 0 {
+				qd.Perm &^= PermWrite
+				writable(s, s.topics, topic, false).m[name] = qd
+				changed = true
+			}
+		}
+	}
+	return changed
+}

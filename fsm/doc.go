@@ -1,0 +1,26 @@
+// Package fsm holds the replicated state of a RaftNS name server: the route
+// tables of the reference NameServer's RouteInfoManager (topics, broker
+// groups, clusters, broker registrations, filter servers, static-topic
+// mappings), the KV configuration and the member directory.
+//
+// State changes only through typed commands (commands.go) that the Raft log
+// carries as one type byte plus a msgpack payload (Encode, Decode) and that
+// FSM.Apply applies deterministically: no clock, no I/O, no randomness and no
+// output that depends on Go map order. Reads (query_*.go) return copies, with
+// lists sorted, that are safe to use after the lock is released. Snapshots
+// freeze the state (copy-on-write) and stream it through package snapshots.
+//
+// Where 5.x and 4.9 differ, the 5.x RouteInfoManager semantics are ported.
+// Deliberate deviations, each commented where it is implemented:
+//   - a first registration carrying exactly one topic is accepted (5.x
+//     answers "register broker failed");
+//   - deleteTopicWithBrokerRegistration is not supported (the 5.x default);
+//   - the supportActingMaster route rewrite is not implemented;
+//   - NOTIFY_MIN_BROKER_ID_CHANGE is never sent (the FSM does no I/O);
+//   - an expiry of an address that no group of its cluster lists drops its
+//     live entry (the reference leaves it to be "expired" forever);
+//   - unregistering a name whose group is gone skips the acting-master check
+//     (the reference throws there);
+//   - "first QueueData" of the unit lists and the system list's brokerAddr
+//     follow broker-name order instead of Java hash order.
+package fsm

@@ -1,0 +1,135 @@
+package fsm
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func sampleCommands() map[CommandType]any {
+	rb := reg(brokerA, 1, slaveAddr, 3, "T1", "T2")
+	rb.ZoneName, rb.FilterServerList = "z", []string{"f:1"}
+	rb.MappingInfos = []TopicQueueMappingInfo{{Topic: "T1", Bname: brokerA, CurrIDMap: map[int32]int32{0: 3}}}
+	return map[CommandType]any{
+		RegisterBrokerType:   rb,
+		UnregisterBrokerType: &UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
+		ExpireBrokersType:    &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 7}}},
+		WipeWritePermType:    &WipeWritePerm{BrokerName: brokerA},
+		AddWritePermType:     &AddWritePerm{BrokerName: brokerA},
+		DeleteTopicType:      &DeleteTopic{Topic: "T", ClusterName: cluster},
+		RegisterTopicType:    &RegisterTopic{Topic: "T", QueueDatas: []QueueData{{BrokerName: brokerA, Perm: 6}}},
+		PutKVType:            &PutKV{Namespace: "NS", Key: "k", Value: "v", HasValue: true},
+		DeleteKVType:         &DeleteKV{Namespace: "NS", Key: "k"},
+		SetMemberType:        &SetMember{Member: Member{ID: "n1", ClientAddr: "a:1", ClusterAddr: "a:2"}},
+		RemoveMemberType:     &RemoveMember{ID: "n1"},
+	}
+}
+
+func TestEncode_RoundTripsEveryCommand(t *testing.T) {
+	for typ, cmd := range sampleCommands() {
+		t.Run(typ.String(), func(t *testing.T) {
+			for _, flagged := range []CommandType{typ, typ | IgnoreUnknownTypeFlag} {
+				buf, err := Encode(flagged, cmd)
+				if err != nil {
+					t.Fatalf("Encode: %v", err)
+				}
+				if buf[0] != byte(flagged) {
+					t.Fatalf("type byte = %d, want %d", buf[0], flagged)
+				}
+				gotType, got, err := Decode(buf)
+				if err != nil || gotType != flagged || !reflect.DeepEqual(got, cmd) {
+					t.Fatalf("Decode = %v, %+v, %v; want %v, %+v", gotType, got, err, flagged, cmd)
+				}
+			}
+			byValue := reflect.ValueOf(cmd).Elem().Interface()
+			if _, err := Encode(typ, byValue); err != nil {
+				t.Fatalf("Encode by value: %v", err)
+			}
+		})
+	}
+}
+
+func TestEncode_Errors(t *testing.T) {
+	cases := []struct {
+		name string
+		typ  CommandType
+		cmd  any
+		want error
+	}{
+		{"wrong struct", PutKVType, &DeleteKV{}, ErrCommandMismatch},
+		{"nil", PutKVType, nil, ErrCommandMismatch},
+		{"nil pointer", PutKVType, (*PutKV)(nil), ErrCommandMismatch},
+		{"unknown type", 99, &PutKV{}, ErrUnknownCommandType},
+		{"zero type", 0, &PutKV{}, ErrUnknownCommandType},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Encode(tc.typ, tc.cmd); !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestDecode_Errors(t *testing.T) {
+	good, _ := Encode(PutKVType, &PutKV{Namespace: "n", Key: "k"})
+	cases := []struct {
+		name string
+		buf  []byte
+		want error
+	}{
+		{"empty", nil, ErrEmptyCommand},
+		{"unknown type", []byte{99}, ErrUnknownCommandType},
+		{"unknown flagged type", []byte{99 | 0x80}, ErrUnknownCommandType},
+		{"garbage payload", []byte{byte(PutKVType), 0xC1}, ErrDecodeCommand},
+		{"truncated payload", good[:len(good)-2], ErrDecodeCommand},
+		{"trailing bytes", append(append([]byte{}, good...), 0x01), ErrDecodeCommand},
+		{"wrong shape", []byte{byte(PutKVType), 0x93, 1, 2, 3}, ErrDecodeCommand},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, _, err := Decode(tc.buf); !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCommandType_String(t *testing.T) {
+	cases := map[CommandType]string{
+		RegisterBrokerType:                       "RegisterBroker",
+		RemoveMemberType | IgnoreUnknownTypeFlag: "RemoveMember",
+		CommandType(77):                          "Unknown",
+	}
+	for typ, want := range cases {
+		if got := typ.String(); got != want {
+			t.Fatalf("%d.String() = %q, want %q", uint8(typ), got, want)
+		}
+	}
+}
+
+// FuzzDecode feeds arbitrary entries to Decode: it must not panic, and what
+// it accepts must re-encode and decode to the same command.
+func FuzzDecode(f *testing.F) {
+	for typ, cmd := range sampleCommands() {
+		buf, err := Encode(typ, cmd)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(buf)
+	}
+	f.Fuzz(func(t *testing.T, buf []byte) {
+		typ, cmd, err := Decode(buf)
+		if err != nil {
+			return
+		}
+		again, err := Encode(typ, cmd)
+		if err != nil {
+			t.Fatalf("re-encode %s: %v", typ, err)
+		}
+		_, cmd2, err := Decode(again)
+		if err != nil || !reflect.DeepEqual(cmd, cmd2) {
+			t.Fatalf("re-decoded %+v, %v; want %+v", cmd2, err, cmd)
+		}
+	})
+}

@@ -1,0 +1,71 @@
+package fsm
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
+)
+
+// FSM is the replicated state machine of a RaftNS member. Raft calls Apply,
+// ApplyBatch, Snapshot and Restore from one goroutine; the read methods may
+// be called from any goroutine at any time and return copies.
+type FSM struct {
+	logger hclog.Logger
+
+	// mu guards st. Applies hold it for writing, reads for reading; a
+	// snapshot only freezes st under it and streams without it.
+	mu sync.RWMutex
+	st *state
+
+	applied atomic.Uint64 // last log index handed to the FSM
+	gen     atomic.Uint64 // bumped on every observable change
+}
+
+var (
+	_ raft.FSM         = (*FSM)(nil)
+	_ raft.BatchingFSM = (*FSM)(nil)
+)
+
+// New returns an empty FSM. A nil logger discards logs.
+func New(logger hclog.Logger) *FSM {
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	return &FSM{logger: logger, st: newState()}
+}
+
+// AppliedIndex returns the index of the last log entry the FSM has applied,
+// configuration and other non-command entries included, or the index of the
+// restored snapshot.
+func (f *FSM) AppliedIndex() uint64 { return f.applied.Load() }
+
+// Generation returns a counter that changes whenever anything a read can
+// observe changes (route tables, registrations, KV, members, a restore).
+// Caches of encoded answers compare it to know they are stale.
+func (f *FSM) Generation() uint64 { return f.gen.Load() }
+
+// LastChangeIndex returns the log index of the last entry that changed the
+// state.
+func (f *FSM) LastChangeIndex() uint64 {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.st.lastChange
+}
+
+// writableLocked returns the current state, thawing it first when a snapshot
+// froze it. The caller holds mu for writing.
+func (f *FSM) writableLocked() *state {
+	if f.st.frozen {
+		f.st = f.st.thaw()
+	}
+	return f.st
+}
+
+// read runs fn on the current state under the read lock.
+func read[T any](f *FSM, fn func(*state) T) T {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return fn(f.st)
+}

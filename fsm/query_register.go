@@ -1,0 +1,19 @@
+package fsm
+
+// WouldChange reports whether applying cmd now would change any replicated
+// state other than the registration's RegEpoch and RegisteredAtMillis:
+// cluster set, group (new group, id -> address incl. the slave-to-master
+// switch, zoneName, enableActingMaster), live entry (new broker, HA address,
+// DataVersion, heartbeat timeout), filter servers, queue data (including
+// topics that lack QueueData for this broker) and mapping infos. A false
+// answer lets the server treat the registration as a heartbeat that writes
+// no log entry. It is computed from the same plan Apply executes.
+func (f *FSM) WouldChange(cmd *RegisterBroker) bool {
+	return read(f, func(s *state) bool { return planRegister(s, cmd).changes() })
+}
+
+// RegisterResult returns the answer Apply would give cmd against the current
+// state, without applying it.
+func (f *FSM) RegisterResult(cmd *RegisterBroker) RegisterResult {
+	return read(f, func(s *state) RegisterResult { return registerResult(s, planRegister(s, cmd)) })
+}

@@ -1,0 +1,151 @@
+package fsm
+
+import (
+	"maps"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// listFixture registers topics with unit flags on two groups in two clusters.
+func listFixture(t *testing.T) *harness {
+	h := newHarness(t)
+	a := reg(brokerA, 0, masterAddr, 1)
+	a.TopicConfigs = []TopicConfig{
+		{TopicName: "Unit", Perm: 6, TopicSysFlag: FlagUnit},
+		{TopicName: "UnitSub", Perm: 6, TopicSysFlag: FlagUnitSub},
+		{TopicName: "Both", Perm: 6, TopicSysFlag: FlagUnit | FlagUnitSub},
+		{TopicName: "Plain", Perm: 6},
+		{TopicName: "Mixed", Perm: 6, TopicSysFlag: FlagUnit}, // first by name: broker-a
+	}
+	h.register(a)
+	b := reg(brokerB, 0, "10.0.0.9:10911", 1)
+	b.ClusterName = "ClusterB"
+	b.TopicConfigs = []TopicConfig{{TopicName: "Mixed", Perm: 6, TopicSysFlag: FlagUnitSub}, {TopicName: "OnlyB", Perm: 6}}
+	h.register(b)
+	h.register(reg(brokerA, 1, slaveAddr, 1))
+	return h
+}
+
+func TestFSM_TopicLists(t *testing.T) {
+	h := listFixture(t)
+	cases := []struct {
+		name string
+		got  TopicList
+		want TopicList
+	}{
+		{"all", h.f.AllTopics(), TopicList{Topics: []string{"Both", "Mixed", "OnlyB", "Plain", "Unit", "UnitSub"}}},
+		{"by cluster", h.f.TopicsByCluster(cluster), TopicList{Topics: []string{"Both", "Mixed", "Plain", "Unit", "UnitSub"}}},
+		{"by other cluster", h.f.TopicsByCluster("ClusterB"), TopicList{Topics: []string{"Mixed", "OnlyB"}}},
+		{"by unknown cluster", h.f.TopicsByCluster("Nope"), TopicList{Topics: []string{}}},
+		{"system", h.f.SystemTopics(), TopicList{Topics: []string{"ClusterB", cluster, brokerA, brokerB}, BrokerAddr: masterAddr}},
+		{"unit", h.f.UnitTopics(), TopicList{Topics: []string{"Both", "Mixed", "Unit"}}},
+		{"has unit sub", h.f.HasUnitSubTopics(), TopicList{Topics: []string{"Both", "UnitSub"}}},
+		{"has unit sub, not unit", h.f.HasUnitSubUnunitTopics(), TopicList{Topics: []string{"UnitSub"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if !reflect.DeepEqual(tc.got, tc.want) {
+				t.Fatalf("got %+v, want %+v", tc.got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFSM_TopicLists_Empty(t *testing.T) {
+	f := New(nil)
+	for name, tl := range map[string]TopicList{"all": f.AllTopics(), "system": f.SystemTopics(), "unit": f.UnitTopics()} {
+		if tl.Topics == nil || len(tl.Topics) != 0 || tl.BrokerAddr != "" {
+			t.Fatalf("%s = %+v, want an empty non-nil list", name, tl)
+		}
+	}
+}
+
+func TestFSM_ClusterInfo(t *testing.T) {
+	h := listFixture(t)
+	ci := h.f.ClusterInfo()
+	wantClusters := map[string][]string{cluster: {brokerA}, "ClusterB": {brokerB}}
+	if !reflect.DeepEqual(ci.ClusterAddrTable, wantClusters) {
+		t.Fatalf("clusterAddrTable = %v, want %v", ci.ClusterAddrTable, wantClusters)
+	}
+	if got := ci.BrokerAddrTable[brokerA].BrokerAddrs; !maps.Equal(got, map[int64]string{0: masterAddr, 1: slaveAddr}) {
+		t.Fatalf("broker-a addrs = %v", got)
+	}
+	ci.BrokerAddrTable[brokerA].BrokerAddrs[5] = "mutated"
+	if _, ok := h.f.ClusterInfo().BrokerAddrTable[brokerA].BrokerAddrs[5]; ok {
+		t.Fatal("mutating a returned ClusterInfo changed the FSM")
+	}
+}
+
+func TestFSM_BrokerMemberGroup(t *testing.T) {
+	h := listFixture(t)
+	cases := []struct {
+		name, cluster, broker string
+		want                  map[int64]string
+	}{
+		{"known", cluster, brokerA, map[int64]string{0: masterAddr, 1: slaveAddr}},
+		{"cluster is only echoed", "Whatever", brokerA, map[int64]string{0: masterAddr, 1: slaveAddr}},
+		{"unknown", cluster, "nobody", map[int64]string{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := h.f.BrokerMemberGroup(tc.cluster, tc.broker)
+			if g.Cluster != tc.cluster || g.BrokerName != tc.broker || g.BrokerAddrs == nil || !maps.Equal(g.BrokerAddrs, tc.want) {
+				t.Fatalf("group = %+v, want addrs %v", g, tc.want)
+			}
+		})
+	}
+}
+
+func TestFSM_Route_Sorting(t *testing.T) {
+	h := listFixture(t)
+	rd := h.route("Mixed")
+	var qNames, bNames []string
+	for _, qd := range rd.QueueDatas {
+		qNames = append(qNames, qd.BrokerName)
+	}
+	for _, bd := range rd.BrokerDatas {
+		bNames = append(bNames, bd.BrokerName)
+	}
+	if want := []string{brokerA, brokerB}; !slices.Equal(qNames, want) || !slices.Equal(bNames, want) {
+		t.Fatalf("queue %v, broker %v, want both %v", qNames, bNames, want)
+	}
+	if rd.FilterServerTable == nil || rd.TopicQueueMappingByBroker != nil {
+		t.Fatalf("filterServerTable nil=%v, mapping=%v; want non-nil and nil", rd.FilterServerTable == nil, rd.TopicQueueMappingByBroker)
+	}
+	h.noRoute("Missing")
+}
+
+func TestState_Route_NeedsABrokerData(t *testing.T) {
+	s := newState()
+	s.putGroup(BrokerData{Cluster: cluster, BrokerName: brokerA, BrokerAddrs: map[int64]string{0: masterAddr}})
+	writable(s, s.topics, "Half", true).m[brokerA] = QueueData{BrokerName: brokerA, Perm: 6}
+	writable(s, s.topics, "Half", true).m["gone"] = QueueData{BrokerName: "gone", Perm: 6}
+	writable(s, s.topics, "Orphan", true).m["gone"] = QueueData{BrokerName: "gone", Perm: 6}
+	rd, ok := s.route("Half", false)
+	if !ok || len(rd.QueueDatas) != 2 || len(rd.BrokerDatas) != 1 {
+		t.Fatalf("Half = %+v, %v; want 2 queue datas and 1 broker data", rd, ok)
+	}
+	if _, ok := s.route("Orphan", false); ok {
+		t.Fatal("a topic whose brokers have no BrokerData has a route")
+	}
+}
+
+func TestFSM_RegistrationsAndCounts(t *testing.T) {
+	h := listFixture(t)
+	regs := h.f.Registrations()
+	var keys []BrokerKey
+	for _, r := range regs {
+		keys = append(keys, r.Key)
+	}
+	want := []BrokerKey{{"ClusterB", "10.0.0.9:10911"}, {cluster, masterAddr}, {cluster, slaveAddr}}
+	if !slices.Equal(keys, want) {
+		t.Fatalf("keys = %v, want %v", keys, want)
+	}
+	if b, tp := h.f.Counts(); b != 3 || tp != 6 {
+		t.Fatalf("Counts = %d, %d; want 3, 6", b, tp)
+	}
+	if _, ok := h.f.Registration(BrokerKey{"ClusterB", masterAddr}); ok {
+		t.Fatal("registration found under the wrong cluster")
+	}
+}

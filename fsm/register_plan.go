@@ -1,0 +1,223 @@
+package fsm
+
+import "slices"
+
+// registerPlan is what applying one RegisterBroker would change, computed
+// from the state without touching it. Apply executes it; WouldChange asks
+// whether it is empty; RegisterResult reads its answer. Computing all three
+// from one plan keeps "would change" and "does change" the same by
+// construction. It ports RouteInfoManager.registerBroker (5.x) step by step.
+type registerPlan struct {
+	cmd *RegisterBroker
+
+	addToCluster bool       // step 1: name joins clusterAddrTable[cluster]
+	group        BrokerData // steps 2-4/7: the group after this registration
+	groupChanged bool       // the group is new or differs from the stored one
+
+	// stale is the 5.x stateVersion guard (step 5): only the steps above and
+	// dropLive take effect.
+	stale    bool
+	dropLive bool
+
+	queues   []topicQueue            // step 9: QueueData puts that change something
+	mappings []TopicQueueMappingInfo // step 9: mapping puts that change something
+
+	reg        BrokerRegistration // step 10: the new live entry (epoch unset)
+	newReg     bool               // there was no live entry
+	regChanged bool
+
+	filter        filterOp // step 11
+	filterChanged bool
+}
+
+type topicQueue struct {
+	topic string
+	qd    QueueData
+}
+
+type filterOp uint8
+
+const (
+	filterKeep filterOp = iota
+	filterRemove
+	filterSet
+)
+
+// changes reports whether executing the plan changes the state, apart from
+// the registration's RegEpoch and RegisteredAtMillis.
+func (p *registerPlan) changes() bool {
+	return p.addToCluster || p.groupChanged || p.dropLive || len(p.queues) > 0 ||
+		len(p.mappings) > 0 || p.regChanged || p.filterChanged
+}
+
+// planRegister computes the plan for c against s; it changes neither.
+func planRegister(s *state, c *RegisterBroker) *registerPlan {
+	p := &registerPlan{cmd: c, addToCluster: !s.inCluster(c.ClusterName, c.BrokerName)}
+	old, exists := s.brokers[c.BrokerName]
+	p.startGroup(old, exists)
+	if p.stale = p.isStale(s); p.stale {
+		_, p.dropLive = s.regs[c.Key()]
+		p.groupChanged = !exists || !equalBrokerData(old.data, p.group)
+		return p
+	}
+	// DEVIATION: the 5.x single-topic guard (a first registration of this
+	// id carrying exactly one topic fails with "register broker failed") is
+	// not reproduced; the registration is accepted. That is safe: the
+	// broker's next full registration still adds every topic that lacks
+	// QueueData for this broker name (step 9), whatever its DataVersion.
+	oldAddr, had := p.group.BrokerAddrs[c.BrokerID]
+	p.group.BrokerAddrs[c.BrokerID] = c.BrokerAddr
+	registerFirst := !exists || !had || oldAddr == ""
+	p.groupChanged = !exists || !equalBrokerData(old.data, p.group)
+	p.planTopics(s, registerFirst)
+	p.planLive(s)
+	p.planFilter(s)
+	return p
+}
+
+// startGroup ports steps 2-4: take or create the group, set enableActingMaster
+// and zoneName as every registration does, and apply the slave-to-master
+// switch (one address has one id).
+func (p *registerPlan) startGroup(old *brokerGroup, exists bool) {
+	c := p.cmd
+	if exists {
+		p.group = cloneBrokerData(old.data)
+	} else {
+		p.group = BrokerData{Cluster: c.ClusterName, BrokerName: c.BrokerName, BrokerAddrs: map[int64]string{}}
+	}
+	// A broker older than 5.0 (no header) is never an acting master.
+	p.group.EnableActingMaster = c.HasEnableActingMaster && c.EnableActingMaster
+	p.group.ZoneName = c.ZoneName
+	for id, addr := range p.group.BrokerAddrs {
+		if addr == c.BrokerAddr && id != c.BrokerID {
+			delete(p.group.BrokerAddrs, id)
+		}
+	}
+}
+
+// planTopics ports step 9: only the master, or the prime slave (the 5.x
+// slave with the lowest id while no master is registered), writes queue data
+// and mapping infos.
+func (p *registerPlan) planTopics(s *state, registerFirst bool) {
+	c := p.cmd
+	isMaster := c.BrokerID == MasterID
+	isPrimeSlave := c.HasEnableActingMaster && !isMaster && c.BrokerID == minID(p.group.BrokerAddrs)
+	if !isMaster && !isPrimeSlave {
+		return
+	}
+	dvChanged := p.dataVersionChanged(s)
+	p.planQueues(s, registerFirst, dvChanged, isPrimeSlave)
+	if registerFirst || dvChanged {
+		p.planMappings(s)
+	}
+}
+
+// isStale is the 5.x guard against an old registration arriving after
+// another address took over this id: the current holder's live entry has a
+// greater stateVersion than the request.
+func (p *registerPlan) isStale(s *state) bool {
+	c := p.cmd
+	cur, ok := p.group.BrokerAddrs[c.BrokerID]
+	if !ok || cur == c.BrokerAddr {
+		return false
+	}
+	live, ok := s.regs[BrokerKey{Cluster: c.ClusterName, Addr: cur}]
+	return ok && live.DataVersion.StateVersion > c.DataVersion.StateVersion
+}
+
+// dataVersionChanged is isBrokerTopicConfigChanged: no live entry, or a
+// different DataVersion.
+func (p *registerPlan) dataVersionChanged(s *state) bool {
+	live, ok := s.regs[p.cmd.Key()]
+	return !ok || !live.DataVersion.Equal(p.cmd.DataVersion)
+}
+
+// planQueues ports the topic loop of step 9 with createAndUpdateQueueData.
+// A topic is (re)written when the registration is first, the DataVersion
+// changed, or the topic has no QueueData for this broker name; the perm of
+// an acting-master prime slave loses its write bit. Only puts whose final
+// value differs from the state are kept.
+func (p *registerPlan) planQueues(s *state, registerFirst, dvChanged, isPrimeSlave bool) {
+	c := p.cmd
+	pending := map[string]QueueData{}
+	var order []string
+	for _, tc := range c.TopicConfigs {
+		cur, has := pending[tc.TopicName]
+		if !has {
+			cur, has = s.queue(tc.TopicName, c.BrokerName)
+		}
+		if !registerFirst && !dvChanged && has {
+			continue
+		}
+		qd := QueueData{BrokerName: c.BrokerName, ReadQueueNums: tc.ReadQueueNums,
+			WriteQueueNums: tc.WriteQueueNums, Perm: tc.Perm, TopicSysFlag: tc.TopicSysFlag}
+		if isPrimeSlave && p.group.EnableActingMaster {
+			qd.Perm &^= PermWrite
+		}
+		if has && cur == qd {
+			continue
+		}
+		if _, seen := pending[tc.TopicName]; !seen {
+			order = append(order, tc.TopicName)
+		}
+		pending[tc.TopicName] = qd
+	}
+	for _, topic := range order {
+		if cur, has := s.queue(topic, c.BrokerName); !has || cur != pending[topic] {
+			p.queues = append(p.queues, topicQueue{topic: topic, qd: pending[topic]})
+		}
+	}
+}
+
+// planMappings ports the mapping-info update of step 9, keyed by the info's
+// topic and broker name (bname), as the reference does.
+func (p *registerPlan) planMappings(s *state) {
+	type key struct{ topic, bname string }
+	pending := map[key]TopicQueueMappingInfo{}
+	var order []key
+	for _, mi := range p.cmd.MappingInfos {
+		k := key{mi.Topic, mi.Bname}
+		if _, seen := pending[k]; !seen {
+			order = append(order, k)
+		}
+		pending[k] = mi
+	}
+	for _, k := range order {
+		mi := pending[k]
+		if t, ok := s.mappings[k.topic]; ok {
+			if cur, ok := t.m[k.bname]; ok && equalMapping(cur, mi) {
+				continue
+			}
+		}
+		p.mappings = append(p.mappings, cloneMapping(mi))
+	}
+}
+
+// planLive builds the new live entry (step 10).
+func (p *registerPlan) planLive(s *state) {
+	c := p.cmd
+	timeout := c.HeartbeatTimeoutMillis
+	if timeout == 0 {
+		timeout = DefaultHeartbeatTimeoutMillis
+	}
+	p.reg = BrokerRegistration{Key: c.Key(), BrokerName: c.BrokerName, BrokerID: c.BrokerID,
+		HaServerAddr: c.HaServerAddr, DataVersion: c.DataVersion, HeartbeatTimeoutMillis: timeout}
+	cur, ok := s.regs[c.Key()]
+	p.newReg = !ok
+	p.regChanged = !ok || !sameRegistration(cur, p.reg)
+}
+
+// planFilter ports step 11: no list (legacy path) keeps the table, an empty
+// list removes the entry, a non-empty one replaces it.
+func (p *registerPlan) planFilter(s *state) {
+	c := p.cmd
+	if !c.HasFilterServerList {
+		return
+	}
+	cur, ok := s.filters[c.Key()]
+	if len(c.FilterServerList) == 0 {
+		p.filter, p.filterChanged = filterRemove, ok
+		return
+	}
+	p.filter, p.filterChanged = filterSet, !ok || !slices.Equal(cur, c.FilterServerList)
+}

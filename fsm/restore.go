@@ -1,0 +1,201 @@
+package fsm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/raftns/raftns/snapshots"
+)
+
+// Restore replaces the state with a snapshot. It builds the new state
+// completely and verifies the snapshot's checksum before swapping it in under
+// the lock; a damaged, unknown-version or inconsistent snapshot returns an
+// error and leaves the current state untouched.
+func (f *FSM) Restore(rc io.ReadCloser) error {
+	defer rc.Close()
+	st, meta, err := readState(rc)
+	if err != nil {
+		f.logger.Error("snapshot restore failed, state unchanged", "error", err)
+		return fmt.Errorf("fsm: restore snapshot: %w", err)
+	}
+	f.mu.Lock()
+	f.st = st
+	f.applied.Store(meta.AppliedIndex)
+	f.gen.Add(1)
+	f.mu.Unlock()
+	f.logger.Info("snapshot restored", "index", meta.AppliedIndex,
+		"brokers", len(st.regs), "topics", len(st.topics))
+	return nil
+}
+
+// readState reads a whole snapshot into a fresh state.
+func readState(r io.Reader) (*state, metaRecord, error) {
+	var meta metaRecord
+	sr, err := snapshots.NewReader(r)
+	if err != nil {
+		return nil, meta, err
+	}
+	typ, payload, err := sr.Next()
+	if err != nil {
+		return nil, meta, err
+	}
+	if typ != recMeta {
+		return nil, meta, fmt.Errorf("%w: first record has type %d, want meta", ErrSnapshotRecord, typ)
+	}
+	if err := decodeMsgpack(payload, &meta); err != nil {
+		return nil, meta, fmt.Errorf("%w: meta: %v", ErrSnapshotRecord, err)
+	}
+	if meta.Schema != stateSchema {
+		return nil, meta, fmt.Errorf("%w: %d (this build reads %d)", ErrSnapshotSchema, meta.Schema, stateSchema)
+	}
+	rs := &restorer{s: newState()}
+	rs.s.lastChange = meta.LastChangeIndex
+	for {
+		typ, payload, err := sr.Next()
+		if errors.Is(err, io.EOF) {
+			return rs.s, meta, nil
+		}
+		if err != nil {
+			return nil, meta, err
+		}
+		if err := rs.record(typ, payload); err != nil {
+			return nil, meta, err
+		}
+	}
+}
+
+// restorer fills a fresh state from records, rejecting duplicates.
+type restorer struct{ s *state }
+
+func (rs *restorer) record(typ uint8, payload []byte) error {
+	var err error
+	switch typ {
+	case recCluster:
+		err = restoreInto(payload, rs.cluster)
+	case recBroker:
+		err = restoreInto(payload, rs.broker)
+	case recTopic:
+		err = restoreInto(payload, rs.topic)
+	case recRegistration:
+		err = restoreInto(payload, rs.registration)
+	case recFilter:
+		err = restoreInto(payload, rs.filter)
+	case recMapping:
+		err = restoreInto(payload, rs.mapping)
+	case recKVNamespace:
+		err = restoreInto(payload, rs.kvNamespace)
+	case recKV:
+		err = restoreInto(payload, rs.kv)
+	case recMember:
+		err = restoreInto(payload, rs.member)
+	default:
+		err = fmt.Errorf("unknown type (written by a newer version?)")
+	}
+	if err != nil {
+		return fmt.Errorf("%w: type %d: %v", ErrSnapshotRecord, typ, err)
+	}
+	return nil
+}
+
+// restoreInto decodes a payload into a fresh T and hands it to add.
+func restoreInto[T any](payload []byte, add func(*T) error) error {
+	var v T
+	if err := decodeMsgpack(payload, &v); err != nil {
+		return err
+	}
+	return add(&v)
+}
+
+func duplicate(what string, key any) error { return fmt.Errorf("duplicate %s %v", what, key) }
+
+func (rs *restorer) cluster(r *clusterRecord) error {
+	if _, ok := rs.s.clusters[r.Name]; ok {
+		return duplicate("cluster", r.Name)
+	}
+	set := writable(rs.s, rs.s.clusters, r.Name, true)
+	for _, n := range r.BrokerNames {
+		set.m[n] = struct{}{}
+	}
+	return nil
+}
+
+func (rs *restorer) broker(bd *BrokerData) error {
+	if _, ok := rs.s.brokers[bd.BrokerName]; ok {
+		return duplicate("broker", bd.BrokerName)
+	}
+	rs.s.putGroup(cloneBrokerData(*bd))
+	return nil
+}
+
+func (rs *restorer) topic(r *topicRecord) error {
+	if _, ok := rs.s.topics[r.Topic]; ok || len(r.Queues) == 0 {
+		return fmt.Errorf("duplicate or empty topic %q", r.Topic)
+	}
+	t := writable(rs.s, rs.s.topics, r.Topic, true)
+	for _, qd := range r.Queues {
+		if _, ok := t.m[qd.BrokerName]; ok {
+			return duplicate("queue data of topic "+r.Topic, qd.BrokerName)
+		}
+		t.m[qd.BrokerName] = qd
+	}
+	return nil
+}
+
+func (rs *restorer) registration(reg *BrokerRegistration) error {
+	if _, ok := rs.s.regs[reg.Key]; ok {
+		return duplicate("registration", reg.Key)
+	}
+	rs.s.regs[reg.Key] = *reg
+	return nil
+}
+
+func (rs *restorer) filter(r *filterRecord) error {
+	if _, ok := rs.s.filters[r.Key]; ok || len(r.Addrs) == 0 {
+		return fmt.Errorf("duplicate or empty filter list %v", r.Key)
+	}
+	rs.s.filters[r.Key] = r.Addrs
+	return nil
+}
+
+func (rs *restorer) mapping(r *mappingRecord) error {
+	if _, ok := rs.s.mappings[r.Topic]; ok {
+		return duplicate("mapping topic", r.Topic)
+	}
+	t := writable(rs.s, rs.s.mappings, r.Topic, true)
+	for _, mi := range r.Infos {
+		if _, ok := t.m[mi.Bname]; ok {
+			return duplicate("mapping of topic "+r.Topic, mi.Bname)
+		}
+		t.m[mi.Bname] = mi
+	}
+	return nil
+}
+
+func (rs *restorer) kvNamespace(r *kvNamespaceRecord) error {
+	if _, ok := rs.s.kv[r.Namespace]; ok {
+		return duplicate("namespace", r.Namespace)
+	}
+	writable(rs.s, rs.s.kv, r.Namespace, true)
+	return nil
+}
+
+func (rs *restorer) kv(r *kvRecord) error {
+	t, ok := rs.s.kv[r.Namespace]
+	if !ok {
+		return fmt.Errorf("key %q of undeclared namespace %q", r.Key, r.Namespace)
+	}
+	if _, ok := t.m[r.Key]; ok {
+		return duplicate("key", r.Namespace+"/"+r.Key)
+	}
+	t.m[r.Key] = r.Value
+	return nil
+}
+
+func (rs *restorer) member(m *Member) error {
+	if _, ok := rs.s.members[m.ID]; ok {
+		return duplicate("member", m.ID)
+	}
+	rs.s.members[m.ID] = *m
+	return nil
+}

@@ -1,0 +1,62 @@
+package fsm
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/snapshots"
+)
+
+// fsmSnapshot is a frozen state version and the indexes it stands for.
+type fsmSnapshot struct {
+	st   *state
+	meta metaRecord
+}
+
+// Snapshot freezes the current state and returns at once; the next apply
+// writes to a copy-on-write successor, so Persist can stream the frozen
+// version while applies go on.
+func (f *FSM) Snapshot() (raft.FSMSnapshot, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.st.frozen = true
+	return &fsmSnapshot{st: f.st, meta: metaRecord{
+		Schema: stateSchema, AppliedIndex: f.applied.Load(), LastChangeIndex: f.st.lastChange,
+	}}, nil
+}
+
+// Persist streams the snapshot to sink in the snapshots format and closes
+// it; on any error it cancels the sink.
+func (s *fsmSnapshot) Persist(sink raft.SnapshotSink) error {
+	if err := s.writeTo(sink); err != nil {
+		_ = sink.Cancel()
+		return fmt.Errorf("fsm: persist snapshot: %w", err)
+	}
+	return sink.Close()
+}
+
+// Release drops the reference to the frozen state.
+func (s *fsmSnapshot) Release() { s.st = nil }
+
+// writeTo writes the meta record and every table as records.
+func (s *fsmSnapshot) writeTo(w io.Writer) error {
+	sw, err := snapshots.NewWriter(w)
+	if err != nil {
+		return err
+	}
+	emit := func(recType uint8, v any) error {
+		payload, err := encodeMsgpack(v)
+		if err != nil {
+			return fmt.Errorf("encode record %d: %w", recType, err)
+		}
+		return sw.WriteRecord(recType, payload)
+	}
+	if err := emit(recMeta, &s.meta); err != nil {
+		return err
+	}
+	if err := s.st.walk(emit); err != nil {
+		return err
+	}
+	return sw.Close()
+}

@@ -1,0 +1,181 @@
+package fsm
+
+import (
+	"slices"
+)
+
+// Snapshot record types. They live in snapshots on disk: only ever add new
+// values; a retired one stays declared with a COMPAT reader in restore.go.
+const (
+	recMeta         uint8 = 1  // metaRecord, always first
+	recCluster      uint8 = 2  // clusterRecord
+	recBroker       uint8 = 3  // BrokerData
+	recTopic        uint8 = 4  // topicRecord
+	recRegistration uint8 = 5  // BrokerRegistration
+	recFilter       uint8 = 6  // filterRecord
+	recMapping      uint8 = 7  // mappingRecord
+	recKVNamespace  uint8 = 8  // kvNamespaceRecord, before its keys
+	recKV           uint8 = 9  // kvRecord
+	recMember       uint8 = 10 // Member
+)
+
+// stateSchema versions the meaning of the records, independently of the
+// container format of package snapshots.
+const stateSchema = 1
+
+type metaRecord struct {
+	Schema          uint32
+	AppliedIndex    uint64
+	LastChangeIndex uint64
+}
+
+type clusterRecord struct {
+	Name        string
+	BrokerNames []string
+}
+
+type topicRecord struct {
+	Topic  string
+	Queues []QueueData // sorted by broker name
+}
+
+type filterRecord struct {
+	Key   BrokerKey
+	Addrs []string
+}
+
+type mappingRecord struct {
+	Topic string
+	Infos []TopicQueueMappingInfo // sorted by Bname, the table's key
+}
+
+type kvNamespaceRecord struct{ Namespace string }
+
+type kvRecord struct{ Namespace, Key, Value string }
+
+// emitFunc receives one record of the canonical stream.
+type emitFunc func(recType uint8, v any) error
+
+// walk emits every table of s as records in a canonical order (tables in
+// record-type order, keys sorted), which makes snapshots and digests
+// deterministic. It reads s only.
+func (s *state) walk(emit emitFunc) error {
+	steps := []func(emitFunc) error{
+		s.walkClusters, s.walkBrokers, s.walkTopics, s.walkRegistrations,
+		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers,
+	}
+	for _, step := range steps {
+		if err := step(emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) walkClusters(emit emitFunc) error {
+	for _, name := range sortedKeys(s.clusters) {
+		if err := emit(recCluster, &clusterRecord{Name: name, BrokerNames: sortedKeys(s.clusters[name].m)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) walkBrokers(emit emitFunc) error {
+	for _, name := range sortedKeys(s.brokers) {
+		bd := s.brokers[name].data
+		if err := emit(recBroker, &bd); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) walkTopics(emit emitFunc) error {
+	for _, topic := range sortedKeys(s.topics) {
+		t := s.topics[topic].m
+		rec := &topicRecord{Topic: topic}
+		for _, name := range sortedKeys(t) {
+			rec.Queues = append(rec.Queues, t[name])
+		}
+		if err := emit(recTopic, rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) walkRegistrations(emit emitFunc) error {
+	for _, key := range sortedBrokerKeys(s.regs) {
+		reg := s.regs[key]
+		if err := emit(recRegistration, &reg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) walkFilters(emit emitFunc) error {
+	for _, key := range sortedBrokerKeys(s.filters) {
+		if err := emit(recFilter, &filterRecord{Key: key, Addrs: s.filters[key]}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) walkMappings(emit emitFunc) error {
+	for _, topic := range sortedKeys(s.mappings) {
+		t := s.mappings[topic].m
+		rec := &mappingRecord{Topic: topic}
+		for _, name := range sortedKeys(t) {
+			rec.Infos = append(rec.Infos, t[name])
+		}
+		if err := emit(recMapping, rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) walkKV(emit emitFunc) error {
+	for _, ns := range sortedKeys(s.kv) {
+		if err := emit(recKVNamespace, &kvNamespaceRecord{Namespace: ns}); err != nil {
+			return err
+		}
+		t := s.kv[ns].m
+		for _, k := range sortedKeys(t) {
+			if err := emit(recKV, &kvRecord{Namespace: ns, Key: k, Value: t[k]}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *state) walkMembers(emit emitFunc) error {
+	for _, id := range sortedKeys(s.members) {
+		m := s.members[id]
+		if err := emit(recMember, &m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortedBrokerKeys[V any](m map[BrokerKey]V) []BrokerKey {
+	keys := make([]BrokerKey, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b BrokerKey) int {
+		if lessKey(a, b) {
+			return -1
+		}
+		if lessKey(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return keys
+}

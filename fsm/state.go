@@ -1,0 +1,144 @@
+package fsm
+
+// state is one version of the replicated tables. The FSM mutates its current
+// state in place until a snapshot freezes it; the next write then works on a
+// thawed copy whose top-level maps are copied and whose inner tables are
+// shared until first written (copy-on-write, see owned). A frozen state is
+// never changed again, so a snapshot can stream it without holding a lock.
+type state struct {
+	frozen bool
+
+	// Java RouteInfoManager tables.
+	topics   map[string]*queueTable           // topicQueueTable: topic -> brokerName -> QueueData
+	brokers  map[string]*brokerGroup          // brokerAddrTable: brokerName -> BrokerData
+	clusters map[string]*nameSet              // clusterAddrTable: cluster -> broker names
+	regs     map[BrokerKey]BrokerRegistration // brokerLiveTable, replicated part
+	filters  map[BrokerKey][]string           // filterServerTable; slices never mutated
+	mappings map[string]*mappingTable         // topicQueueMappingInfoTable: topic -> brokerName -> info
+
+	kv      map[string]*kvTable // KVConfigManager.configTable: namespace -> key -> value
+	members map[string]Member   // member directory by Raft id
+
+	// lastChange is the log index of the last entry that changed the state.
+	lastChange uint64
+}
+
+// owned is an inner table with the state version that may write it in place.
+type owned[V any] struct {
+	owner *state
+	m     map[string]V
+}
+
+type (
+	queueTable   = owned[QueueData]
+	nameSet      = owned[struct{}]
+	mappingTable = owned[TopicQueueMappingInfo] // values are never mutated in place
+	kvTable      = owned[string]
+)
+
+// brokerGroup is a BrokerData with the state version that may write it.
+type brokerGroup struct {
+	owner *state
+	data  BrokerData
+}
+
+func newState() *state {
+	return &state{
+		topics:   map[string]*queueTable{},
+		brokers:  map[string]*brokerGroup{},
+		clusters: map[string]*nameSet{},
+		regs:     map[BrokerKey]BrokerRegistration{},
+		filters:  map[BrokerKey][]string{},
+		mappings: map[string]*mappingTable{},
+		kv:       map[string]*kvTable{},
+		members:  map[string]Member{},
+	}
+}
+
+// thaw returns a writable successor of a frozen state: top-level maps are
+// copied, inner tables stay shared and are copied when first written.
+func (s *state) thaw() *state {
+	return &state{
+		topics:     copyMap(s.topics),
+		brokers:    copyMap(s.brokers),
+		clusters:   copyMap(s.clusters),
+		regs:       copyMap(s.regs),
+		filters:    copyMap(s.filters),
+		mappings:   copyMap(s.mappings),
+		kv:         copyMap(s.kv),
+		members:    copyMap(s.members),
+		lastChange: s.lastChange,
+	}
+}
+
+func copyMap[K comparable, V any](m map[K]V) map[K]V {
+	out := make(map[K]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// writable returns tbl[key] owned by s, copying a shared one first; with
+// create it makes a missing one, otherwise it returns nil for it.
+func writable[V any](s *state, tbl map[string]*owned[V], key string, create bool) *owned[V] {
+	t, ok := tbl[key]
+	switch {
+	case !ok && !create:
+		return nil
+	case !ok:
+		t = &owned[V]{owner: s, m: map[string]V{}}
+	case t.owner != s:
+		t = &owned[V]{owner: s, m: copyMap(t.m)}
+	default:
+		return t
+	}
+	tbl[key] = t
+	return t
+}
+
+// group returns the writable BrokerData of name, copying a shared one, or nil.
+func (s *state) group(name string) *BrokerData {
+	g, ok := s.brokers[name]
+	if !ok {
+		return nil
+	}
+	if g.owner != s {
+		g = &brokerGroup{owner: s, data: cloneBrokerData(g.data)}
+		s.brokers[name] = g
+	}
+	return &g.data
+}
+
+// putGroup stores a BrokerData the caller no longer touches.
+func (s *state) putGroup(bd BrokerData) {
+	s.brokers[bd.BrokerName] = &brokerGroup{owner: s, data: bd}
+}
+
+// queue returns the QueueData of brokerName for topic.
+func (s *state) queue(topic, brokerName string) (QueueData, bool) {
+	t, ok := s.topics[topic]
+	if !ok {
+		return QueueData{}, false
+	}
+	qd, ok := t.m[brokerName]
+	return qd, ok
+}
+
+// inCluster reports whether clusterAddrTable[cluster] holds brokerName.
+func (s *state) inCluster(cluster, brokerName string) bool {
+	ns, ok := s.clusters[cluster]
+	if !ok {
+		return false
+	}
+	_, ok = ns.m[brokerName]
+	return ok
+}
+
+// namespace returns the KV namespace table, or nil.
+func (s *state) namespace(ns string) map[string]string {
+	if t, ok := s.kv[ns]; ok {
+		return t.m
+	}
+	return nil
+}
