@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestFSM_KV(t *testing.T) {
+func TestFSM_KV_PutGetDeleteList(t *testing.T) {
 	h := newHarness(t)
 	type step struct {
 		name    string

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestFSM_Members(t *testing.T) {
+func TestFSM_Members_SetAndRemove(t *testing.T) {
 	h := newHarness(t)
 	m1 := Member{ID: "n1", ClientAddr: "10.1.0.1:9876", ClusterAddr: "10.1.0.1:7000"}
 	m2 := Member{ID: "n0", ClientAddr: "10.1.0.0:9876", ClusterAddr: "10.1.0.0:7000", HTTPAddr: "127.0.0.1:8080"}

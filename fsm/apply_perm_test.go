@@ -2,7 +2,7 @@ package fsm
 
 import "testing"
 
-func TestFSM_WritePerm(t *testing.T) {
+func TestFSM_WritePerm_WipeAndAdd(t *testing.T) {
 	h := newHarness(t)
 	c := reg(brokerA, 0, masterAddr, 1)
 	c.TopicConfigs = []TopicConfig{topicConfig("T1", 6), topicConfig("T2", 7), topicConfig("T3", PermRead|PermPriority)}

@@ -31,13 +31,24 @@ func TestFSM_RegisterBroker_MasterThenSlave(t *testing.T) {
 }
 
 func TestFSM_RegisterBroker_SlaveWithoutLiveMaster(t *testing.T) {
-	h := newHarness(t)
-	h.register(reg(brokerA, 0, masterAddr, 1, "TestTopic"))
-	// The master's live entry goes, its id stays (another cluster key).
-	h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 1}}})
-	if res := h.register(reg(brokerA, 1, slaveAddr, 1, "TestTopic")); res.MasterAddr != "" {
-		t.Fatalf("slave result = %+v, want no master (master expired)", res)
-	}
+	t.Run("master live only in another cluster", func(t *testing.T) {
+		h := newHarness(t)
+		m := reg(brokerA, 0, masterAddr, 1, "TestTopic")
+		m.ClusterName = "Other"
+		h.register(m)
+		// The group lists id 0, but (DefaultCluster, master) has no live entry.
+		if res := h.register(reg(brokerA, 1, slaveAddr, 1, "TestTopic")); res.MasterAddr != "" || res.HaServerAddr != "" {
+			t.Fatalf("slave result = %+v, want no master", res)
+		}
+	})
+	t.Run("master expired", func(t *testing.T) {
+		h := newHarness(t)
+		h.register(reg(brokerA, 0, masterAddr, 1, "TestTopic"))
+		h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 1}}})
+		if res := h.register(reg(brokerA, 1, slaveAddr, 1, "TestTopic")); res.MasterAddr != "" {
+			t.Fatalf("slave result = %+v, want no master", res)
+		}
+	})
 }
 
 func TestFSM_RegisterBroker_OnlySlave(t *testing.T) {

@@ -112,7 +112,7 @@ func TestFSM_ApplyBatch_EqualsSequentialApply(t *testing.T) {
 	}
 }
 
-func TestFSM_Determinism(t *testing.T) {
+func TestFSM_Apply_Deterministic(t *testing.T) {
 	for seed := int64(1); seed <= 5; seed++ {
 		logs := randomLog(t, rand.New(rand.NewSource(seed)), 300)
 		a, b := New(nil), New(nil)
@@ -131,7 +131,7 @@ func TestFSM_Determinism(t *testing.T) {
 	}
 }
 
-func TestFSM_Generation(t *testing.T) {
+func TestFSM_Generation_BumpsOnObservableChange(t *testing.T) {
 	h := newHarness(t)
 	steps := []struct {
 		name string

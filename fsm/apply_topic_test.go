@@ -17,7 +17,7 @@ func twoClusters(t *testing.T) *harness {
 	return h
 }
 
-func TestFSM_DeleteTopic(t *testing.T) {
+func TestFSM_DeleteTopic_WholeAndPerCluster(t *testing.T) {
 	cases := []struct {
 		name       string
 		cmd        DeleteTopic
@@ -64,7 +64,7 @@ func TestFSM_DeleteTopic(t *testing.T) {
 	})
 }
 
-func TestFSM_RegisterTopic(t *testing.T) {
+func TestFSM_RegisterTopic_PartialUpdate(t *testing.T) {
 	qd := func(name string, perm int32) QueueData {
 		return QueueData{BrokerName: name, ReadQueueNums: 2, WriteQueueNums: 2, Perm: perm, TopicSysFlag: FlagUnit}
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestFSM_UnregisterBroker(t *testing.T) {
+func TestFSM_UnregisterBroker_Semantics(t *testing.T) {
 	type check func(t *testing.T, h *harness)
 	routeAddrs := func(want map[int64]string) check {
 		return func(t *testing.T, h *harness) {
@@ -91,7 +91,7 @@ func TestFSM_UnregisterBroker_UnknownIsNoop(t *testing.T) {
 	}
 }
 
-func TestFSM_ExpireBrokers(t *testing.T) {
+func TestFSM_ExpireBrokers_ConditionalOnEpoch(t *testing.T) {
 	key := BrokerKey{cluster, masterAddr}
 	cases := []struct {
 		name      string

@@ -27,7 +27,7 @@ func listFixture(t *testing.T) *harness {
 	return h
 }
 
-func TestFSM_TopicLists(t *testing.T) {
+func TestFSM_TopicLists_Filters(t *testing.T) {
 	h := listFixture(t)
 	cases := []struct {
 		name string
@@ -61,7 +61,7 @@ func TestFSM_TopicLists_Empty(t *testing.T) {
 	}
 }
 
-func TestFSM_ClusterInfo(t *testing.T) {
+func TestFSM_ClusterInfo_ReturnsCopies(t *testing.T) {
 	h := listFixture(t)
 	ci := h.f.ClusterInfo()
 	wantClusters := map[string][]string{cluster: {brokerA}, "ClusterB": {brokerB}}
@@ -77,7 +77,7 @@ func TestFSM_ClusterInfo(t *testing.T) {
 	}
 }
 
-func TestFSM_BrokerMemberGroup(t *testing.T) {
+func TestFSM_BrokerMemberGroup_EchoesRequest(t *testing.T) {
 	h := listFixture(t)
 	cases := []struct {
 		name, cluster, broker string
@@ -131,7 +131,7 @@ func TestState_Route_NeedsABrokerData(t *testing.T) {
 	}
 }
 
-func TestFSM_RegistrationsAndCounts(t *testing.T) {
+func TestFSM_Registrations_SortedWithCounts(t *testing.T) {
 	h := listFixture(t)
 	regs := h.f.Registrations()
 	var keys []BrokerKey

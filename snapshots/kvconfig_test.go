@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestParseKVConfigJSON(t *testing.T) {
+func TestKVConfigJSON_Parse(t *testing.T) {
 	cases := []struct {
 		name string
 		in   string
@@ -49,7 +49,7 @@ func TestParseKVConfigJSON(t *testing.T) {
 	}
 }
 
-func TestFormatKVConfigJSON(t *testing.T) {
+func TestKVConfigJSON_Format(t *testing.T) {
 	cases := []struct {
 		name string
 		in   map[string]map[string]string
