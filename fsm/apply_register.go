@@ -1,6 +1,9 @@
 package fsm
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // applyRegisterBroker applies a registration (RouteInfoManager.registerBroker,
 // 5.x) and returns the broker's answer. A registration that passes the
@@ -63,7 +66,7 @@ func (s *state) executeRegister(p *registerPlan) {
 func registerResult(s *state, p *registerPlan) RegisterResult {
 	var r RegisterResult
 	if ns := s.namespace(NamespaceOrderTopicConfig); ns != nil {
-		r.HasOrderTopicConfig, r.OrderTopicConfig = true, copyMap(ns)
+		r.HasOrderTopicConfig, r.OrderTopicConfig = true, maps.Clone(ns)
 	}
 	c := p.cmd
 	if p.stale || c.BrokerID == MasterID {

@@ -1,5 +1,10 @@
 package fsm
 
+import (
+	"maps"
+	"slices"
+)
+
 // applyUnregisterBroker applies UNREGISTER_BROKER with the 5.x semantics
 // (RouteInfoManager.unRegisterBroker). An unknown broker changes nothing.
 func (f *FSM) applyUnregisterBroker(s *state, c *UnregisterBroker) bool {
@@ -51,17 +56,9 @@ func (s *state) removeAddr(name, addr string) (gone, changed bool) {
 	if !ok {
 		return false, false
 	}
-	for _, a := range g.data.BrokerAddrs {
-		if a == addr {
-			bd := s.group(name)
-			for id, a := range bd.BrokerAddrs {
-				if a == addr {
-					delete(bd.BrokerAddrs, id)
-				}
-			}
-			changed = true
-			break
-		}
+	if slices.Contains(slices.Collect(maps.Values(g.data.BrokerAddrs)), addr) {
+		maps.DeleteFunc(s.group(name).BrokerAddrs, func(_ int64, a string) bool { return a == addr })
+		changed = true
 	}
 	if len(s.brokers[name].data.BrokerAddrs) == 0 {
 		delete(s.brokers, name)

@@ -1,9 +1,9 @@
 package fsm
 
 import (
+	"cmp"
 	"maps"
 	"slices"
-	"sort"
 )
 
 // cloneBrokerData returns a deep copy; BrokerAddrs is never nil.
@@ -32,17 +32,6 @@ func equalBrokerData(a, b BrokerData) bool {
 		maps.Equal(a.BrokerAddrs, b.BrokerAddrs)
 }
 
-// equalMapping compares mapping infos; a nil and an empty CurrIDMap are
-// different, as they are on the wire.
-func equalMapping(a, b TopicQueueMappingInfo) bool {
-	if (a.CurrIDMap == nil) != (b.CurrIDMap == nil) {
-		return false
-	}
-	return a.Topic == b.Topic && a.Scope == b.Scope && a.TotalQueues == b.TotalQueues &&
-		a.Bname == b.Bname && a.Epoch == b.Epoch && a.Dirty == b.Dirty &&
-		maps.Equal(a.CurrIDMap, b.CurrIDMap)
-}
-
 // sameRegistration compares live entries, ignoring RegEpoch and
 // RegisteredAtMillis, which only record when the entry was written.
 func sameRegistration(a, b BrokerRegistration) bool {
@@ -51,12 +40,19 @@ func sameRegistration(a, b BrokerRegistration) bool {
 	return a == b
 }
 
+// sortedKeys returns the keys of m in ascending order, never nil.
 func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.AppendSeq(make([]string, 0, len(m)), maps.Keys(m))
+	slices.Sort(keys)
+	return keys
+}
+
+// sortedBrokerKeys returns the keys of m ordered by cluster, then address.
+func sortedBrokerKeys[V any](m map[BrokerKey]V) []BrokerKey {
+	keys := slices.AppendSeq(make([]BrokerKey, 0, len(m)), maps.Keys(m))
+	slices.SortFunc(keys, func(a, b BrokerKey) int {
+		return cmp.Or(cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Addr, b.Addr))
+	})
 	return keys
 }
 
@@ -68,11 +64,4 @@ func minID(addrs map[int64]string) int64 {
 // sortedIDs returns the broker ids in ascending order.
 func sortedIDs(addrs map[int64]string) []int64 {
 	return slices.Sorted(maps.Keys(addrs))
-}
-
-func lessKey(a, b BrokerKey) bool {
-	if a.Cluster != b.Cluster {
-		return a.Cluster < b.Cluster
-	}
-	return a.Addr < b.Addr
 }

@@ -1,5 +1,7 @@
 package fsm
 
+import "maps"
+
 // KV answers GET_KV_CONFIG.
 func (f *FSM) KV(ns, key string) (string, bool) {
 	f.mu.RLock()
@@ -17,7 +19,7 @@ func (f *FSM) KVList(ns string) (map[string]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	return copyMap(t.m), true
+	return maps.Clone(t.m), true
 }
 
 // KVTables returns a copy of the whole KV configuration, namespace -> key ->
@@ -26,7 +28,7 @@ func (f *FSM) KVTables() map[string]map[string]string {
 	return read(f, func(s *state) map[string]map[string]string {
 		out := make(map[string]map[string]string, len(s.kv))
 		for ns, t := range s.kv {
-			out[ns] = copyMap(t.m)
+			out[ns] = maps.Clone(t.m)
 		}
 		return out
 	})

@@ -1,6 +1,10 @@
 package fsm
 
-import "slices"
+import (
+	"maps"
+	"reflect"
+	"slices"
+)
 
 // registerPlan is what applying one RegisterBroker would change, computed
 // from the state without touching it. Apply executes it; WouldChange asks
@@ -88,11 +92,9 @@ func (p *registerPlan) startGroup(old *brokerGroup, exists bool) {
 	// A broker older than 5.0 (no header) is never an acting master.
 	p.group.EnableActingMaster = c.HasEnableActingMaster && c.EnableActingMaster
 	p.group.ZoneName = c.ZoneName
-	for id, addr := range p.group.BrokerAddrs {
-		if addr == c.BrokerAddr && id != c.BrokerID {
-			delete(p.group.BrokerAddrs, id)
-		}
-	}
+	maps.DeleteFunc(p.group.BrokerAddrs, func(id int64, addr string) bool {
+		return addr == c.BrokerAddr && id != c.BrokerID
+	})
 }
 
 // planTopics ports step 9: only the master, or the prime slave (the 5.x
@@ -185,7 +187,8 @@ func (p *registerPlan) planMappings(s *state) {
 	for _, k := range order {
 		mi := pending[k]
 		if t, ok := s.mappings[k.topic]; ok {
-			if cur, ok := t.m[k.bname]; ok && equalMapping(cur, mi) {
+			// DeepEqual tells a nil CurrIDMap from an empty one, as the wire does.
+			if cur, ok := t.m[k.bname]; ok && reflect.DeepEqual(cur, mi) {
 				continue
 			}
 		}

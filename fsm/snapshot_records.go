@@ -1,9 +1,5 @@
 package fsm
 
-import (
-	"slices"
-)
-
 // Snapshot record types. They live in snapshots on disk: only ever add new
 // values; a retired one stays declared with a COMPAT reader in restore.go.
 const (
@@ -161,21 +157,4 @@ func (s *state) walkMembers(emit emitFunc) error {
 		}
 	}
 	return nil
-}
-
-func sortedBrokerKeys[V any](m map[BrokerKey]V) []BrokerKey {
-	keys := make([]BrokerKey, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b BrokerKey) int {
-		if lessKey(a, b) {
-			return -1
-		}
-		if lessKey(b, a) {
-			return 1
-		}
-		return 0
-	})
-	return keys
 }

@@ -1,5 +1,7 @@
 package fsm
 
+import "maps"
+
 // state is one version of the replicated tables. The FSM mutates its current
 // state in place until a snapshot freezes it; the next write then works on a
 // thawed copy whose top-level maps are copied and whose inner tables are
@@ -59,14 +61,14 @@ func newState() *state {
 // copied, inner tables stay shared and are copied when first written.
 func (s *state) thaw() *state {
 	return &state{
-		topics:     copyMap(s.topics),
-		brokers:    copyMap(s.brokers),
-		clusters:   copyMap(s.clusters),
-		regs:       copyMap(s.regs),
-		filters:    copyMap(s.filters),
-		mappings:   copyMap(s.mappings),
-		kv:         copyMap(s.kv),
-		members:    copyMap(s.members),
+		topics:     maps.Clone(s.topics),
+		brokers:    maps.Clone(s.brokers),
+		clusters:   maps.Clone(s.clusters),
+		regs:       maps.Clone(s.regs),
+		filters:    maps.Clone(s.filters),
+		mappings:   maps.Clone(s.mappings),
+		kv:         maps.Clone(s.kv),
+		members:    maps.Clone(s.members),
 		lastChange: s.lastChange,
 	}
 }
@@ -89,7 +91,7 @@ func writable[V any](s *state, tbl map[string]*owned[V], key string, create bool
 	case !ok:
 		t = &owned[V]{owner: s, m: map[string]V{}}
 	case t.owner != s:
-		t = &owned[V]{owner: s, m: copyMap(t.m)}
+		t = &owned[V]{owner: s, m: maps.Clone(t.m)}
 	default:
 		return t
 	}

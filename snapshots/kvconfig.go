@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // kvConfigFile mirrors the reference NameServer's KVConfigSerializeWrapper.
@@ -46,14 +47,14 @@ func ParseKVConfigJSON(data []byte) (map[string]map[string]string, error) {
 func FormatKVConfigJSON(table map[string]map[string]string) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"configTable":{`)
-	for i, ns := range sortedKeys(table) {
+	for i, ns := range slices.Sorted(maps.Keys(table)) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		writeFastjsonString(&b, ns)
 		b.WriteString(`:{`)
 		kv := table[ns]
-		for j, k := range sortedKeys(kv) {
+		for j, k := range slices.Sorted(maps.Keys(kv)) {
 			if j > 0 {
 				b.WriteByte(',')
 			}
@@ -65,15 +66,6 @@ func FormatKVConfigJSON(table map[string]map[string]string) []byte {
 	}
 	b.WriteString(`}}`)
 	return b.Bytes()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // writeFastjsonString quotes s as fastjson's default serializer does
