@@ -90,6 +90,7 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	close(n.readyCh)
 	n.leaderMu.Unlock()
 	n.logger.Info("leader ready", "brokers", len(n.fsm.Registrations()))
+	n.reconcileMemberDirectory()
 	for {
 		select {
 		case <-stop:

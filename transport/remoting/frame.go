@@ -88,6 +88,13 @@ func DecodeFrame(frame []byte) (*Command, error) {
 // any error the stream position is undefined and the connection should be
 // closed. Headers that fit r's buffer are decoded in place, without a copy.
 func ReadCommand(r *bufio.Reader) (*Command, error) {
+	// Check the length word on its own first, so that a frame announcing
+	// fewer than 4 bytes is refused before waiting for a header word.
+	if p, _ := r.Peek(4); len(p) == 4 {
+		if _, lerr := frameLength(p); lerr != nil {
+			return nil, lerr
+		}
+	}
 	prefix, err := r.Peek(8)
 	if len(prefix) >= 4 {
 		l, lerr := frameLength(prefix)
