@@ -11,12 +11,11 @@ import (
 // so an expiry decided before it no longer matches.
 func (f *FSM) applyRegisterBroker(s *state, c *RegisterBroker, index uint64) (RegisterResult, bool) {
 	p := planRegister(s, c)
-	changed := p.changes()
 	s.executeRegister(p)
 	if p.stale {
 		f.logger.Warn("stale broker registration ignored", "cluster", c.ClusterName, "broker", c.BrokerName,
 			"id", c.BrokerID, "addr", c.BrokerAddr, "stateVersion", c.DataVersion.StateVersion, "index", index)
-		return registerResult(s, p), changed
+		return registerResult(s, p), p.changes()
 	}
 	reg := p.reg
 	reg.RegEpoch, reg.RegisteredAtMillis = index, c.StampMillis
