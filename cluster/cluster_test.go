@@ -413,3 +413,27 @@ func suffrageOf(t *testing.T, m *testMember, id string) raft.ServerSuffrage {
 	}
 	return -1
 }
+
+// TestCluster_FollowerReadyWhenLastEntriesNeverReachTheFSM covers a new
+// leader's no-op and barrier at the end of the log: the FSM never sees them,
+// and a follower must still become ready.
+func TestCluster_FollowerReadyWhenLastEntriesNeverReachTheFSM(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	register(t, leader, registration("c1", "broker-a", "10.0.0.1:10911", 0, 1))
+	for i := 0; i < 3; i++ {
+		if err := leader.node.Raft().Barrier(5 * time.Second).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := leader.node.Raft().LastIndex()
+	for _, f := range tc.followers() {
+		waitFor(t, 10*time.Second, f.id+" to see the leader's commit index", func() bool {
+			return f.node.Raft().CommitIndex() >= last
+		})
+		if f.node.FSM().AppliedIndex() >= last {
+			t.Fatalf("FSM applied %d, the barriers at the end (%d) should not reach it", f.node.FSM().AppliedIndex(), last)
+		}
+		waitFor(t, 5*time.Second, f.id+" ready", func() bool { ready, _ := f.node.Ready(); return ready })
+	}
+}

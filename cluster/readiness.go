@@ -84,8 +84,29 @@ func (n *Node) evaluateReadiness() (bool, string) {
 		return false, "leader contact older than max stale"
 	case !n.inConfiguration():
 		return false, "not in the cluster configuration"
-	case prev == 0 || n.fsm.AppliedIndex() < prev:
+	case prev == 0 || n.fsm.AppliedIndex() < n.lastFSMEntryAtOrBelow(prev):
 		return false, "applying committed entries"
 	}
 	return true, ""
+}
+
+// fsmEntryScan bounds the walk back over entries the FSM never sees.
+const fsmEntryScan = 64
+
+// lastFSMEntryAtOrBelow returns the index of the last entry at or below idx
+// that Raft hands to the FSM (commands and configurations). No-ops and
+// barriers never reach it, so the FSM's applied index can rest below the
+// commit index for good; it must reach this index instead. An entry already
+// compacted into a snapshot asks nothing more of the FSM.
+func (n *Node) lastFSMEntryAtOrBelow(idx uint64) uint64 {
+	for i := idx; i > 0 && idx-i < fsmEntryScan; i-- {
+		var l raft.Log
+		if err := n.stores.logs.GetLog(i, &l); err != nil {
+			return 0
+		}
+		if l.Type == raft.LogCommand || l.Type == raft.LogConfiguration {
+			return i
+		}
+	}
+	return idx - min(idx, fsmEntryScan)
 }

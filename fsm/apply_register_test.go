@@ -25,7 +25,7 @@ func TestFSM_RegisterBroker_MasterThenSlave(t *testing.T) {
 	}
 	got, ok := h.f.Registration(BrokerKey{Cluster: cluster, Addr: slaveAddr})
 	if !ok || got.RegEpoch != 2 || got.BrokerID != 1 || got.HaServerAddr != slaveHA ||
-		got.HeartbeatTimeoutMillis != DefaultHeartbeatTimeoutMillis || got.RegisteredAtMillis != 1700000000001 {
+		got.HeartbeatTimeoutMillis != 0 || got.RegisteredAtMillis != 1700000000001 {
 		t.Fatalf("slave registration = %+v, %v", got, ok)
 	}
 }
@@ -260,8 +260,8 @@ func TestFSM_RegisterBroker_HeaderFields(t *testing.T) {
 	if bd.ZoneName != "" || bd.EnableActingMaster {
 		t.Fatalf("group = %+v, want no zone, no acting master", bd)
 	}
-	if r, _ := h.f.Registration(c.Key()); r.HeartbeatTimeoutMillis != DefaultHeartbeatTimeoutMillis {
-		t.Fatalf("timeout = %d, want the default", r.HeartbeatTimeoutMillis)
+	if r, _ := h.f.Registration(c.Key()); r.HeartbeatTimeoutMillis != 0 {
+		t.Fatalf("timeout = %d, want 0 (none registered: the leader's default applies)", r.HeartbeatTimeoutMillis)
 	}
 }
 

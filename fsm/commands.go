@@ -57,8 +57,8 @@ type RegisterBroker struct {
 	BrokerName   string
 	BrokerID     int64
 	HaServerAddr string
-	// HeartbeatTimeoutMillis is the broker's own expiry time; 0 means the
-	// default (DefaultHeartbeatTimeoutMillis).
+	// HeartbeatTimeoutMillis is the broker's own expiry time; 0 means none
+	// was sent and the leader's configured broker expiry applies.
 	HeartbeatTimeoutMillis int64
 	// HasEnableActingMaster is false for brokers older than 5.0, which do not
 	// send the header; such a broker is an "old version broker".

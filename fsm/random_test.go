@@ -20,7 +20,7 @@ func randomRegister(rng *rand.Rand, stamp uint64) *RegisterBroker {
 	c := &RegisterBroker{
 		ClusterName: pick(rng, rndClusters), BrokerAddr: pick(rng, rndAddrs), BrokerName: pick(rng, rndNames),
 		BrokerID: int64(rng.Intn(3)), HaServerAddr: pick(rng, []string{"", "ha1", "ha2"}),
-		HeartbeatTimeoutMillis: pick(rng, []int64{0, 0, 10000, DefaultHeartbeatTimeoutMillis}),
+		HeartbeatTimeoutMillis: pick(rng, []int64{0, 0, 10000, 120000}),
 		HasEnableActingMaster:  rng.Intn(4) != 0, EnableActingMaster: rng.Intn(2) == 0,
 		ZoneName:            pick(rng, []string{"", "", "z1"}),
 		DataVersion:         DataVersion{Timestamp: int64(rng.Intn(2)), Counter: int64(rng.Intn(3)), StateVersion: int64(rng.Intn(3))},

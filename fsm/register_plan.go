@@ -199,12 +199,10 @@ func (p *registerPlan) planMappings(s *state) {
 // planLive builds the new live entry (step 10).
 func (p *registerPlan) planLive(s *state) {
 	c := p.cmd
-	timeout := c.HeartbeatTimeoutMillis
-	if timeout == 0 {
-		timeout = DefaultHeartbeatTimeoutMillis
-	}
+	// A timeout the broker did not send stays 0: the leader then applies
+	// its configured broker expiry (reference: 120 s).
 	p.reg = BrokerRegistration{Key: c.Key(), BrokerName: c.BrokerName, BrokerID: c.BrokerID,
-		HaServerAddr: c.HaServerAddr, DataVersion: c.DataVersion, HeartbeatTimeoutMillis: timeout}
+		HaServerAddr: c.HaServerAddr, DataVersion: c.DataVersion, HeartbeatTimeoutMillis: c.HeartbeatTimeoutMillis}
 	cur, ok := s.regs[c.Key()]
 	p.newReg = !ok
 	p.regChanged = !ok || !sameRegistration(cur, p.reg)

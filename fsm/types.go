@@ -25,9 +25,6 @@ const MasterID int64 = 0
 // strings, keyed by topic (Java NamesrvUtil.NAMESPACE_ORDER_TOPIC_CONFIG).
 const NamespaceOrderTopicConfig = "ORDER_TOPIC_CONFIG"
 
-// DefaultHeartbeatTimeoutMillis is the expiry time of a broker that did not
-// register one of its own (reference: 120 s).
-const DefaultHeartbeatTimeoutMillis int64 = 120000
 
 // DataVersion is a broker's topic-config version. It is stored exactly as the
 // broker sent it and returned unchanged by QUERY_DATA_VERSION.
@@ -125,6 +122,8 @@ type BrokerRegistration struct {
 	BrokerID               int64
 	HaServerAddr           string
 	DataVersion            DataVersion
+	// HeartbeatTimeoutMillis is the broker's own expiry time; 0 when it sent
+	// none, and the leader's configured broker expiry applies.
 	HeartbeatTimeoutMillis int64
 	// RegEpoch is the Raft index of the entry that last registered or
 	// changed this broker. Expiries are conditional on it.

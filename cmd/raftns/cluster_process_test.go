@@ -1,0 +1,208 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/rocketmq-client-go/v2/admin"
+	"github.com/apache/rocketmq-client-go/v2/primitive"
+	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/nsclient"
+)
+
+func survivors(ps []*proc, dead *proc) []*proc {
+	var out []*proc
+	for _, p := range ps {
+		if p != dead {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestProcess_AcknowledgedRegistrationsSurviveLeaderKill registers brokers
+// through every member while the leader is killed with SIGKILL; every
+// registration answered with success must be on every surviving member.
+func TestProcess_AcknowledgedRegistrationsSurviveLeaderKill(t *testing.T) {
+	ps := startCluster(t, 3)
+	leader := leaderOf(t, ps)
+	c := newClient(t)
+	ctx := ctxT(t, 2*time.Minute)
+
+	var mu sync.Mutex
+	var acked []*nsclient.Registration
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for w := 0; w < 3; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				reg := brokerRegistration("c1", fmt.Sprintf("b-%d-%d", w, i), fmt.Sprintf("10.%d.%d.%d:10911", w, i/250, i%250), 0, 1, fmt.Sprintf("T-%d-%d", w, i))
+				target := ps[rand.IntN(len(ps))]
+				if _, err := c.RegisterBroker(ctx, target.client, reg); err == nil {
+					mu.Lock()
+					acked = append(acked, reg)
+					mu.Unlock()
+				}
+			}
+		}(w)
+	}
+	waitFor(t, 30*time.Second, "some registrations before the kill", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked) >= 20
+	})
+	leader.kill()
+	rest := survivors(ps, leader)
+	newLeader := leaderOf(t, rest)
+	waitFor(t, 30*time.Second, "registrations after the failover", func() bool {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		reg := brokerRegistration("c1", "probe", "10.99.0.1:10911", 0, int64(n), "Probe")
+		_, err := c.RegisterBroker(ctx, newLeader.client, reg)
+		return err == nil
+	})
+	close(stop)
+	wg.Wait()
+	t.Logf("%d registrations acknowledged around the leader kill", len(acked))
+	for _, p := range rest {
+		for _, reg := range acked {
+			topic := reg.Body.TopicConfigs[0].TopicName
+			waitFor(t, 20*time.Second, fmt.Sprintf("%s on %s", topic, p.id), func() bool {
+				route, err := c.GetRoute(ctx, p.client, topic)
+				return err == nil && len(route.BrokerDatas) == 1 && route.BrokerDatas[0].BrokerAddrs[0] == reg.BrokerAddr
+			})
+		}
+	}
+}
+
+// TestProcess_RegistrationsThroughFollowerContinueAcrossLeaderChange keeps
+// registering through one follower while the leader is killed, and bounds
+// the time until registrations succeed again.
+func TestProcess_RegistrationsThroughFollowerContinueAcrossLeaderChange(t *testing.T) {
+	ps := startCluster(t, 3)
+	leader := leaderOf(t, ps)
+	follower := survivors(ps, leader)[0]
+	c := newClient(t)
+	ctx := ctxT(t, 2*time.Minute)
+	counter := int64(0)
+	registerOnce := func() error {
+		counter++
+		reg := brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, counter, "TopicA")
+		_, err := c.RegisterBroker(ctx, follower.client, reg)
+		return err
+	}
+	if err := registerOnce(); err != nil {
+		t.Fatalf("registration through follower before the change: %v", err)
+	}
+	leader.kill()
+	killed := time.Now()
+	failures := 0
+	for {
+		err := registerOnce()
+		if err == nil {
+			break
+		}
+		failures++
+		if time.Since(killed) > 20*time.Second {
+			t.Fatalf("registrations through the follower still failing %v after the leader died: %v", time.Since(killed), err)
+		}
+	}
+	t.Logf("first successful registration %v after the kill, %d failed attempts", time.Since(killed), failures)
+	for i := 0; i < 20; i++ {
+		if err := registerOnce(); err != nil {
+			t.Fatalf("registration %d after the new leader: %v", i, err)
+		}
+	}
+	dv, ok := 0, false
+	for _, p := range survivors(ps, leader) {
+		waitFor(t, 10*time.Second, "the last data version on "+p.id, func() bool {
+			changed, stored, err := c.QueryDataVersion(ctx, p.client, "c1", "broker-a", "10.0.0.1:10911", 0, fsm.DataVersion{Timestamp: 1700000000000, Counter: counter})
+			return err == nil && !changed && stored != nil
+		})
+		dv, ok = dv+1, true
+	}
+	if !ok || dv != 2 {
+		t.Fatalf("checked %d survivors", dv)
+	}
+}
+
+// TestProcess_KilledMemberRestartsAndCatchesUp kills a follower, writes
+// more, restarts it from its data directory and expects the same routes.
+func TestProcess_KilledMemberRestartsAndCatchesUp(t *testing.T) {
+	ps := startCluster(t, 3)
+	leader := leaderOf(t, ps)
+	victim := survivors(ps, leader)[0]
+	c := newClient(t)
+	ctx := ctxT(t, 2*time.Minute)
+	if _, err := c.RegisterBroker(ctx, leader.client, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "Before")); err != nil {
+		t.Fatal(err)
+	}
+	victim.kill()
+	for i := 0; i < 30; i++ {
+		reg := brokerRegistration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.1.%d:10911", i+1), 0, 1, fmt.Sprintf("After-%d", i))
+		if _, err := c.RegisterBroker(ctx, leader.client, reg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.PutKV(ctx, leader.client, "NS", "k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	victim.start()
+	victim.waitReady()
+	for _, topic := range []string{"Before", "After-0", "After-29"} {
+		want, err := c.GetRoute(ctx, leader.client, topic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.GetRoute(ctx, victim.client, topic)
+		if err != nil {
+			t.Fatalf("restarted member route %s: %v", topic, err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("restarted member route %s = %+v, leader has %+v", topic, got, want)
+		}
+	}
+	if v, err := c.GetKV(ctx, victim.client, "NS", "k"); err != nil || v != "v" {
+		t.Fatalf("restarted member KV = %q, %v", v, err)
+	}
+}
+
+// TestProcess_GoClientReadsTheSameRouteFromEveryMember gives the real Go
+// client the three-member list and each member alone.
+func TestProcess_GoClientReadsTheSameRouteFromEveryMember(t *testing.T) {
+	ps := startCluster(t, 3)
+	c := newClient(t)
+	ctx := ctxT(t, time.Minute)
+	follower := survivors(ps, leaderOf(t, ps))[0]
+	reg := brokerRegistration("DefaultCluster", "broker-a", "127.0.0.1:10911", 0, 1, "TopicTest")
+	if _, err := c.RegisterBroker(ctx, follower.client, reg); err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, p := range ps {
+		all = append(all, p.client)
+	}
+	lists := append([][]string{all}, []string{ps[0].client}, []string{ps[1].client}, []string{ps[2].client})
+	for _, addrs := range lists {
+		adm, err := admin.NewAdmin(admin.WithResolver(primitive.NewPassthroughResolver(addrs)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 10*time.Second, fmt.Sprintf("the route from %v", addrs), func() bool {
+			queues, err := adm.FetchPublishMessageQueues(ctx, "TopicTest")
+			return err == nil && len(queues) == 4 && queues[0].BrokerName == "broker-a"
+		})
+		adm.Close()
+	}
+}
