@@ -60,6 +60,9 @@ func Encode(t CommandType, cmd any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fsm: encode %s: %w", t, err)
 	}
+	if len(payload) > compressAbove {
+		return compress(t, payload)
+	}
 	return append([]byte{byte(t)}, payload...), nil
 }
 
@@ -82,6 +85,12 @@ func Decode(buf []byte) (CommandType, any, error) {
 		return 0, nil, ErrEmptyCommand
 	}
 	t := CommandType(buf[0])
+	if t == compressedType {
+		var err error
+		if t, buf, err = decompress(buf); err != nil {
+			return t, nil, err
+		}
+	}
 	cmd := newCommand(t)
 	if cmd == nil {
 		return t, nil, fmt.Errorf("%w: %d", ErrUnknownCommandType, uint8(t))
