@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -204,5 +205,25 @@ func TestProcess_GoClientReadsTheSameRouteFromEveryMember(t *testing.T) {
 			return err == nil && len(queues) == 4 && queues[0].BrokerName == "broker-a"
 		})
 		adm.Close()
+	}
+}
+
+// TestProcess_SIGTERMOnLeaderHandsLeadershipOver stops the leader
+// gracefully: it exits 0 after transferring leadership, and writes go on.
+func TestProcess_SIGTERMOnLeaderHandsLeadershipOver(t *testing.T) {
+	ps := startCluster(t, 3)
+	leader := leaderOf(t, ps)
+	leader.terminate()
+	if code := leader.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit code after SIGTERM = %d, want 0", code)
+	}
+	if !strings.Contains(leader.log.String(), "leadership transfer") {
+		t.Fatalf("leader log shows no leadership transfer:\n%s", leader.log.String())
+	}
+	rest := survivors(ps, leader)
+	next := leaderOf(t, rest)
+	c := newClient(t)
+	if _, err := c.RegisterBroker(ctxT(t, 30*time.Second), next.client, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "T")); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -126,9 +126,12 @@ func persistSettings(path string) func(map[string]string) error {
 // they move to other members, stop Raft, stop the admin server.
 func (m *member) shutdown() error {
 	m.logger.Info("shutting down")
-	if m.node.IsLeader() {
+	if m.node.IsLeader() && len(m.node.FSM().Members()) > 1 {
 		if err := m.node.TransferLeadership(""); err != nil && !errors.Is(err, cluster.ErrNotLeader) {
-			m.logger.Warn("leadership transfer on shutdown", "error", err)
+			m.logger.Warn("leadership transfer before shutdown failed", "error", err)
+		} else {
+			id, _ := m.node.Leader()
+			m.logger.Info("leadership transferred before shutdown", "new_leader", id)
 		}
 	}
 	m.ns.Close()
