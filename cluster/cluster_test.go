@@ -437,3 +437,30 @@ func TestCluster_FollowerReadyWhenLastEntriesNeverReachTheFSM(t *testing.T) {
 		waitFor(t, 5*time.Second, f.id+" ready", func() bool { ready, _ := f.node.Ready(); return ready })
 	}
 }
+
+// TestCluster_LaggingFollowerCatchesUpThroughSnapshot compacts the leader's
+// log while a follower is down, so the follower must install a snapshot.
+func TestCluster_LaggingFollowerCatchesUpThroughSnapshot(t *testing.T) {
+	tc := newTestCluster(t, 3, func(c *Config) {
+		c.RaftConfig.SnapshotThreshold = 16
+		c.RaftConfig.SnapshotInterval = 50 * time.Millisecond
+		c.RaftConfig.TrailingLogs = 4
+	})
+	leader := tc.waitLeaderReady()
+	f := tc.followers()[0]
+	tc.stop(f)
+	for i := 0; i < 60; i++ {
+		register(t, leader, registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1))
+	}
+	waitFor(t, 10*time.Second, "the leader to compact its log", func() bool {
+		first, err := leader.logs.FirstIndex()
+		return err == nil && first > 10
+	})
+	tc.start(f, nil)
+	waitFor(t, 10*time.Second, "the follower to install a snapshot", func() bool {
+		metas, err := f.snaps.List()
+		return err == nil && len(metas) > 0
+	})
+	tc.waitSame()
+	waitFor(t, 5*time.Second, "the follower ready", func() bool { ready, _ := f.node.Ready(); return ready })
+}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -225,5 +227,40 @@ func TestProcess_SIGTERMOnLeaderHandsLeadershipOver(t *testing.T) {
 	c := newClient(t)
 	if _, err := c.RegisterBroker(ctxT(t, 30*time.Second), next.client, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "T")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestProcess_QuorumLossRecoveryFromPeersFile loses two of three members for
+// good and recovers the survivor alone from peers.json.
+func TestProcess_QuorumLossRecoveryFromPeersFile(t *testing.T) {
+	ps := startCluster(t, 3)
+	leader := leaderOf(t, ps)
+	c := newClient(t)
+	ctx := ctxT(t, time.Minute)
+	if _, err := c.RegisterBroker(ctx, leader.client, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "Kept")); err != nil {
+		t.Fatal(err)
+	}
+	survivor := survivors(ps, leader)[0]
+	waitFor(t, 10*time.Second, "the survivor to have the route", func() bool {
+		_, err := c.GetRoute(ctx, survivor.client, "Kept")
+		return err == nil
+	})
+	for _, p := range ps {
+		p.kill()
+	}
+	peers := fmt.Sprintf(`[{"id":%q,"address":%q,"non_voter":false}]`, survivor.id, survivor.cluster)
+	if err := os.WriteFile(filepath.Join(survivor.dataDir, "raft", "peers.json"), []byte(peers), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	survivor.start()
+	survivor.waitReady()
+	if _, err := os.Stat(filepath.Join(survivor.dataDir, "raft", "peers.info")); err != nil {
+		t.Fatalf("peers.json not renamed after recovery: %v", err)
+	}
+	if _, err := c.GetRoute(ctx, survivor.client, "Kept"); err != nil {
+		t.Fatalf("route after recovery: %v", err)
+	}
+	if _, err := c.RegisterBroker(ctx, survivor.client, brokerRegistration("c1", "broker-b", "10.0.0.2:10911", 0, 1, "New")); err != nil {
+		t.Fatalf("write after recovery: %v", err)
 	}
 }
