@@ -328,7 +328,7 @@ func TestCluster_RemoveRefusesToBreakQuorum(t *testing.T) {
 		t.Fatal("removing a live voter while another is down was allowed")
 	}
 	if suffrageOf(t, leader, fs[1].id) != raft.Voter {
-		t.Fatal("refused removal changed the configuration")
+		t.Fatalf("refused removal (%v) changed the configuration: suffrage %v", err, suffrageOf(t, leader, fs[1].id))
 	}
 }
 
@@ -421,6 +421,9 @@ func TestCluster_FollowerReadyWhenLastEntriesNeverReachTheFSM(t *testing.T) {
 	tc := newTestCluster(t, 3, nil)
 	leader := tc.waitLeaderReady()
 	register(t, leader, registration("c1", "broker-a", "10.0.0.1:10911", 0, 1))
+	// The leader's housekeeping writes the member directory; let it finish
+	// so the barriers below are the last entries.
+	waitFor(t, 10*time.Second, "the member directory", func() bool { return len(leader.node.FSM().Members()) == 3 })
 	for i := 0; i < 3; i++ {
 		if err := leader.node.Raft().Barrier(5 * time.Second).Error(); err != nil {
 			t.Fatal(err)

@@ -155,12 +155,31 @@ func (n *Node) serveRPC(ln net.Listener) {
 	if err := srv.RegisterName("Cluster", &rpcEndpoint{n: n}); err != nil {
 		panic(err) // the endpoint's method set is fixed at compile time
 	}
+	var mu sync.Mutex
+	conns := map[net.Conn]struct{}{}
+	defer func() {
+		// Accepted connections outlive the listener: close them so a
+		// shut-down member stops answering.
+		mu.Lock()
+		for c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	}()
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
 			return
 		}
-		go srv.ServeConn(conn)
+		mu.Lock()
+		conns[conn] = struct{}{}
+		mu.Unlock()
+		go func() {
+			srv.ServeConn(conn)
+			mu.Lock()
+			delete(conns, conn)
+			mu.Unlock()
+		}()
 	}
 }
 
