@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Interoperability harness of RaftNS (issue 4): real Apache RocketMQ brokers, clients and mqadmin
+# (fetched from Maven Central, never copied into the repository) against three name servers.
+#
+#   NAMESRV=raftns test/interop/run.sh   # three bin/raftns members (built here unless RAFTNS_BIN is set)
+#   NAMESRV=java   test/interop/run.sh   # three reference NameServers: validates the harness itself
+#
+# Prints one "PASS name" / "FAIL name: reason" / "SKIP name: reason" line per check and ends with
+# "N passed, M failed[, K skipped]"; exits non-zero when a check failed. See README.md for every knob.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+NAMESRV="${NAMESRV:-java}" # TODO(issue 4): default to raftns once RaftNS passes.
+
+case "$NAMESRV" in
+  java|raftns) ;;
+  *) echo "run.sh: NAMESRV must be java or raftns, not '$NAMESRV'" >&2; exit 2 ;;
+esac
+
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
+
+interop_build || exit $?
+
+RAFTNS_BIN="${RAFTNS_BIN:-}"
+if [ "$NAMESRV" = raftns ] && [ -z "$RAFTNS_BIN" ]; then
+  echo "# building bin/raftns"
+  (cd "$ROOT" && go build -o bin/raftns ./cmd/raftns)
+  RAFTNS_BIN="$ROOT/bin/raftns"
+fi
+
+interop_workdir
+props=(
+  "-Dinterop.namesrv=$NAMESRV"
+  "-Dinterop.raftns.bin=${RAFTNS_BIN:-$ROOT/bin/raftns}"
+  "-Dinterop.raftns.extraArgs=${RAFTNS_EXTRA_ARGS:-}"
+)
+[ -n "${INTEROP_MESSAGES:-}" ] && props+=("-Dinterop.messages=$INTEROP_MESSAGES")
+[ -n "${INTEROP_ONLY:-}" ] && props+=("-Dinterop.only=$INTEROP_ONLY")
+[ -n "${BROKER_JVM_OPTS:-}" ] && props+=("-Dinterop.jvm.broker=$BROKER_JVM_OPTS")
+[ -n "${INTEROP_EXPIRY_DEADLINE:-}" ] && props+=("-Dinterop.expiryDeadlineSeconds=$INTEROP_EXPIRY_DEADLINE")
+[ -n "${INTEROP_CLOSE_DEADLINE:-}" ] && props+=("-Dinterop.closeDeadlineSeconds=$INTEROP_CLOSE_DEADLINE")
+
+interop_java io.github.raftns.interop.Main "${props[@]}"
