@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -118,6 +119,9 @@ func (n *Node) start(ln net.Listener) error {
 	if n.raft, err = raft.NewRaft(rc, n.fsm, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans); err != nil {
 		return fmt.Errorf("start raft: %w", err)
 	}
+	if n.stores.bolt != nil {
+		n.goLoop(func() { n.stores.bolt.RunMetrics(n.shutdownContext(), boltMetricsInterval) })
+	}
 	n.goLoop(n.mux.serve)
 	n.goLoop(func() { n.serveRPC(n.mux.rpc) })
 	if err := n.bootstrap(); err != nil {
@@ -215,6 +219,19 @@ func (n *Node) otherVoters() int {
 		}
 	}
 	return count
+}
+
+// boltMetricsInterval is how often the log store reports its metrics.
+const boltMetricsInterval = 10 * time.Second
+
+// shutdownContext returns a context cancelled at shutdown.
+func (n *Node) shutdownContext() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-n.shutdownCh
+		cancel()
+	}()
+	return ctx
 }
 
 // sleepOrShutdown waits d and reports false if the node shut down meanwhile.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport"
@@ -45,6 +46,10 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 		}
 	}
 	m := &member{logger: logger, errc: make(chan error, 3)}
+	registry := prometheus.NewRegistry()
+	if err := httpapi.InstallRaftMetrics(registry); err != nil {
+		logger.Warn("raft metrics unavailable", "error", err)
+	}
 	m.node, err = cluster.New(clusterConfig(cfg, id, clusterLn, clientLn, httpLn, logger), fsm.New(logger), clusterLn)
 	if err != nil {
 		clientLn.Close()
@@ -59,7 +64,7 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	tcfg.Remoting.MaxConns, tcfg.Remoting.IdleTimeout = cfg.MaxConns, cfg.IdleTimeout
 	var metrics *httpapi.Metrics
 	m.ns = transport.New(tcfg, m.node)
-	metrics = httpapi.NewMetrics(m.node, httpapi.NewConnCollector(m.ns.Remoting()))
+	metrics = httpapi.NewMetricsIn(registry, m.node, httpapi.NewConnCollector(m.ns.Remoting()))
 	m.ns.SetObserver(metrics)
 	go func() { m.errc <- m.ns.Serve(clientLn) }()
 	if httpLn != nil {

@@ -24,8 +24,14 @@ type Metrics struct {
 // lessons 36) plus Go runtime and process metrics. extra collectors (for
 // example connection counters) are registered too.
 func NewMetrics(node *cluster.Node, extra ...prometheus.Collector) *Metrics {
+	return NewMetricsIn(prometheus.NewRegistry(), node, extra...)
+}
+
+// NewMetricsIn is NewMetrics with a given registry, for example one that
+// InstallRaftMetrics already feeds.
+func NewMetricsIn(reg *prometheus.Registry, node *cluster.Node, extra ...prometheus.Collector) *Metrics {
 	m := &Metrics{
-		Registry: prometheus.NewRegistry(),
+		Registry: reg,
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "ns_requests_total", Help: "Requests answered, by request code and response code.",
 		}, []string{"code", "response"}),

@@ -1,0 +1,64 @@
+// Package clustertest starts in-process RaftNS members for tests of the
+// packages above cluster: Raft over an in-memory transport and store,
+// internal RPCs over TCP on 127.0.0.1.
+package clustertest
+
+import (
+	"net"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/fsm"
+)
+
+// Logger returns an hclog logger writing to t.Log at warn level.
+func Logger(t testing.TB) hclog.Logger {
+	return hclog.New(&hclog.LoggerOptions{Level: hclog.Warn, Output: logWriter{t}})
+}
+
+// Single starts a one-member cluster and waits until it is ready with its
+// member directory published (the leader writes it once on taking office,
+// and tests compare state digests). tune may adjust the config. The member
+// is shut down when the test ends.
+func Single(t testing.TB, tune func(*cluster.Config)) *cluster.Node {
+	t.Helper()
+	logger := Logger(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, trans := raft.NewInmemTransport(raft.ServerAddress(ln.Addr().String()))
+	store := raft.NewInmemStore()
+	cfg := cluster.DefaultConfig()
+	cfg.ID, cfg.ClusterAddr, cfg.ClientAddr, cfg.Logger = "solo", string(addr), "127.0.0.1:9876", logger
+	cfg.Transport, cfg.LogStore, cfg.StableStore, cfg.SnapshotStore = trans, store, store, raft.NewInmemSnapshotStore()
+	rc := raft.DefaultConfig()
+	rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = 50*time.Millisecond, 50*time.Millisecond, 50*time.Millisecond
+	cfg.RaftConfig = rc
+	if tune != nil {
+		tune(cfg)
+	}
+	node, err := cluster.New(cfg, fsm.New(logger), ln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { node.Shutdown() })
+	deadline := time.Now().Add(10 * time.Second)
+	for ready, _ := node.Ready(); !ready || len(node.FSM().Members()) == 0; ready, _ = node.Ready() {
+		if time.Now().After(deadline) {
+			t.Fatal("single member never became ready")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return node
+}
+
+type logWriter struct{ t testing.TB }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(p))
+	return len(p), nil
+}
