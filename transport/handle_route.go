@@ -87,12 +87,15 @@ func listsDisabled(req *remoting.Command) *remoting.Command {
 	return remoting.NewResponse(req, remoting.SystemError, "disable")
 }
 
-// getAllTopicList is GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206).
-func (s *Server) getAllTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	if !s.cfg.Settings.Bool(PropEnableAllTopicList, true) {
-		return listsDisabled(req)
+// topicList answers a list request from list, unless the 5.x switch gate
+// is off ("" means the list cannot be switched off).
+func (s *Server) topicList(gate string, list func() fsm.TopicList) handlerFunc {
+	return func(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+		if gate != "" && !s.cfg.Settings.Bool(gate, true) {
+			return listsDisabled(req)
+		}
+		return topicListResponse(req, list())
 	}
-	return topicListResponse(req, s.fsm.AllTopics())
 }
 
 // getTopicsByCluster is GET_TOPICS_BY_CLUSTER (224); the header key is
@@ -107,33 +110,4 @@ func (s *Server) getTopicsByCluster(_ context.Context, _ *remoting.Conn, req *re
 		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
 	}
 	return topicListResponse(req, s.fsm.TopicsByCluster(cluster))
-}
-
-// getSystemTopicList is GET_SYSTEM_TOPIC_LIST_FROM_NS (304).
-func (s *Server) getSystemTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	return topicListResponse(req, s.fsm.SystemTopics())
-}
-
-// getUnitTopicList is GET_UNIT_TOPIC_LIST (311).
-func (s *Server) getUnitTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	if !s.cfg.Settings.Bool(PropEnableTopicList, true) {
-		return listsDisabled(req)
-	}
-	return topicListResponse(req, s.fsm.UnitTopics())
-}
-
-// getHasUnitSubTopicList is GET_HAS_UNIT_SUB_TOPIC_LIST (312).
-func (s *Server) getHasUnitSubTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	if !s.cfg.Settings.Bool(PropEnableTopicList, true) {
-		return listsDisabled(req)
-	}
-	return topicListResponse(req, s.fsm.HasUnitSubTopics())
-}
-
-// getHasUnitSubUnunitTopicList is GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST (313).
-func (s *Server) getHasUnitSubUnunitTopicList(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	if !s.cfg.Settings.Bool(PropEnableTopicList, true) {
-		return listsDisabled(req)
-	}
-	return topicListResponse(req, s.fsm.HasUnitSubUnunitTopics())
 }

@@ -228,3 +228,17 @@ func TestHandlers_UnknownCode(t *testing.T) {
 		t.Fatalf("remark = %q", resp.Remark)
 	}
 }
+
+func TestHandlers_ListSwitchesRefuseWhenOff(t *testing.T) {
+	ts := startTestServer(t, nil)
+	mustCode(t, ts.call(t, req(remoting.UpdateNamesrvConfig, 479, nil, []byte("enableTopicList=false\nenableAllTopicList=false\n"))), remoting.Success)
+	for _, code := range []int32{remoting.GetAllTopicListFromNameSrv, remoting.GetTopicsByCluster, remoting.GetUnitTopicList,
+		remoting.GetHasUnitSubTopicList, remoting.GetHasUnitSubUnunitTopicList} {
+		resp := ts.call(t, req(code, 479, map[string]string{"cluster": "c"}, nil))
+		mustCode(t, resp, remoting.SystemError)
+		if resp.Remark != "disable" {
+			t.Fatalf("code %d remark = %q, want disable", code, resp.Remark)
+		}
+	}
+	mustCode(t, ts.call(t, req(remoting.GetSystemTopicListFromNS, 479, nil, nil)), remoting.Success)
+}

@@ -26,7 +26,7 @@ func startTestServer(t *testing.T, tune func(*Config)) *testServer {
 	node := clustertest.Single(t, nil)
 	cfg := DefaultConfig()
 	cfg.Logger = clustertest.Logger(t)
-	cfg.Settings = NewSettings(map[string]string{PropOrderMessageEnable: "false", PropConfigBlackList: "configBlackList;configStorePath;kvConfigPath", "listenPort": "9876"}, nil, "dataDir")
+	cfg.Settings = NewSettings(map[string]string{PropOrderMessageEnable: "false", PropConfigBlackList: "configBlackList;configStorePath;kvConfigPath", "listenPort": "9876", PropEnableTopicList: "true", PropEnableAllTopicList: "true"}, nil, "dataDir")
 	if tune != nil {
 		tune(&cfg)
 	}
