@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+const statusAnswer = `{"id":"ns-1","state":"Follower","leaderId":"ns-2","leaderAddr":"10.0.0.2:9866",` +
+	`"leaderClientAddr":"10.0.0.2:9876","leaderHttpAddr":"10.0.0.2:9856","ready":false,` +
+	`"readyReason":"applied index behind leader","leaderReady":true,"term":7,"commitIndex":120,` +
+	`"appliedIndex":118,"lastIndex":121,"lastContactMillis":35,"clusterAddr":"10.0.0.1:9866",` +
+	`"clientAddr":"10.0.0.1:9876","httpAddr":"10.0.0.1:9856","brokers":3,"topics":42}`
+
+const statusTable = `ID:               ns-1
+State:            Follower
+Term:             7
+Leader:           ns-2 (cluster 10.0.0.2:9866, client 10.0.0.2:9876, http 10.0.0.2:9856)
+Ready:            no (applied index behind leader)
+Leader ready:     yes
+Commit index:     120
+Applied index:    118
+Last index:       121
+Last contact:     35ms
+Cluster address:  10.0.0.1:9866
+Client address:   10.0.0.1:9876
+HTTP address:     10.0.0.1:9856
+Brokers:          3
+Topics:           42
+`
+
+const noLeaderTable = `ID:               ns-9
+State:            Candidate
+Term:             0
+Leader:           none known
+Ready:            no (no leader)
+Leader ready:     no
+Commit index:     0
+Applied index:    0
+Last index:       0
+Last contact:     never
+Cluster address:  -
+Client address:   -
+HTTP address:     -
+Brokers:          0
+Topics:           0
+`
+
+const peersAnswer = `[
+ {"id":"ns-1","address":"10.0.0.1:9866","suffrage":"Voter","leader":false,"reachable":true,"state":"Follower",
+  "ready":true,"appliedIndex":118,"lag":3,"lastContactMillis":35,"clientAddr":"10.0.0.1:9876","httpAddr":"10.0.0.1:9856"},
+ {"id":"ns-2","address":"10.0.0.2:9866","suffrage":"Voter","leader":true,"reachable":true,"state":"Leader",
+  "ready":true,"appliedIndex":121,"lag":0,"lastContactMillis":0},
+ {"id":"ns-3","address":"10.0.0.3:9866","suffrage":"Nonvoter","leader":false,"reachable":false,"ready":false,
+  "appliedIndex":0,"lag":0,"lastContactMillis":0}
+]`
+
+const peersTable = `ID    ADDRESS        SUFFRAGE  LEADER  STATE        READY  APPLIED  LAG  LAST CONTACT
+ns-1  10.0.0.1:9866  Voter             Follower     yes    118      3    35ms
+ns-2  10.0.0.2:9866  Voter     *       Leader       yes    121      0    -
+ns-3  10.0.0.3:9866  Nonvoter          unreachable  -      -        -    -
+`
+
+func TestAdminCommands_RequestAndOutput(t *testing.T) {
+	cases := []struct {
+		name       string
+		args       []string
+		status     int
+		answer     string
+		wantMethod string
+		wantPath   string
+		wantQuery  string
+		wantBody   string
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{name: "status table", args: []string{"status"}, status: 200, answer: statusAnswer,
+			wantMethod: "GET", wantPath: "/v1/status", wantStdout: statusTable},
+		{name: "status without a leader", args: []string{"status"}, status: 200,
+			answer:     `{"id":"ns-9","state":"Candidate","ready":false,"readyReason":"no leader","lastContactMillis":-1}`,
+			wantMethod: "GET", wantPath: "/v1/status", wantStdout: noLeaderTable},
+		{name: "status json is the answer unchanged", args: []string{"status", "-o", "json"}, status: 200, answer: statusAnswer,
+			wantMethod: "GET", wantPath: "/v1/status", wantStdout: statusAnswer + "\n"},
+		{name: "status answer that is not JSON", args: []string{"status"}, status: 200, answer: "<html>",
+			wantMethod: "GET", wantPath: "/v1/status", wantCode: 1, wantStderr: "unexpected answer from 127.0.0.1:"},
+		{name: "peers list table", args: []string{"peers", "list"}, status: 200, answer: peersAnswer,
+			wantMethod: "GET", wantPath: "/v1/peers", wantStdout: peersTable},
+		{name: "peers list json", args: []string{"-o", "json", "peers", "list"}, status: 200, answer: peersAnswer,
+			wantMethod: "GET", wantPath: "/v1/peers", wantStdout: peersAnswer + "\n"},
+		{name: "peers list error answer", args: []string{"peers", "list"}, status: 500,
+			answer: `{"error":"read configuration: raft is shutdown"}`, wantMethod: "GET", wantPath: "/v1/peers",
+			wantCode: 1, wantStderr: "raftnsctl: read configuration: raft is shutdown (HTTP 500)\n"},
+		{name: "peers add", args: []string{"peers", "add", "ns-4", "10.0.0.4:9866"}, status: 200,
+			answer:     `{"result":"added as non-voter; promoted once caught up"}`,
+			wantMethod: "POST", wantPath: "/v1/peers", wantBody: `{"id":"ns-4","address":"10.0.0.4:9866"}`,
+			wantStdout: "peer ns-4 (10.0.0.4:9866): added as non-voter; promoted once caught up\n"},
+		{name: "peers add without a leader", args: []string{"peers", "add", "ns-4", "10.0.0.4:9866"}, status: 503,
+			answer:     `{"error":"cluster: no leader: the leader's admin address is not known yet"}`,
+			wantMethod: "POST", wantPath: "/v1/peers", wantBody: `{"id":"ns-4","address":"10.0.0.4:9866"}`,
+			wantCode: 1, wantStderr: "raftnsctl: cluster: no leader: the leader's admin address is not known yet (HTTP 503)\n"},
+		{name: "peers remove", args: []string{"peers", "remove", "ns-3"}, status: 200, answer: `{"result":"removed"}`,
+			wantMethod: "DELETE", wantPath: "/v1/peers/ns-3", wantStdout: "peer ns-3: removed\n"},
+		{name: "peers remove force escapes the id", args: []string{"peers", "remove", "--force", "ns/3 x"}, status: 200,
+			answer: `{"result":"removed"}`, wantMethod: "DELETE", wantPath: "/v1/peers/ns%2F3%20x", wantQuery: "force=true",
+			wantStdout: "peer ns/3 x: removed\n"},
+		{name: "peers remove unknown member", args: []string{"peers", "remove", "nope"}, status: 404,
+			answer: `{"error":"cluster: unknown member: nope"}`, wantMethod: "DELETE", wantPath: "/v1/peers/nope",
+			wantCode: 1, wantStderr: "raftnsctl: cluster: unknown member: nope (HTTP 404)\n"},
+		{name: "peers remove refused for quorum", args: []string{"peers", "remove", "ns-2"}, status: 409,
+			answer:     `{"error":"cluster: change would leave too few connected voters"}`,
+			wantMethod: "DELETE", wantPath: "/v1/peers/ns-2", wantCode: 1,
+			wantStderr: "raftnsctl: cluster: change would leave too few connected voters (HTTP 409)\n"},
+		{name: "leader transfer", args: []string{"leader", "transfer"}, status: 200,
+			answer:     `{"result":"transferred","leaderId":"ns-3"}`,
+			wantMethod: "POST", wantPath: "/v1/leader/transfer", wantStdout: "leadership transferred; leader: ns-3\n"},
+		{name: "leader transfer to a member", args: []string{"leader", "transfer", "--to", "ns-2"}, status: 200,
+			answer:     `{"result":"transferred","leaderId":""}`,
+			wantMethod: "POST", wantPath: "/v1/leader/transfer", wantQuery: "to=ns-2",
+			wantStdout: "leadership transferred; leader: not known yet (see raftnsctl status)\n"},
+		{name: "leader transfer json", args: []string{"leader", "transfer", "-o", "json"}, status: 200,
+			answer:     `{"result":"transferred","leaderId":"ns-3"}`,
+			wantMethod: "POST", wantPath: "/v1/leader/transfer", wantStdout: `{"result":"transferred","leaderId":"ns-3"}` + "\n"},
+		{name: "leader transfer refused", args: []string{"leader", "transfer"}, status: 500,
+			answer: `{"error":"cannot find peer"}`, wantMethod: "POST", wantPath: "/v1/leader/transfer",
+			wantCode: 1, wantStderr: "raftnsctl: cannot find peer (HTTP 500)\n"},
+		{name: "error answer that is not JSON", args: []string{"peers", "list"}, status: 405,
+			answer: "Method Not Allowed\n", wantMethod: "GET", wantPath: "/v1/peers",
+			wantCode: 1, wantStderr: "raftnsctl: Method Not Allowed (HTTP 405)\n"},
+		{name: "empty error answer", args: []string{"status"}, status: 502, answer: "",
+			wantMethod: "GET", wantPath: "/v1/status", wantCode: 1, wantStderr: "raftnsctl: Bad Gateway (HTTP 502)\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeAdmin(t, tc.status, tc.answer)
+			r := ctl(t, append([]string{"--addr", f.addr()}, tc.args...)...)
+			if r.code != tc.wantCode {
+				t.Fatalf("exit code = %d, want %d; stderr: %s", r.code, tc.wantCode, r.stderr)
+			}
+			req := f.only(t)
+			if req.Method != tc.wantMethod || req.Path != tc.wantPath || req.Query != tc.wantQuery {
+				t.Errorf("request = %s %s ?%s, want %s %s ?%s", req.Method, req.Path, req.Query,
+					tc.wantMethod, tc.wantPath, tc.wantQuery)
+			}
+			if string(req.Body) != tc.wantBody {
+				t.Errorf("request body = %q, want %q", req.Body, tc.wantBody)
+			}
+			if tc.wantBody != "" && req.ContentType != "application/json" {
+				t.Errorf("request Content-Type = %q, want application/json", req.ContentType)
+			}
+			if r.stdout != tc.wantStdout {
+				t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, tc.wantStdout)
+			}
+			if !strings.Contains(r.stderr, tc.wantStderr) {
+				t.Errorf("stderr = %q, want it to contain %q", r.stderr, tc.wantStderr)
+			}
+		})
+	}
+}
+
+func TestAdminAddr_Forms(t *testing.T) {
+	f := newFakeAdmin(t, 200, statusAnswer)
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{name: "flag", args: []string{"--addr", f.addr()}},
+		{name: "flag with http scheme", args: []string{"--addr", "http://" + f.addr() + "/"}},
+		{name: "environment", env: map[string]string{envAdminAddr: f.addr()}},
+		{name: "flag beats environment", args: []string{"--addr", f.addr()}, env: map[string]string{envAdminAddr: "127.0.0.1:1"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(f.requests())
+			ctlEnv(t, tc.env, append(tc.args, "status")...).mustSucceed(t)
+			reqs := f.requests()
+			if len(reqs) != before+1 || reqs[len(reqs)-1].Path != "/v1/status" {
+				t.Fatalf("requests = %+v, want one more GET /v1/status", reqs[before:])
+			}
+		})
+	}
+}
+
+func TestAdminAddr_UnreachableNamesTheAddress(t *testing.T) {
+	addr := closedPort(t)
+	r := ctl(t, "--addr", addr, "peers", "list").mustFail(t, 1, "admin API unreachable at "+addr)
+	if r.stdout != "" {
+		t.Errorf("stdout = %q, want nothing", r.stdout)
+	}
+}
+
+func TestAdminAddr_TimeoutSaysSo(t *testing.T) {
+	// The handler answers only once the client gave up.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	ctl(t, "--addr", addr, "--timeout", "100ms", "status").
+		mustFail(t, 1, "admin API unreachable at "+addr+": no answer before the --timeout deadline")
+}
+
+func TestAdminAddr_CancelledContextStops(t *testing.T) {
+	f := newFakeAdmin(t, 200, statusAnswer)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb strings.Builder
+	code := run(ctx, []string{"--addr", f.addr(), "status"}, &out, &errb, func(string) string { return "" })
+	if want := "raftnsctl: interrupted: request to " + f.addr() + " abandoned\n"; code != 1 || errb.String() != want {
+		t.Fatalf("code = %d, stderr = %q; want 1 and %q", code, errb.String(), want)
+	}
+}
+
+// closedPort returns a loopback address nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	addr, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/transport/remoting"
+)
+
+// nameServer talks the RocketMQ remoting protocol to one member's client
+// port, as mqadmin does.
+type nameServer struct {
+	addr string
+	c    *nsclient.Client
+}
+
+// nameServer returns a client for --namesrv; close it when done.
+func (a *app) nameServer() (*nameServer, error) {
+	if _, _, err := net.SplitHostPort(a.namesrv); err != nil {
+		return nil, usagef("--namesrv %q: want HOST:PORT", a.namesrv)
+	}
+	c := nsclient.New(remoting.ClientConfig{DialTimeout: a.timeout, RequestTimeout: a.timeout, WriteTimeout: a.timeout})
+	return &nameServer{addr: a.namesrv, c: c}, nil
+}
+
+// Close closes the connection.
+func (n *nameServer) Close() { n.c.Close() }
+
+// request builds a request the way nsclient does, for codes it has no
+// method for.
+func (n *nameServer) request(code int32, ext map[string]string) *remoting.Command {
+	return &remoting.Command{Code: code, Language: n.c.Language, Version: n.c.Version, ExtFields: ext}
+}
+
+// responseCodeNames names the response codes a name server sends.
+var responseCodeNames = map[int32]string{
+	remoting.SystemError:             "SYSTEM_ERROR",
+	remoting.SystemBusy:              "SYSTEM_BUSY",
+	remoting.RequestCodeNotSupported: "REQUEST_CODE_NOT_SUPPORTED",
+	remoting.NoPermission:            "NO_PERMISSION",
+	remoting.TopicNotExist:           "TOPIC_NOT_EXIST",
+	remoting.QueryNotFound:           "QUERY_NOT_FOUND",
+}
+
+func responseCodeName(code int32) string {
+	if n, ok := responseCodeNames[code]; ok {
+		return n
+	}
+	return "code " + strconv.Itoa(int(code))
+}
+
+// fail describes a failed request named what: the code and remark of an
+// error answer (TOPIC_NOT_EXIST and QUERY_NOT_FOUND wrap errNotFound), or the
+// address that could not be reached.
+func (n *nameServer) fail(what string, err error) error {
+	var re *nsclient.ResponseError
+	if !errors.As(err, &re) {
+		return fmt.Errorf("name server %s: %s: %w", n.addr, what, err)
+	}
+	if re.Code == remoting.TopicNotExist || re.Code == remoting.QueryNotFound {
+		return fmt.Errorf("%w: %s: name server %s answered %s: %s", errNotFound, what, n.addr, responseCodeName(re.Code), re.Remark)
+	}
+	return fmt.Errorf("%s: name server %s answered %s: %s", what, n.addr, responseCodeName(re.Code), re.Remark)
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+
+	"github.com/raftns/raftns/cluster"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) peersCommand() *cobra.Command {
+	return group("peers", "List, add and remove cluster members",
+		`peers lists and changes the Raft configuration through the admin API of the
+member at --addr. Changes are made by the leader; a follower forwards them.`,
+		a.peersListCommand(), a.peersAddCommand(), a.peersRemoveCommand())
+}
+
+func (a *app) peersListCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the members with suffrage, state, readiness and lag",
+		Long: `list shows GET /v1/peers: every member of the Raft configuration with its
+cluster address and suffrage, a "*" on the leader, and, as the member reports
+itself, its Raft state, readiness, applied index, lag behind the leader's last
+log index and time since it last heard from the leader. A member that did not
+answer shows as unreachable.
+
+With -o json the member's answer is printed unchanged.`,
+		Example: `  raftnsctl peers list
+  raftnsctl peers list -o json`,
+		Args: exactArgs(),
+		RunE: a.runPeersList,
+	}
+}
+
+func (a *app) runPeersList(cmd *cobra.Command, _ []string) error {
+	c, err := a.adminClient()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.context(cmd)
+	defer cancel()
+	var peers []cluster.PeerStatus
+	raw, err := c.call(ctx, http.MethodGet, "/v1/peers", nil, nil, &peers)
+	if err != nil {
+		return err
+	}
+	if a.json() {
+		return printRaw(a.stdout, raw)
+	}
+	return printPeers(a.stdout, peers)
+}
+
+// printPeers renders the peer table.
+func printPeers(w io.Writer, peers []cluster.PeerStatus) error {
+	tw := newTable(w, "ID", "ADDRESS", "SUFFRAGE", "LEADER", "STATE", "READY", "APPLIED", "LAG", "LAST CONTACT")
+	for _, p := range peers {
+		leader := ""
+		if p.Leader {
+			leader = "*"
+		}
+		if !p.Reachable {
+			row(tw, p.ID, p.Address, p.Suffrage, leader, "unreachable", "-", "-", "-", "-")
+			continue
+		}
+		row(tw, p.ID, p.Address, p.Suffrage, leader, orDash(p.State), yesNo(p.Ready), p.AppliedIndex, p.Lag,
+			lastContact(p.LastContactMillis, p.Leader))
+	}
+	return tw.Flush()
+}
+
+func (a *app) peersAddCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "add ID CLUSTER_ADDR",
+		Short: "Add a member by its Raft ID and cluster address",
+		Long: `add asks the leader to add the member ID, reachable at its cluster address
+CLUSTER_ADDR (its --cluster-addr), to the Raft configuration (POST /v1/peers).
+The new member joins as a non-voter and is promoted to voter once it caught up.
+Start the new member first, empty and with --bootstrap=false (a member started
+with --join asks to be added by itself).`,
+		Example: `  raftnsctl peers add ns-4 10.0.0.4:9866`,
+		Args:    exactArgs("ID", "CLUSTER_ADDR"),
+		RunE:    a.runPeersAdd,
+	}
+}
+
+// addPeerRequest is the body of POST /v1/peers.
+type addPeerRequest struct {
+	ID      string `json:"id"`
+	Address string `json:"address"`
+}
+
+func (a *app) runPeersAdd(cmd *cobra.Command, args []string) error {
+	id, addr := args[0], args[1]
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return usagef("CLUSTER_ADDR %q: want HOST:PORT", addr)
+	}
+	c, err := a.adminClient()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.context(cmd)
+	defer cancel()
+	var ans resultAnswer
+	raw, err := c.call(ctx, http.MethodPost, "/v1/peers", nil, addPeerRequest{ID: id, Address: addr}, &ans)
+	if err != nil {
+		return err
+	}
+	if a.json() {
+		return printRaw(a.stdout, raw)
+	}
+	_, err = fmt.Fprintf(a.stdout, "peer %s (%s): %s\n", id, addr, ans.Result)
+	return err
+}
+
+func (a *app) peersRemoveCommand() *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "remove ID",
+		Short: "Remove a member from the cluster",
+		Long: `remove asks the leader to remove the member ID from the Raft configuration
+(DELETE /v1/peers/ID). Removing the leader hands leadership to another voter
+first. The leader refuses a removal that would leave fewer connected voters
+than a quorum, or go from two voters to one; --force removes anyway, for a
+member that is gone for good.`,
+		Example: `  raftnsctl peers remove ns-3
+  raftnsctl peers remove ns-3 --force`,
+		Args: exactArgs("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runPeersRemove(cmd, args[0], force) },
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "remove even if quorum is at risk")
+	return cmd
+}
+
+func (a *app) runPeersRemove(cmd *cobra.Command, id string, force bool) error {
+	c, err := a.adminClient()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.context(cmd)
+	defer cancel()
+	var query url.Values
+	if force {
+		query = url.Values{"force": {"true"}}
+	}
+	var ans resultAnswer
+	raw, err := c.call(ctx, http.MethodDelete, "/v1/peers/"+url.PathEscape(id), query, nil, &ans)
+	if err != nil {
+		return err
+	}
+	if a.json() {
+		return printRaw(a.stdout, raw)
+	}
+	_, err = fmt.Fprintf(a.stdout, "peer %s: %s\n", id, ans.Result)
+	return err
+}

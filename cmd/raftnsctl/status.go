@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/raftns/raftns/cluster"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) statusCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show the member's Raft state, leader, readiness and indexes",
+		Long: `status shows GET /v1/status of the member at --addr: its Raft state and term,
+the leader it follows, whether it serves client reads (and why not), its
+commit, applied and last log indexes, how long ago it heard from the leader,
+its addresses and the number of brokers and topics it holds.
+
+With -o json the member's answer is printed unchanged.`,
+		Example: `  raftnsctl status
+  raftnsctl --addr 10.0.0.3:9856 status -o json`,
+		Args: exactArgs(),
+		RunE: a.runStatus,
+	}
+}
+
+func (a *app) runStatus(cmd *cobra.Command, _ []string) error {
+	c, err := a.adminClient()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.context(cmd)
+	defer cancel()
+	var st cluster.Status
+	raw, err := c.call(ctx, http.MethodGet, "/v1/status", nil, nil, &st)
+	if err != nil {
+		return err
+	}
+	if a.json() {
+		return printRaw(a.stdout, raw)
+	}
+	return printStatus(a.stdout, &st)
+}
+
+// printStatus renders a member status as "key: value" lines.
+func printStatus(w io.Writer, st *cluster.Status) error {
+	tw := newTable(w)
+	row(tw, "ID:", st.ID)
+	row(tw, "State:", st.State)
+	row(tw, "Term:", st.Term)
+	row(tw, "Leader:", leaderLine(st))
+	ready := yesNo(st.Ready)
+	if !st.Ready && st.ReadyReason != "" {
+		ready += " (" + st.ReadyReason + ")"
+	}
+	row(tw, "Ready:", ready)
+	row(tw, "Leader ready:", yesNo(st.LeaderReady))
+	row(tw, "Commit index:", st.CommitIndex)
+	row(tw, "Applied index:", st.AppliedIndex)
+	row(tw, "Last index:", st.LastIndex)
+	row(tw, "Last contact:", lastContact(st.LastContactMillis, st.LeaderID != "" && st.LeaderID == st.ID))
+	row(tw, "Cluster address:", orDash(st.ClusterAddr))
+	row(tw, "Client address:", orDash(st.ClientAddr))
+	row(tw, "HTTP address:", orDash(st.HTTPAddr))
+	row(tw, "Brokers:", st.Brokers)
+	row(tw, "Topics:", st.Topics)
+	return tw.Flush()
+}
+
+// leaderLine names the leader with the addresses the member knows for it.
+func leaderLine(st *cluster.Status) string {
+	if st.LeaderID == "" && st.LeaderAddr == "" {
+		return "none known"
+	}
+	s := fmt.Sprintf("%s (cluster %s", orDash(st.LeaderID), orDash(st.LeaderAddr))
+	if st.LeaderClientAddr != "" {
+		s += ", client " + st.LeaderClientAddr
+	}
+	if st.LeaderHTTPAddr != "" {
+		s += ", http " + st.LeaderHTTPAddr
+	}
+	return s + ")"
+}
