@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/raftns/raftns/cluster"
 )
 
 const statusAnswer = `{"id":"ns-1","state":"Follower","leaderId":"ns-2","leaderAddr":"10.0.0.2:9866",` +
@@ -93,14 +96,6 @@ func TestAdminCommands_RequestAndOutput(t *testing.T) {
 		{name: "peers list error answer", args: []string{"peers", "list"}, status: 500,
 			answer: `{"error":"read configuration: raft is shutdown"}`, wantMethod: "GET", wantPath: "/v1/peers",
 			wantCode: 1, wantStderr: "raftnsctl: read configuration: raft is shutdown (HTTP 500)\n"},
-		{name: "peers add", args: []string{"peers", "add", "ns-4", "10.0.0.4:9866"}, status: 200,
-			answer:     `{"result":"added as non-voter; promoted once caught up"}`,
-			wantMethod: "POST", wantPath: "/v1/peers", wantBody: `{"id":"ns-4","address":"10.0.0.4:9866"}`,
-			wantStdout: "peer ns-4 (10.0.0.4:9866): added as non-voter; promoted once caught up\n"},
-		{name: "peers add without a leader", args: []string{"peers", "add", "ns-4", "10.0.0.4:9866"}, status: 503,
-			answer:     `{"error":"cluster: no leader: the leader's admin address is not known yet"}`,
-			wantMethod: "POST", wantPath: "/v1/peers", wantBody: `{"id":"ns-4","address":"10.0.0.4:9866"}`,
-			wantCode: 1, wantStderr: "raftnsctl: cluster: no leader: the leader's admin address is not known yet (HTTP 503)\n"},
 		{name: "peers remove", args: []string{"peers", "remove", "ns-3"}, status: 200, answer: `{"result":"removed"}`,
 			wantMethod: "DELETE", wantPath: "/v1/peers/ns-3", wantStdout: "peer ns-3: removed\n"},
 		{name: "peers remove force escapes the id", args: []string{"peers", "remove", "--force", "ns/3 x"}, status: 200,
@@ -222,4 +217,94 @@ func closedPort(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return addr
+}
+
+func TestPeersAdd_ChecksTheConfigurationFirst(t *testing.T) {
+	const added = `{"result":"added as non-voter; promoted once caught up"}`
+	cases := []struct {
+		name       string
+		args       []string
+		peers      string
+		postStatus int
+		postAnswer string
+		wantPost   string // body of the POST, "" when none may be sent
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{name: "new member", args: []string{"ns-4", "10.0.0.4:9866"}, peers: peersAnswer, postStatus: 200, postAnswer: added,
+			wantPost:   `{"id":"ns-4","address":"10.0.0.4:9866"}`,
+			wantStdout: "peer ns-4 (10.0.0.4:9866): added as non-voter; promoted once caught up\n"},
+		{name: "json answer", args: []string{"ns-4", "10.0.0.4:9866", "-o", "json"}, peers: peersAnswer, postStatus: 200,
+			postAnswer: added, wantPost: `{"id":"ns-4","address":"10.0.0.4:9866"}`, wantStdout: added + "\n"},
+		{name: "already a member", args: []string{"ns-3", "10.0.0.3:9866"}, peers: peersAnswer,
+			wantStdout: "peer ns-3 (10.0.0.3:9866) is already a member (Nonvoter); nothing to do\n"},
+		{name: "id taken at another address", args: []string{"ns-2", "10.0.0.9:9866"}, peers: peersAnswer, wantCode: 1,
+			wantStderr: "raftnsctl: conflict: ns-2 at 10.0.0.2:9866 is a member (Voter); adding ns-2 at 10.0.0.9:9866 " +
+				"would remove it first; use --replace if that is meant\n"},
+		{name: "address taken by another id", args: []string{"ns-9", "10.0.0.1:9866"}, peers: peersAnswer, wantCode: 1,
+			wantStderr: "raftnsctl: conflict: ns-1 at 10.0.0.1:9866 is a member (Voter); adding ns-9"},
+		{name: "replace", args: []string{"ns-2", "10.0.0.9:9866", "--replace"}, peers: peersAnswer, postStatus: 200,
+			postAnswer: added, wantPost: `{"id":"ns-2","address":"10.0.0.9:9866"}`,
+			wantStdout: "peer ns-2 (10.0.0.9:9866): added as non-voter; promoted once caught up\n"},
+		{name: "without a leader", args: []string{"ns-4", "10.0.0.4:9866"}, peers: peersAnswer, postStatus: 503,
+			postAnswer: `{"error":"cluster: no leader: the leader's admin address is not known yet"}`,
+			wantPost:   `{"id":"ns-4","address":"10.0.0.4:9866"}`, wantCode: 1,
+			wantStderr: "raftnsctl: cluster: no leader: the leader's admin address is not known yet (HTTP 503)\n"},
+		{name: "configuration unreadable", args: []string{"ns-4", "10.0.0.4:9866"},
+			peers: `{"error":"read configuration: raft is shutdown"}`, wantCode: 1,
+			wantStderr: "raftnsctl: read the configuration before adding: read configuration: raft is shutdown (HTTP 500)\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			peersStatus := 200
+			if strings.HasPrefix(tc.peers, `{"error"`) {
+				peersStatus = 500
+			}
+			f := newFakeAdmin(t, 418, "unexpected request").
+				on("GET", "/v1/peers", peersStatus, tc.peers).
+				on("POST", "/v1/peers", tc.postStatus, tc.postAnswer)
+			r := ctl(t, append([]string{"--addr", f.addr(), "peers", "add"}, tc.args...)...)
+			if r.code != tc.wantCode || r.stdout != tc.wantStdout || !strings.Contains(r.stderr, tc.wantStderr) {
+				t.Fatalf("code %d, stdout %q, stderr %q; want %d, %q, %q", r.code, r.stdout, r.stderr,
+					tc.wantCode, tc.wantStdout, tc.wantStderr)
+			}
+			reqs := f.requests()
+			if len(reqs) == 0 || reqs[0].Method != "GET" || reqs[0].Path != "/v1/peers" {
+				t.Fatalf("first request = %+v, want GET /v1/peers", reqs)
+			}
+			posts := reqs[1:]
+			switch {
+			case tc.wantPost == "" && len(posts) != 0:
+				t.Fatalf("sent %+v, want nothing after GET /v1/peers", posts)
+			case tc.wantPost != "" && (len(posts) != 1 || posts[0].Method != "POST" || posts[0].Path != "/v1/peers" ||
+				string(posts[0].Body) != tc.wantPost || posts[0].ContentType != "application/json"):
+				t.Fatalf("sent %+v, want one POST /v1/peers with %s", posts, tc.wantPost)
+			}
+		})
+	}
+}
+
+func TestStatusAndPeers_RealMember(t *testing.T) {
+	r := memberCtl(t, "status", "-o", "json").mustSucceed(t)
+	var st cluster.Status
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || st.ID == "" || st.ClientAddr != member.client {
+		t.Fatalf("status -o json = %s (err %v), want this member's status", r.stdout, err)
+	}
+	r = memberCtl(t, "status").mustSucceed(t)
+	for _, want := range []string{"ID:               " + st.ID + "\n", "State:            Leader\n", "Ready:            yes\n",
+		"HTTP address:     " + member.http + "\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("status lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = memberCtl(t, "peers", "list").mustSucceed(t)
+	rows := fieldsOfLines(r.stdout)
+	if len(rows) < 2 || !strings.HasPrefix(rows[1], st.ID+" "+st.ClusterAddr+" Voter * Leader yes ") {
+		t.Fatalf("peers list:\n%s\nwant one Voter row for %s marked leader", r.stdout, st.ID)
+	}
+	r = memberCtl(t, "peers", "add", st.ID, st.ClusterAddr).mustSucceed(t)
+	if r.stdout != "peer "+st.ID+" ("+st.ClusterAddr+") is already a member (Voter); nothing to do\n" {
+		t.Errorf("peers add of itself = %q", r.stdout)
+	}
 }

@@ -17,6 +17,8 @@ var (
 	errBadAnswer = errors.New("raftnsctl: unexpected answer")
 	// errBadSnapshot means a snapshot file or download failed verification.
 	errBadSnapshot = errors.New("raftnsctl: snapshot failed verification")
+	// errConflict means an operation would undo more than it says.
+	errConflict = errors.New("raftnsctl: conflict")
 	// errNotFound means the name server has no such topic, key or namespace.
 	errNotFound = errors.New("raftnsctl: not found")
 )

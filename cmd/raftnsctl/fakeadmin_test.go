@@ -15,22 +15,37 @@ type recordedRequest struct {
 	Body                             []byte
 }
 
-// fakeAdmin imitates a member's admin API: it records every request and
-// answers each with one canned status and body.
-type fakeAdmin struct {
-	srv    *httptest.Server
+// cannedAnswer is one answer of the fake admin API.
+type cannedAnswer struct {
 	status int
-	answer []byte
+	body   []byte
+}
 
-	mu   sync.Mutex
-	reqs []recordedRequest
+// fakeAdmin imitates a member's admin API: it records every request and
+// answers with the canned answer set for "METHOD PATH" by on, or else with
+// the default one.
+type fakeAdmin struct {
+	srv *httptest.Server
+	def cannedAnswer
+
+	mu     sync.Mutex
+	routes map[string]cannedAnswer
+	reqs   []recordedRequest
 }
 
 func newFakeAdmin(t *testing.T, status int, answer string) *fakeAdmin {
 	t.Helper()
-	f := &fakeAdmin{status: status, answer: []byte(answer)}
+	f := &fakeAdmin{def: cannedAnswer{status, []byte(answer)}, routes: map[string]cannedAnswer{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// on sets the answer to method and path.
+func (f *fakeAdmin) on(method, path string, status int, answer string) *fakeAdmin {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.routes[method+" "+path] = cannedAnswer{status, []byte(answer)}
 	return f
 }
 
@@ -39,17 +54,21 @@ func (f *fakeAdmin) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.reqs = append(f.reqs, recordedRequest{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
 		ContentType: r.Header.Get("Content-Type"), Body: body})
+	ans, ok := f.routes[r.Method+" "+r.URL.EscapedPath()]
 	f.mu.Unlock()
+	if !ok {
+		ans = f.def
+	}
 	switch {
-	case strings.HasPrefix(string(f.answer), "{") || strings.HasPrefix(string(f.answer), "["):
+	case strings.HasPrefix(string(ans.body), "{") || strings.HasPrefix(string(ans.body), "["):
 		w.Header().Set("Content-Type", "application/json")
-	case f.status == http.StatusOK:
+	case ans.status == http.StatusOK:
 		w.Header().Set("Content-Type", "application/octet-stream")
 	default:
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	}
-	w.WriteHeader(f.status)
-	w.Write(f.answer)
+	w.WriteHeader(ans.status)
+	w.Write(ans.body)
 }
 
 // addr is the fake's HOST:PORT.

@@ -73,18 +73,28 @@ func printPeers(w io.Writer, peers []cluster.PeerStatus) error {
 }
 
 func (a *app) peersAddCommand() *cobra.Command {
-	return &cobra.Command{
+	var replace bool
+	cmd := &cobra.Command{
 		Use:   "add ID CLUSTER_ADDR",
 		Short: "Add a member by its Raft ID and cluster address",
 		Long: `add asks the leader to add the member ID, reachable at its cluster address
 CLUSTER_ADDR (its --cluster-addr), to the Raft configuration (POST /v1/peers).
 The new member joins as a non-voter and is promoted to voter once it caught up.
 Start the new member first, empty and with --bootstrap=false (a member started
-with --join asks to be added by itself).`,
-		Example: `  raftnsctl peers add ns-4 10.0.0.4:9866`,
-		Args:    exactArgs("ID", "CLUSTER_ADDR"),
-		RunE:    a.runPeersAdd,
+with --join asks to be added by itself).
+
+The leader replaces a member whose ID or cluster address is taken: it removes
+that member first. So that a typo cannot remove a live member, add first reads
+the configuration (GET /v1/peers) and refuses such an addition unless
+--replace is given. Adding a member that is already there with the same ID and
+address changes nothing.`,
+		Example: `  raftnsctl peers add ns-4 10.0.0.4:9866
+  raftnsctl peers add ns-2 10.0.0.9:9866 --replace   # ns-2 moved to a new machine`,
+		Args: exactArgs("ID", "CLUSTER_ADDR"),
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runPeersAdd(cmd, args[0], args[1], replace) },
 	}
+	cmd.Flags().BoolVar(&replace, "replace", false, "let the leader replace the member holding ID or CLUSTER_ADDR")
+	return cmd
 }
 
 // addPeerRequest is the body of POST /v1/peers.
@@ -93,8 +103,7 @@ type addPeerRequest struct {
 	Address string `json:"address"`
 }
 
-func (a *app) runPeersAdd(cmd *cobra.Command, args []string) error {
-	id, addr := args[0], args[1]
+func (a *app) runPeersAdd(cmd *cobra.Command, id, addr string, replace bool) error {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return usagef("CLUSTER_ADDR %q: want HOST:PORT", addr)
 	}
@@ -104,6 +113,20 @@ func (a *app) runPeersAdd(cmd *cobra.Command, args []string) error {
 	}
 	ctx, cancel := a.context(cmd)
 	defer cancel()
+	var peers []cluster.PeerStatus
+	if _, err := c.call(ctx, http.MethodGet, "/v1/peers", nil, nil, &peers); err != nil {
+		return fmt.Errorf("read the configuration before adding: %w", err)
+	}
+	if p, ok := findPeer(peers, id, addr); ok {
+		if p.ID == id && p.Address == addr {
+			_, err := fmt.Fprintf(a.stdout, "peer %s (%s) is already a member (%s); nothing to do\n", id, addr, p.Suffrage)
+			return err
+		}
+		if !replace {
+			return fmt.Errorf("%w: %s at %s is a member (%s); adding %s at %s would remove it first; "+
+				"use --replace if that is meant", errConflict, p.ID, p.Address, p.Suffrage, id, addr)
+		}
+	}
 	var ans resultAnswer
 	raw, err := c.call(ctx, http.MethodPost, "/v1/peers", nil, addPeerRequest{ID: id, Address: addr}, &ans)
 	if err != nil {
@@ -114,6 +137,16 @@ func (a *app) runPeersAdd(cmd *cobra.Command, args []string) error {
 	}
 	_, err = fmt.Fprintf(a.stdout, "peer %s (%s): %s\n", id, addr, ans.Result)
 	return err
+}
+
+// findPeer returns the member holding id or addr.
+func findPeer(peers []cluster.PeerStatus, id, addr string) (cluster.PeerStatus, bool) {
+	for _, p := range peers {
+		if p.ID == id || p.Address == addr {
+			return p, true
+		}
+	}
+	return cluster.PeerStatus{}, false
 }
 
 func (a *app) peersRemoveCommand() *cobra.Command {
