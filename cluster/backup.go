@@ -60,10 +60,10 @@ func (n *Node) RestoreSnapshot(r io.Reader, check func([]byte) error) error {
 		return fmt.Errorf("read backup: %w", err)
 	}
 	if len(data) > maxBackupSize {
-		return fmt.Errorf("backup larger than %d bytes", maxBackupSize)
+		return fmt.Errorf("%w: larger than %d bytes", ErrBadBackup, maxBackupSize)
 	}
 	if err := check(data); err != nil {
-		return fmt.Errorf("refusing backup: %w", err)
+		return fmt.Errorf("%w: %w", ErrBadBackup, err)
 	}
 	meta := &raft.SnapshotMeta{Version: raft.SnapshotVersionMax, Size: int64(len(data))}
 	if err := n.raft.Restore(meta, bytes.NewReader(data), membershipTimeout); err != nil {

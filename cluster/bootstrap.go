@@ -83,7 +83,7 @@ func (n *Node) joinLoop() {
 				n.logger.Warn("join attempt failed", "member", addr, "error", err)
 				continue
 			}
-			n.logger.Info("admitted to cluster as non-voter", "via", addr)
+			n.logger.Info("admitted to cluster", "via", addr)
 			return
 		}
 		if !n.sleepOrShutdown(jitter(backoff)) {
@@ -101,7 +101,11 @@ func (n *Node) askToJoin(addr string) error {
 	if err := n.pool.call(ctx, addr, "Join", args, &reply, false); err != nil {
 		return err
 	}
-	return kindError(reply.ErrKind, reply.Err)
+	if err := kindError(reply.ErrKind, reply.Err); err != nil {
+		return err
+	}
+	n.logger.Info("join answered", "outcome", reply.Outcome)
+	return nil
 }
 
 // inConfiguration reports whether this member is in the latest configuration.

@@ -17,6 +17,8 @@ var (
 	ErrQuorumAtRisk = errors.New("cluster: change would leave too few connected voters")
 	// ErrUnknownMember is returned for a member ID not in the configuration.
 	ErrUnknownMember = errors.New("cluster: unknown member")
+	// ErrBadBackup refuses a backup that is damaged or too large.
+	ErrBadBackup = errors.New("cluster: refusing backup")
 	// ErrBadConfig wraps configuration errors.
 	ErrBadConfig = errors.New("cluster: bad config")
 )

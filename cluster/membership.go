@@ -18,48 +18,60 @@ const statusProbeTimeout = time.Second
 // Join admits a member as a non-voter; the leader promotes it once it has
 // caught up (consensus-lessons 23, 24). A follower passes the request to
 // the leader. Joining again with the same ID and address changes nothing.
-func (n *Node) Join(ctx context.Context, id, addr string) error {
-	_, err := n.retryWrite(ctx, func(ctx context.Context, leaderAddr string, _ bool) (any, error) {
+// The result says what happened.
+func (n *Node) Join(ctx context.Context, id, addr string) (string, error) {
+	res, err := n.retryWrite(ctx, func(ctx context.Context, leaderAddr string, _ bool) (any, error) {
 		if leaderAddr == "" {
-			return nil, n.joinAsLeader(id, addr)
+			return n.joinAsLeader(id, addr)
 		}
 		var reply JoinReply
 		if err := n.pool.call(ctx, leaderAddr, "JoinAsLeader", &JoinArgs{ID: id, ClusterAddr: addr}, &reply, false); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
 		}
-		return nil, kindError(reply.ErrKind, reply.Err)
+		return reply.Outcome, kindError(reply.ErrKind, reply.Err)
 	})
-	return err
+	outcome, _ := res.(string)
+	return outcome, err
 }
 
-func (n *Node) joinAsLeader(id, addr string) error {
+// Join outcomes.
+const (
+	JoinedAsNonvoter = "added as non-voter; promoted to voter once caught up"
+	AlreadyMember    = "already a member with this address; nothing changed"
+)
+
+func (n *Node) joinAsLeader(id, addr string) (string, error) {
 	if !n.IsLeader() {
-		return ErrNotLeader
+		return "", ErrNotLeader
 	}
 	conf, err := n.configuration()
 	if err != nil {
-		return err
+		return "", err
 	}
+	outcome := JoinedAsNonvoter
 	for _, s := range conf.Servers {
 		switch {
 		case string(s.ID) == id && string(s.Address) == addr:
-			return nil
+			return AlreadyMember, nil
 		case string(s.ID) == id || string(s.Address) == addr:
 			n.logger.Warn("replacing stale member entry", "id", s.ID, "address", s.Address)
 			if err := n.removeServer(s, false); err != nil {
-				return err
+				return "", err
 			}
+			outcome = fmt.Sprintf("replaced %s at %s, then %s", s.ID, s.Address, JoinedAsNonvoter)
 		}
 	}
 	if err := n.raft.AddNonvoter(raft.ServerID(id), raft.ServerAddress(addr), 0, membershipTimeout).Error(); err != nil {
-		return fmt.Errorf("add non-voter %s: %w", id, err)
+		return "", fmt.Errorf("add non-voter %s: %w", id, err)
 	}
 	n.logger.Info("member added as non-voter", "id", id, "address", addr)
-	return nil
+	return outcome, nil
 }
 
 // AddPeer is the operator's "peers add": Join under another name.
-func (n *Node) AddPeer(ctx context.Context, id, addr string) error { return n.Join(ctx, id, addr) }
+func (n *Node) AddPeer(ctx context.Context, id, addr string) (string, error) {
+	return n.Join(ctx, id, addr)
+}
 
 // RemovePeer removes a member. It refuses a removal that would leave fewer
 // connected voters than a quorum, and going from two voters to one, unless
@@ -213,7 +225,7 @@ func (n *Node) promoteCaughtUpNonvoters() {
 		ctx, cancel := context.WithTimeout(context.Background(), statusProbeTimeout)
 		st, err := n.memberStatus(ctx, string(s.Address))
 		cancel()
-		if err != nil || st.AppliedIndex+n.cfg.PromoteMaxLag < last {
+		if err != nil || st.RaftAppliedIndex+n.cfg.PromoteMaxLag < last {
 			delete(n.promotions, s.ID)
 			continue
 		}
@@ -230,7 +242,7 @@ func (n *Node) promoteCaughtUpNonvoters() {
 			continue
 		}
 		delete(n.promotions, s.ID)
-		n.logger.Info("member promoted to voter", "id", s.ID, "applied", st.AppliedIndex, "leader_last", last)
+		n.logger.Info("member promoted to voter", "id", s.ID, "applied", st.RaftAppliedIndex, "leader_last", last)
 	}
 }
 

@@ -14,10 +14,11 @@ type PeerStatus struct {
 	Leader   bool   `json:"leader"`
 	// Reachable is false when the member did not answer; the fields below
 	// are then zero.
-	Reachable         bool   `json:"reachable"`
-	State             string `json:"state,omitempty"`
-	Ready             bool   `json:"ready"`
-	AppliedIndex      uint64 `json:"appliedIndex"`
+	Reachable    bool   `json:"reachable"`
+	State        string `json:"state,omitempty"`
+	Ready        bool   `json:"ready"`
+	AppliedIndex uint64 `json:"appliedIndex"`
+	// Lag is the leader's last index minus the member's Raft applied index.
 	Lag               uint64 `json:"lag"`
 	LastContactMillis int64  `json:"lastContactMillis"`
 	ClientAddr        string `json:"clientAddr,omitempty"`
@@ -69,8 +70,8 @@ func peerStatus(s raft.Server, st Status, reachable, leader bool, leaderLast uin
 	p.State, p.Ready = st.State, st.Ready
 	p.AppliedIndex, p.LastContactMillis = st.AppliedIndex, st.LastContactMillis
 	p.ClientAddr, p.HTTPAddr = st.ClientAddr, st.HTTPAddr
-	if leaderLast > st.AppliedIndex {
-		p.Lag = leaderLast - st.AppliedIndex
+	if leaderLast > st.RaftAppliedIndex {
+		p.Lag = leaderLast - st.RaftAppliedIndex
 	}
 	return p
 }

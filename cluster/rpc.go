@@ -63,6 +63,7 @@ type JoinArgs struct {
 type JoinReply struct {
 	ErrKind string
 	Err     string
+	Outcome string
 }
 
 // StatusArgs asks a member for its status.
@@ -112,7 +113,9 @@ func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *HeartbeatReply) err
 func (e *rpcEndpoint) Join(args *JoinArgs, reply *JoinReply) error {
 	ctx, cancel := context.WithTimeout(context.Background(), e.n.cfg.ForwardHold+e.n.cfg.ApplyTimeout)
 	defer cancel()
-	reply.ErrKind, reply.Err = errorKind(e.n.Join(ctx, args.ID, args.ClusterAddr))
+	var err error
+	reply.Outcome, err = e.n.Join(ctx, args.ID, args.ClusterAddr)
+	reply.ErrKind, reply.Err = errorKind(err)
 	return nil
 }
 
@@ -268,7 +271,9 @@ type RemoveArgs struct {
 // JoinAsLeader admits a member; it is what a follower's Join forwards, and
 // never forwards again.
 func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *JoinReply) error {
-	reply.ErrKind, reply.Err = errorKind(e.n.joinAsLeader(args.ID, args.ClusterAddr))
+	var err error
+	reply.Outcome, err = e.n.joinAsLeader(args.ID, args.ClusterAddr)
+	reply.ErrKind, reply.Err = errorKind(err)
 	return nil
 }
 

@@ -20,7 +20,10 @@ type Status struct {
 	LeaderReady      bool   `json:"leaderReady"`
 	Term             uint64 `json:"term"`
 	CommitIndex      uint64 `json:"commitIndex"`
-	AppliedIndex     uint64 `json:"appliedIndex"`
+	// AppliedIndex is the FSM's; no-ops and barriers never reach it.
+	AppliedIndex uint64 `json:"appliedIndex"`
+	// RaftAppliedIndex counts every applied entry; lag is measured with it.
+	RaftAppliedIndex uint64 `json:"raftAppliedIndex"`
 	LastIndex        uint64 `json:"lastIndex"`
 	// LastContactMillis is how long ago the leader was last heard from:
 	// 0 on the leader, -1 if never.
@@ -38,21 +41,22 @@ func (n *Node) Status() Status {
 	leaderID, leaderAddr := n.Leader()
 	brokers, topics := n.fsm.Counts()
 	st := Status{
-		ID:           n.cfg.ID,
-		State:        n.raft.State().String(),
-		LeaderID:     leaderID,
-		LeaderAddr:   leaderAddr,
-		Ready:        ready,
-		ReadyReason:  reason,
-		LeaderReady:  n.leaderReady.Load(),
-		CommitIndex:  n.raft.CommitIndex(),
-		AppliedIndex: n.fsm.AppliedIndex(),
-		LastIndex:    n.raft.LastIndex(),
-		ClusterAddr:  string(n.trans.LocalAddr()),
-		ClientAddr:   n.cfg.ClientAddr,
-		HTTPAddr:     n.cfg.HTTPAddr,
-		Brokers:      brokers,
-		Topics:       topics,
+		ID:               n.cfg.ID,
+		State:            n.raft.State().String(),
+		LeaderID:         leaderID,
+		LeaderAddr:       leaderAddr,
+		Ready:            ready,
+		ReadyReason:      reason,
+		LeaderReady:      n.leaderReady.Load(),
+		CommitIndex:      n.raft.CommitIndex(),
+		AppliedIndex:     n.fsm.AppliedIndex(),
+		RaftAppliedIndex: n.raft.AppliedIndex(),
+		LastIndex:        n.raft.LastIndex(),
+		ClusterAddr:      string(n.trans.LocalAddr()),
+		ClientAddr:       n.cfg.ClientAddr,
+		HTTPAddr:         n.cfg.HTTPAddr,
+		Brokers:          brokers,
+		Topics:           topics,
 	}
 	st.Term = n.raft.CurrentTerm()
 	switch {

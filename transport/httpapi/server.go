@@ -104,10 +104,11 @@ func (s *Server) addPeer(w http.ResponseWriter, r *http.Request) error {
 	if _, _, err := net.SplitHostPort(req.Address); err != nil {
 		return badRequest(fmt.Sprintf("address %q: %v", req.Address, err))
 	}
-	if err := s.node.AddPeer(r.Context(), req.ID, req.Address); err != nil {
+	outcome, err := s.node.AddPeer(r.Context(), req.ID, req.Address)
+	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"result": "added as non-voter; promoted once caught up"})
+	writeJSON(w, http.StatusOK, map[string]string{"result": outcome})
 	return nil
 }
 
@@ -122,9 +123,18 @@ func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) transferLeader(w http.ResponseWriter, r *http.Request) error {
 	if err := s.node.TransferLeadership(r.URL.Query().Get("to")); err != nil {
-		return err
+		if errors.Is(err, cluster.ErrNotLeader) || errors.Is(err, cluster.ErrUnknownMember) {
+			return err
+		}
+		return &httpError{code: http.StatusConflict, msg: "leadership transfer refused: " + err.Error()}
 	}
-	id, _ := s.node.Leader()
+	// The old leader learns the new one's name with its first heartbeat.
+	id := ""
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if id, _ = s.node.Leader(); id != "" && id != s.node.ID() {
+			break
+		}
+	}
 	writeJSON(w, http.StatusOK, map[string]string{"result": "transferred", "leaderId": id})
 	return nil
 }
@@ -136,7 +146,10 @@ func (s *Server) saveSnapshot(w http.ResponseWriter, _ *http.Request) error {
 		return err
 	}
 	if err != nil {
+		// The status line is gone; reset the connection so the client
+		// cannot take a truncated body for a whole snapshot.
 		s.logger.Error("snapshot download broke off", "bytes", n, "error", err)
+		panic(http.ErrAbortHandler)
 	}
 	return nil
 }
@@ -147,6 +160,9 @@ func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.node.RestoreSnapshot(r.Body, check); err != nil {
+		if errors.Is(err, cluster.ErrBadBackup) {
+			return badRequest(err.Error())
+		}
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"result": "restored"})
@@ -178,8 +194,21 @@ func (s *Server) proxyToLeader(w http.ResponseWriter, r *http.Request) {
 	}
 	target := &url.URL{Scheme: "http", Host: st.LeaderHTTPAddr}
 	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.Transport = proxyTransport
+	proxy.ErrorLog = s.logger.StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true})
+	proxy.ErrorHandler = func(w http.ResponseWriter, _ *http.Request, err error) {
+		s.logger.Warn("leader admin request failed", "leader", st.LeaderHTTPAddr, "error", err)
+		writeJSON(w, http.StatusBadGateway, map[string]string{"error": fmt.Sprintf("leader %s at %s: %v", st.LeaderID, st.LeaderHTTPAddr, err)})
+	}
 	r.Header.Set(forwardedHeader, s.node.ID())
 	proxy.ServeHTTP(w, r)
+}
+
+// proxyTransport bounds connecting to the leader and waiting for its answer
+// headers; a snapshot body may then take as long as it takes.
+var proxyTransport = &http.Transport{
+	DialContext:           (&net.Dialer{Timeout: 3 * time.Second}).DialContext,
+	ResponseHeaderTimeout: 30 * time.Second,
 }
 
 type httpError struct {

@@ -77,7 +77,7 @@ func TestHTTP_BadPeerRequestsAreRefused(t *testing.T) {
 		{http.MethodPost, "/v1/peers", `not json`, http.StatusBadRequest},
 		{http.MethodDelete, "/v1/peers/nobody", ``, http.StatusNotFound},
 		{http.MethodDelete, "/v1/peers/solo", ``, http.StatusConflict},
-		{http.MethodPost, "/v1/snapshot", `garbage`, http.StatusInternalServerError},
+		{http.MethodPost, "/v1/snapshot", `garbage`, http.StatusBadRequest},
 	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body)))
