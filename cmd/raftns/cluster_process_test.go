@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -263,4 +265,72 @@ func TestProcess_QuorumLossRecoveryFromPeersFile(t *testing.T) {
 	if _, err := c.RegisterBroker(ctx, survivor.client, brokerRegistration("c1", "broker-b", "10.0.0.2:10911", 0, 1, "New")); err != nil {
 		t.Fatalf("write after recovery: %v", err)
 	}
+}
+
+// TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl adds a member with
+// "raftnsctl peers add" sent to a follower (which passes it to the leader),
+// checks it serves the same routes, then removes it.
+func TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl(t *testing.T) {
+	ps := startCluster(t, 3)
+	leader := leaderOf(t, ps)
+	follower := survivors(ps, leader)[0]
+	c := newClient(t)
+	ctx := ctxT(t, 2*time.Minute)
+	reg := brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "TopicA")
+	if _, err := c.RegisterBroker(ctx, follower.client, reg); err != nil {
+		t.Fatal(err)
+	}
+	n4 := newProc(t, "n4", "--bootstrap=false")
+	n4.start()
+	ctl := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(raftnsctlBinary(t), append([]string{"--addr", follower.http}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("raftnsctl %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	if out := ctl("peers", "add", "n4", n4.cluster); !strings.Contains(out, "non-voter") {
+		t.Fatalf("peers add said %q", out)
+	}
+	n4.waitReady()
+	waitFor(t, 30*time.Second, "n4 promoted to voter", func() bool {
+		return strings.Contains(ctl("-o", "json", "peers", "list"), `"id": "n4"`) &&
+			regexpVoter.MatchString(ctl("-o", "json", "peers", "list"))
+	})
+	want, err := c.GetRoute(ctx, leader.client, "TopicA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GetRoute(ctx, n4.client, "TopicA")
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("n4 route = %+v, %v; want %+v", got, err, want)
+	}
+	ctl("peers", "remove", "n4")
+	waitFor(t, 30*time.Second, "n4 out of the configuration and unready", func() bool {
+		return !strings.Contains(ctl("-o", "json", "peers", "list"), `"id": "n4"`) && !n4.ready()
+	})
+}
+
+var regexpVoter = regexp.MustCompile(`"id": "n4",\s*"address": "[^"]+",\s*"suffrage": "Voter"`)
+
+var (
+	ctlOnce sync.Once
+	ctlPath string
+	ctlErr  error
+)
+
+func raftnsctlBinary(t *testing.T) string {
+	t.Helper()
+	raftnsBinary(t) // creates binaryDir
+	ctlOnce.Do(func() {
+		ctlPath = filepath.Join(binaryDir, "raftnsctl")
+		if out, err := exec.Command("go", "build", "-o", ctlPath, "../raftnsctl").CombinedOutput(); err != nil {
+			ctlErr = fmt.Errorf("go build raftnsctl: %v\n%s", err, out)
+		}
+	})
+	if ctlErr != nil {
+		t.Fatal(ctlErr)
+	}
+	return ctlPath
 }
