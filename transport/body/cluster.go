@@ -2,6 +2,7 @@ package body
 
 import (
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/fastjson"
 )
 
 // EncodeClusterInfo returns the GET_BROKER_CLUSTER_INFO body (Java
@@ -14,7 +15,7 @@ func EncodeClusterInfo(ci *fsm.ClusterInfo) []byte {
 	}
 	dst := make([]byte, 0, 64+160*len(ci.BrokerAddrTable)+40*len(ci.ClusterAddrTable))
 	dst = append(dst, `{"brokerAddrTable":{`...)
-	for i, name := range sortedKeys(ci.BrokerAddrTable) {
+	for i, name := range fastjson.SortedKeys(ci.BrokerAddrTable) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}

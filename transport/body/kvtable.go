@@ -1,11 +1,13 @@
 package body
 
+import "github.com/raftns/raftns/transport/fastjson"
+
 // EncodeKVTable returns a KVTable body, {"table":{…}}, with keys in Java
 // String order. It answers GET_KVLIST_BY_NAMESPACE and REGISTER_BROKER.
 func EncodeKVTable(table map[string]string) []byte {
 	dst := make([]byte, 0, 16+48*len(table))
 	dst = append(dst, `{"table":{`...)
-	for i, k := range sortedKeys(table) {
+	for i, k := range fastjson.SortedKeys(table) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}

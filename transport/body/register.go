@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/fastjson"
 )
 
 // MQVersion ordinals that change the body formats (Java MQVersion.Version).
@@ -172,14 +173,14 @@ func appendTopicConfig(dst []byte, tc *fsm.TopicConfig, v5 bool) []byte {
 		dst = append(dst, `"attributes":{},`...)
 	}
 	dst = append(dst, `"order":false,"perm":`...)
-	dst = appendInt(dst, tc.Perm)
+	dst = fastjson.AppendInt(dst, tc.Perm)
 	dst = append(dst, `,"readQueueNums":`...)
-	dst = appendInt(dst, tc.ReadQueueNums)
+	dst = fastjson.AppendInt(dst, tc.ReadQueueNums)
 	dst = append(dst, `,"topicFilterType":"`+topicFilterSingleTag+`","topicName":`...)
 	dst = AppendString(dst, tc.TopicName, Default)
 	dst = append(dst, `,"topicSysFlag":`...)
-	dst = appendInt(dst, tc.TopicSysFlag)
+	dst = fastjson.AppendInt(dst, tc.TopicSysFlag)
 	dst = append(dst, `,"writeQueueNums":`...)
-	dst = appendInt(dst, tc.WriteQueueNums)
+	dst = fastjson.AppendInt(dst, tc.WriteQueueNums)
 	return append(dst, '}')
 }

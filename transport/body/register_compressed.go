@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/fastjson"
 )
 
 // maxDecompressed bounds the decompressed size of a compressed
@@ -64,9 +65,9 @@ func appendChunk(dst, chunk []byte) []byte {
 func appendTopicConfigString(dst []byte, tc *fsm.TopicConfig, v5 bool) []byte {
 	dst = append(dst, tc.TopicName...)
 	dst = append(dst, ' ')
-	dst = append(appendInt(dst, tc.ReadQueueNums), ' ')
-	dst = append(appendInt(dst, tc.WriteQueueNums), ' ')
-	dst = append(appendInt(dst, tc.Perm), ' ')
+	dst = append(fastjson.AppendInt(dst, tc.ReadQueueNums), ' ')
+	dst = append(fastjson.AppendInt(dst, tc.WriteQueueNums), ' ')
+	dst = append(fastjson.AppendInt(dst, tc.Perm), ' ')
 	dst = append(dst, topicFilterSingleTag...)
 	if v5 {
 		dst = append(dst, " {}"...)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/fastjson"
 )
 
 // EncodeRoute returns the TopicRouteData JSON body of r (Java
@@ -48,7 +49,7 @@ func AppendRoute(dst []byte, r *fsm.TopicRouteData, m Mode) []byte {
 	dst = append(dst, ']')
 	if r.TopicQueueMappingByBroker != nil {
 		dst = append(dst, `,"topicQueueMappingByBroker":{`...)
-		for i, k := range sortedKeys(r.TopicQueueMappingByBroker) {
+		for i, k := range fastjson.SortedKeys(r.TopicQueueMappingByBroker) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -80,7 +81,7 @@ func appendBrokerData(dst []byte, b *fsm.BrokerData, m Mode) []byte {
 	dst = append(dst, `,"cluster":`...)
 	dst = AppendString(dst, b.Cluster, m)
 	dst = append(dst, `,"enableActingMaster":`...)
-	dst = appendBool(dst, b.EnableActingMaster)
+	dst = fastjson.AppendBool(dst, b.EnableActingMaster)
 	if b.ZoneName != "" {
 		dst = append(dst, `,"zoneName":`...)
 		dst = AppendString(dst, b.ZoneName, m)
@@ -111,13 +112,13 @@ func appendQueueData(dst []byte, q *fsm.QueueData, m Mode) []byte {
 	dst = append(dst, `{"brokerName":`...)
 	dst = AppendString(dst, q.BrokerName, m)
 	dst = append(dst, `,"perm":`...)
-	dst = appendInt(dst, q.Perm)
+	dst = fastjson.AppendInt(dst, q.Perm)
 	dst = append(dst, `,"readQueueNums":`...)
-	dst = appendInt(dst, q.ReadQueueNums)
+	dst = fastjson.AppendInt(dst, q.ReadQueueNums)
 	dst = append(dst, `,"topicSysFlag":`...)
-	dst = appendInt(dst, q.TopicSysFlag)
+	dst = fastjson.AppendInt(dst, q.TopicSysFlag)
 	dst = append(dst, `,"writeQueueNums":`...)
-	dst = appendInt(dst, q.WriteQueueNums)
+	dst = fastjson.AppendInt(dst, q.WriteQueueNums)
 	return append(dst, '}')
 }
 
@@ -125,7 +126,7 @@ func appendQueueData(dst []byte, q *fsm.QueueData, m Mode) []byte {
 // nil list is written as [].
 func appendStringListMap(dst []byte, t map[string][]string, m Mode) []byte {
 	dst = append(dst, '{')
-	for i, k := range sortedKeys(t) {
+	for i, k := range fastjson.SortedKeys(t) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -159,7 +160,7 @@ func appendMappingInfo(dst []byte, info *fsm.TopicQueueMappingInfo, m Mode) []by
 		dst = append(appendIDMap(dst, info.CurrIDMap, m), ',')
 	}
 	dst = append(dst, `"dirty":`...)
-	dst = appendBool(dst, info.Dirty)
+	dst = fastjson.AppendBool(dst, info.Dirty)
 	dst = append(dst, `,"epoch":`...)
 	dst = AppendLong(dst, info.Epoch, m)
 	if info.Scope != "" {
@@ -171,7 +172,7 @@ func appendMappingInfo(dst []byte, info *fsm.TopicQueueMappingInfo, m Mode) []by
 		dst = AppendString(dst, info.Topic, m)
 	}
 	dst = append(dst, `,"totalQueues":`...)
-	dst = appendInt(dst, info.TotalQueues)
+	dst = fastjson.AppendInt(dst, info.TotalQueues)
 	return append(dst, '}')
 }
 
@@ -186,7 +187,7 @@ func appendIDMap(dst []byte, ids map[int32]int32, m Mode) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendInt(AppendNumberKey(dst, int64(k), m), ids[k])
+		dst = fastjson.AppendInt(AppendNumberKey(dst, int64(k), m), ids[k])
 	}
 	return append(dst, '}')
 }

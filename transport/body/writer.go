@@ -1,236 +1,41 @@
 package body
 
-import (
-	"slices"
-	"strconv"
-	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
-)
+import "github.com/raftns/raftns/transport/fastjson"
 
-// Mode selects which fastjson serializer configuration an encoder mimics.
-type Mode uint8
+// Mode selects which fastjson serializer configuration an encoder mimics. It
+// is fastjson.Mode, so modes pass between the two packages unconverted.
+type Mode = fastjson.Mode
 
 const (
 	// Default is fastjson's default output (Java RemotingSerializable.encode):
 	// non-String map keys as bare numbers, "/" and characters from U+00A0 on
 	// written raw, except U+2028 and U+2029.
-	Default Mode = iota
+	Default = fastjson.Default
 	// Standard is the "standard JSON" route output (Java
 	// TopicRouteData.encode(BrowserCompatible, QuoteFieldNames,
 	// SkipTransientField, MapSortField)): every map key quoted, every map
 	// sorted by key, "/" as \/ and every character from U+007F on as \uXXXX.
-	Standard
+	Standard = fastjson.Standard
 )
-
-// String returns the mode's name for logs.
-func (m Mode) String() string {
-	if m == Standard {
-		return "Standard"
-	}
-	return "Default"
-}
-
-const hexDigits = "0123456789ABCDEF"
-
-// maxSafeLong is 2^53-1; fastjson's BrowserCompatible mode writes longs
-// beyond ±maxSafeLong as strings (SerializeWriter.writeLong).
-const maxSafeLong = 1<<53 - 1
 
 // AppendString appends s as a quoted JSON string escaped as fastjson's
 // SerializeWriter.writeStringWithDoubleQuote does in mode m. Invalid UTF-8
 // bytes are written as U+FFFD, as Java's UTF-8 decoder would have read them.
-func AppendString(dst []byte, s string, m Mode) []byte {
-	dst = append(dst, '"')
-	if m == Standard {
-		dst = appendStandardEscaped(dst, s)
-	} else {
-		dst = appendDefaultEscaped(dst, s)
-	}
-	return append(dst, '"')
-}
+// It is fastjson.AppendString.
+func AppendString(dst []byte, s string, m Mode) []byte { return fastjson.AppendString(dst, s, m) }
 
-// AppendKey appends a String map key or property name followed by ':'.
-func AppendKey(dst []byte, key string, m Mode) []byte {
-	return append(AppendString(dst, key, m), ':')
-}
+// AppendKey appends a String map key or property name followed by ':'. It
+// is fastjson.AppendKey.
+func AppendKey(dst []byte, key string, m Mode) []byte { return fastjson.AppendKey(dst, key, m) }
 
 // AppendNumberKey appends a non-String (Long or Integer) map key followed by
-// ':': a bare number in Default mode, a quoted one in Standard mode.
+// ':': a bare number in Default mode, a quoted one in Standard mode. It is
+// fastjson.AppendNumberKey.
 func AppendNumberKey(dst []byte, key int64, m Mode) []byte {
-	if m == Standard {
-		dst = append(dst, '"')
-		dst = strconv.AppendInt(dst, key, 10)
-		return append(dst, '"', ':')
-	}
-	return append(strconv.AppendInt(dst, key, 10), ':')
+	return fastjson.AppendNumberKey(dst, key, m)
 }
 
 // AppendLong appends a Java long value. Standard mode quotes values beyond
-// ±(2^53-1), as fastjson's BrowserCompatible feature does.
-func AppendLong(dst []byte, v int64, m Mode) []byte {
-	if m == Standard && (v > maxSafeLong || v < -maxSafeLong) {
-		dst = append(dst, '"')
-		dst = strconv.AppendInt(dst, v, 10)
-		return append(dst, '"')
-	}
-	return strconv.AppendInt(dst, v, 10)
-}
-
-func appendInt(dst []byte, v int32) []byte { return strconv.AppendInt(dst, int64(v), 10) }
-
-func appendBool(dst []byte, v bool) []byte { return strconv.AppendBool(dst, v) }
-
-// appendDefaultEscaped escapes with fastjson's default table
-// (IOUtils.specicalFlags_doubleQuotes): quote, backslash, C0 controls, DEL,
-// the C1 controls U+0080-U+009F, U+2028 and U+2029.
-func appendDefaultEscaped(dst []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7F {
-				i++
-				continue
-			}
-			dst = appendASCIIEscape(append(dst, s[start:i]...), c)
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(append(dst, s[start:i]...), "\uFFFD"...)
-		case r <= 0x9F || r == 0x2028 || r == 0x2029:
-			dst = appendUnit(append(dst, s[start:i]...), uint16(r))
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(dst, s[start:]...)
-}
-
-// appendStandardEscaped escapes as fastjson's BrowserCompatible branch:
-// quote, backslash, "/", C0 controls, and every UTF-16 unit from 0x7F on.
-func appendStandardEscaped(dst []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '/' && c != 0x7F {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			if c == '/' {
-				dst = append(dst, '\\', '/')
-			} else {
-				dst = appendASCIIEscape(dst, c)
-			}
-			i++
-			start = i
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x10000 {
-			hi, lo := utf16.EncodeRune(r)
-			dst = appendUnit(appendUnit(dst, uint16(hi)), uint16(lo))
-		} else {
-			dst = appendUnit(dst, uint16(r)) // RuneError for invalid bytes
-		}
-		i += size
-		start = i
-	}
-	return append(dst, s[start:]...)
-}
-
-// appendASCIIEscape writes the escape of an ASCII character that both modes
-// escape the same way.
-func appendASCIIEscape(dst []byte, c byte) []byte {
-	switch c {
-	case '"', '\\':
-		return append(dst, '\\', c)
-	case '\b':
-		return append(dst, '\\', 'b')
-	case '\f':
-		return append(dst, '\\', 'f')
-	case '\n':
-		return append(dst, '\\', 'n')
-	case '\r':
-		return append(dst, '\\', 'r')
-	case '\t':
-		return append(dst, '\\', 't')
-	}
-	return appendUnit(dst, uint16(c))
-}
-
-// appendUnit writes one UTF-16 unit as \uXXXX with uppercase hex.
-func appendUnit(dst []byte, u uint16) []byte {
-	return append(dst, '\\', 'u', hexDigits[u>>12], hexDigits[u>>8&15], hexDigits[u>>4&15], hexDigits[u&15])
-}
-
-// compareJava orders strings as Java String.compareTo does: by UTF-16 code
-// unit, which differs from Go's byte order for characters above U+FFFF
-// against U+E000-U+FFFF. Ties between different invalid byte sequences fall
-// back to byte order so that sorting stays deterministic.
-func compareJava(a, b string) int {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if a[i] == b[j] && a[i] < utf8.RuneSelf {
-			i++
-			j++
-			continue
-		}
-		ra, na := utf8.DecodeRuneInString(a[i:])
-		rb, nb := utf8.DecodeRuneInString(b[j:])
-		if ra != rb {
-			ua, ub := firstUnit(ra), firstUnit(rb)
-			if ua != ub {
-				return cmpInt(int(ua), int(ub))
-			}
-			return cmpInt(int(ra), int(rb)) // same high surrogate: low surrogates order as runes
-		}
-		i += na
-		j += nb
-	}
-	switch {
-	case i < len(a):
-		return 1
-	case j < len(b):
-		return -1
-	}
-	return strings.Compare(a, b)
-}
-
-func firstUnit(r rune) rune {
-	if r >= 0x10000 {
-		hi, _ := utf16.EncodeRune(r)
-		return hi
-	}
-	return r
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// sortedKeys returns the keys of m in Java String.compareTo order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, compareJava)
-	return keys
-}
+// ±(2^53-1), as fastjson's BrowserCompatible feature does. It is
+// fastjson.AppendLong.
+func AppendLong(dst []byte, v int64, m Mode) []byte { return fastjson.AppendLong(dst, v, m) }
