@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/raftns/raftns/transport/fastjson"
 )
 
 // decodeJSONHeader parses a JSON header into c following protocol doc §1.3:
@@ -130,7 +132,8 @@ func internExtKey(b []byte) string {
 // appendJSONHeader appends c's header as fastjson writes a RemotingCommand
 // (protocol doc §1.3, §4.1): compact, properties in alphabetical order,
 // remark omitted when empty, extFields omitted when nil and with sorted
-// string values otherwise, serializeTypeCurrentRPC "JSON".
+// string values otherwise, serializeTypeCurrentRPC "JSON". Strings are
+// escaped as fastjson does by default (§4.1 item 6): fastjson.Default.
 func appendJSONHeader(dst []byte, c *Command) ([]byte, error) {
 	if c.IsResponse() && (c.Code < math.MinInt16 || c.Code > math.MaxInt16) {
 		return dst, ErrCodeRange // GO reads a response code into an int16
@@ -148,12 +151,12 @@ func appendJSONHeader(dst []byte, c *Command) ([]byte, error) {
 	if lang == "" {
 		lang = LanguageJava
 	}
-	dst = appendJSONString(dst, lang)
+	dst = fastjson.AppendString(dst, lang, fastjson.Default)
 	dst = append(dst, `,"opaque":`...)
 	dst = strconv.AppendInt(dst, int64(c.Opaque), 10)
 	if c.Remark != "" {
 		dst = append(dst, `,"remark":`...)
-		dst = appendJSONString(dst, c.Remark)
+		dst = fastjson.AppendString(dst, c.Remark, fastjson.Default)
 	}
 	dst = append(dst, `,"serializeTypeCurrentRPC":"JSON","version":`...)
 	dst = strconv.AppendInt(dst, int64(c.Version), 10)
@@ -169,9 +172,9 @@ func appendJSONStringMap(dst []byte, m map[string]string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendJSONString(dst, k)
+		dst = fastjson.AppendString(dst, k, fastjson.Default)
 		dst = append(dst, ':')
-		dst = appendJSONString(dst, m[k])
+		dst = fastjson.AppendString(dst, m[k], fastjson.Default)
 	}
 	return append(dst, '}')
 }
