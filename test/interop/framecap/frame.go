@@ -45,6 +45,18 @@ func (h header) isResponse() bool { return h.Flag&flagResponse != 0 }
 // isOneway reports whether the request expects no answer (flag bit 1).
 func (h header) isOneway() bool { return h.Flag&flagOneway != 0 }
 
+// kind classifies a frame as "resp", "oneway" or "req" from its flag bits.
+func (h header) kind() string {
+	switch {
+	case h.isResponse():
+		return "resp"
+	case h.isOneway():
+		return "oneway"
+	default:
+		return "req"
+	}
+}
+
 // readFrame reads one whole frame (4-byte length prefix included) from r.
 func readFrame(r io.Reader) ([]byte, error) {
 	var prefix [4]byte

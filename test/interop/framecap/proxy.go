@@ -45,26 +45,25 @@ type conn struct {
 func (c *conn) record(dir string, frame []byte) {
 	h, err := parseHeader(frame)
 	seq := c.rec.seq.Add(1)
-	var name, kind string
+	var name string
 	reqCode, respCode := -1, -1
+	kind := h.kind()
 	switch {
 	case err != nil:
 		kind, name = "bad", "UNDECODABLE"
-	case h.isResponse():
+	case kind == "resp":
 		c.mu.Lock()
 		code, ok := c.pending[h.Opaque]
 		delete(c.pending, h.Opaque)
 		c.mu.Unlock()
-		kind, respCode = "resp", h.Code
+		respCode = h.Code
 		if ok {
 			reqCode = code
 		}
 		name = fmt.Sprintf("%s-rc%d", codeName(reqCode), h.Code)
 	default:
-		reqCode, kind, name = h.Code, "req", codeName(h.Code)
-		if h.isOneway() {
-			kind = "oneway"
-		} else {
+		reqCode, name = h.Code, codeName(h.Code)
+		if kind == "req" {
 			c.mu.Lock()
 			c.pending[h.Opaque] = h.Code
 			c.mu.Unlock()

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +102,12 @@ final class Broker {
                 "rmq.logback.configurationFile", settings.home.resolve("conf/rmq5-logback.xml").toString())
             : Map.of("rocketmq.home.dir", settings.home.resolve("rocketmq4-home").toString());
         launched = System.nanoTime();
-        proc = procs.java("broker-" + name, dir, v5 ? settings.classpath5 : settings.classpath4, settings.brokerJvm,
+        List<String> jvm = new ArrayList<>(settings.brokerJvm);
+        // The store unmaps its files through reflection; without these opens a 4.9.x broker's shutdown hook dies
+        // on Java 17 before it sends UNREGISTER_BROKER (RocketMQ's own runbroker.sh adds the same for Java 9+).
+        jvm.addAll(List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED"));
+        proc = procs.java("broker-" + name, dir, v5 ? settings.classpath5 : settings.classpath4, jvm,
             "org.apache.rocketmq.broker.BrokerStartup", List.of("-c", conf.toString()), sys);
     }
 

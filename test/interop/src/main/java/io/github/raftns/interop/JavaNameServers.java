@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * JavaNameServers runs three independent Apache RocketMQ reference NameServers
+ * JavaNameServers runs (normally three) independent Apache RocketMQ reference NameServers
  * (org.apache.rocketmq.namesrv.NamesrvStartup). They share nothing: this mode validates the harness.
  */
 final class JavaNameServers implements NameServers {
@@ -44,9 +44,14 @@ final class JavaNameServers implements NameServers {
     private final List<Node> nodes = new ArrayList<>();
 
     JavaNameServers(Settings settings, Procs procs, Ports ports) {
+        this(settings, procs, ports, 3);
+    }
+
+    /** JavaNameServers prepares count independent reference NameServers. */
+    JavaNameServers(Settings settings, Procs procs, Ports ports, int count) {
         this.settings = settings;
         this.procs = procs;
-        for (int i = 1; i <= 3; i++) {
+        for (int i = 1; i <= count; i++) {
             nodes.add(new Node("n" + i, ports.one(), settings.work.resolve("namesrv-n" + i)));
         }
     }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Records golden frames from real RocketMQ software into testdata/frames/captured/ (see the README
+# there): one reference NameServer, framecap proxies in front of it, 5.x and 4.9.x brokers and clients.
+#
+#   test/interop/capture.sh [OUTDIR]    # default OUTDIR: testdata/frames/captured
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+OUT="${1:-$ROOT/testdata/frames/captured}"
+
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
+
+interop_build || exit $?
+interop_workdir
+(cd "$ROOT" && go build -o "$WORK/framecap" ./test/interop/framecap)
+mkdir -p "$OUT"
+interop_java io.github.raftns.interop.CaptureMain -Dinterop.framecap="$WORK/framecap" -Dinterop.captureOut="$(cd "$OUT" && pwd)"
