@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/transport/remoting"
+)
+
+// readyTimeout bounds waiting for a member, or a leader, to become ready.
+const readyTimeout = 60 * time.Second
+
+// env is the set of members a scenario loads.
+type env struct {
+	opts     commonOptions
+	members  []*member
+	workDir  string
+	tempDir  bool
+	progress io.Writer
+}
+
+// newEnv names the -addrs members, or starts opts.Members members and waits
+// until all are ready.
+func newEnv(ctx context.Context, opts commonOptions, progress io.Writer) (*env, error) {
+	e := &env{opts: opts, progress: progress}
+	if !opts.starts() {
+		for i, addr := range opts.Addrs {
+			m := &member{ID: fmt.Sprintf("m%d", i+1), Addr: addr}
+			if len(opts.HTTP) > 0 {
+				m.HTTP = opts.HTTP[i]
+			}
+			m.externalPID = opts.PID
+			e.members = append(e.members, m)
+		}
+		return e, nil
+	}
+	if err := e.startMembers(ctx, opts.Members); err != nil {
+		e.close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// startMembers starts n members with the same peer list (none for n = 1)
+// and waits until every one is ready.
+func (e *env) startMembers(ctx context.Context, n int) error {
+	if err := e.makeWorkDir(); err != nil {
+		return err
+	}
+	var peers []string
+	for i := 1; i <= n; i++ {
+		m, err := e.newMember(fmt.Sprintf("n%d", i))
+		if err != nil {
+			return err
+		}
+		e.members = append(e.members, m)
+		peers = append(peers, m.ID+"="+m.ClusterAddr)
+	}
+	for _, m := range e.members {
+		m.args = []string{"--id", m.ID, "--data-dir", m.DataDir, "--listen", m.Addr,
+			"--cluster-addr", m.ClusterAddr, "--http-addr", m.HTTP, "--log-level", "warn"}
+		if n > 1 {
+			m.args = append(m.args, "--peers", strings.Join(peers, ","))
+		}
+		m.args = append(m.args, e.opts.MemberArgs...)
+		if err := m.start(); err != nil {
+			return err
+		}
+	}
+	e.logf("started %d member(s) from %s in %s", n, e.opts.Raftns, e.workDir)
+	for _, m := range e.members {
+		if err := m.waitReady(ctx, readyTimeout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *env) makeWorkDir() error {
+	if e.workDir != "" {
+		return nil
+	}
+	if e.opts.WorkDir != "" {
+		e.workDir = e.opts.WorkDir
+		return os.MkdirAll(e.workDir, 0o755)
+	}
+	dir, err := os.MkdirTemp("", "raftns-bench-")
+	if err != nil {
+		return err
+	}
+	e.workDir, e.tempDir = dir, true
+	return nil
+}
+
+// newMember prepares a member with OS-chosen ports; the data directory is
+// fresh: a leftover one from an earlier run in -workdir is removed.
+func (e *env) newMember(id string) (*member, error) {
+	m := &member{ID: id, binary: e.opts.Raftns, DataDir: filepath.Join(e.workDir, id), logPath: filepath.Join(e.workDir, id+".log")}
+	if err := os.RemoveAll(m.DataDir); err != nil {
+		return nil, err
+	}
+	for _, p := range []*string{&m.Addr, &m.ClusterAddr, &m.HTTP} {
+		addr, err := freeAddr()
+		if err != nil {
+			return nil, err
+		}
+		*p = addr
+	}
+	return m, nil
+}
+
+// stopMembers shuts down the started members and forgets them.
+func (e *env) stopMembers() {
+	for _, m := range e.members {
+		m.stop(10 * time.Second)
+	}
+	e.members = nil
+}
+
+// close stops started members and removes a temporary work directory
+// unless -keep was given.
+func (e *env) close() {
+	if !e.opts.starts() {
+		return
+	}
+	e.stopMembers()
+	if e.tempDir && !e.opts.Keep {
+		os.RemoveAll(e.workDir)
+	} else if e.workDir != "" {
+		e.logf("member data and logs kept in %s", e.workDir)
+	}
+}
+
+func (e *env) logf(format string, args ...any) {
+	fmt.Fprintf(e.progress, "raftns-bench: "+format+"\n", args...)
+}
+
+// newClient returns a client with its own connections (one per member).
+func (e *env) newClient() *nsclient.Client {
+	return nsclient.New(remoting.ClientConfig{DialTimeout: e.opts.Timeout, RequestTimeout: e.opts.Timeout, WriteTimeout: e.opts.Timeout})
+}
+
+// hasHTTP reports whether every member's admin address is known.
+func (e *env) hasHTTP() bool {
+	for _, m := range e.members {
+		if m.HTTP == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// leader waits for a member that reports itself leader in office.
+func (e *env) leader(ctx context.Context) (*member, error) {
+	if len(e.members) == 1 {
+		return e.members[0], nil
+	}
+	var leader *member
+	err := poll(ctx, readyTimeout, 20*time.Millisecond, func() (bool, error) {
+		for _, m := range e.members {
+			if !m.alive() {
+				continue
+			}
+			if st, err := m.status(ctx); err == nil && st.isLeader() {
+				leader = m
+				return true, nil
+			}
+		}
+		return false, nil
+	}, "a leader")
+	return leader, err
+}
+
+// pick resolves -via: "leader", "follower" or "" (the first member).
+func (e *env) pick(ctx context.Context, via string) (*member, error) {
+	switch via {
+	case "":
+		return e.members[0], nil
+	case "leader", "follower":
+	default:
+		return nil, fmt.Errorf("%w: -via %q: want leader or follower", errUsage, via)
+	}
+	if !e.hasHTTP() && len(e.members) > 1 {
+		return nil, fmt.Errorf("-via %s: %w", via, errNoHTTP)
+	}
+	leader, err := e.leader(ctx)
+	if err != nil || via == "leader" {
+		return leader, err
+	}
+	for _, m := range e.members {
+		if m != leader && m.alive() {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: -via follower needs more than one member", errUsage)
+}
+
+// waitApplied waits until every live member with a known admin address has
+// applied index. Members without one are skipped.
+func (e *env) waitApplied(ctx context.Context, index uint64) error {
+	for _, m := range e.members {
+		if m.HTTP == "" || !m.alive() {
+			continue
+		}
+		err := poll(ctx, readyTimeout, 10*time.Millisecond, func() (bool, error) {
+			st, err := m.status(ctx)
+			return err == nil && st.AppliedIndex >= index, nil
+		}, fmt.Sprintf("member %s to apply index %d", m.ID, index))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lastIndex is the Raft last index seen by m, 0 when unknown.
+func lastIndex(ctx context.Context, m *member) (uint64, bool) {
+	st, err := m.status(ctx)
+	if err != nil {
+		return 0, false
+	}
+	return st.LastIndex, true
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/raftns/raftns/transport/nsclient"
+)
+
+// registerScenario measures REGISTER_BROKER through one member: each worker
+// is one broker on its own connection registering in a closed loop, with a
+// new DataVersion each time (a Raft write) or, with -unchanged, the same one
+// (a heartbeat the members deduplicate).
+type registerScenario struct {
+	Duration   time.Duration `json:"duration"`
+	Warmup     time.Duration `json:"warmup"`
+	Clients    int           `json:"clients"`
+	Topics     int           `json:"topics"`
+	Unchanged  bool          `json:"unchanged"`
+	Via        string        `json:"via"`
+	Compressed bool          `json:"compressed"`
+}
+
+func newRegisterScenario() *registerScenario { return &registerScenario{} }
+
+func (s *registerScenario) bind(fs *flag.FlagSet) {
+	fs.DurationVar(&s.Duration, "duration", 5*time.Second, "measured time")
+	fs.DurationVar(&s.Warmup, "warmup", time.Second, "unmeasured time before")
+	fs.IntVar(&s.Clients, "clients", 4, "concurrent brokers, each with its own connection")
+	fs.IntVar(&s.Topics, "topics", 10, "topics per broker")
+	fs.BoolVar(&s.Unchanged, "unchanged", false, "re-send the same DataVersion (heartbeat-style, deduplicated)")
+	fs.StringVar(&s.Via, "via", "leader", "member to register through: leader or follower (with -addrs and no -http: the first address)")
+	fs.BoolVar(&s.Compressed, "compressed", false, "send compressed bodies (4.x compressedRegister)")
+}
+
+func (s *registerScenario) check(c *commonOptions, set map[string]bool) error {
+	switch {
+	case s.Duration <= 0 || s.Warmup < 0:
+		return fmt.Errorf("%w: -duration must be positive and -warmup not negative", errUsage)
+	case s.Clients < 1 || s.Topics < 0:
+		return fmt.Errorf("%w: -clients must be at least 1 and -topics not negative", errUsage)
+	case s.Via != "leader" && s.Via != "follower":
+		return fmt.Errorf("%w: -via %q: want leader or follower", errUsage, s.Via)
+	}
+	if s.Via == "follower" && c.starts() && !set["members"] {
+		c.Members = 3
+	}
+	if s.Via == "follower" && c.starts() && c.Members < 3 {
+		return fmt.Errorf("%w: -via follower needs -members 3 or 5", errUsage)
+	}
+	if !c.starts() && len(c.HTTP) == 0 {
+		s.Via = "" // the first -addrs member, whatever its role
+	}
+	return nil
+}
+
+// registerResults is the outcome of the run.
+type registerResults struct {
+	Member   string  `json:"member"`
+	Role     string  `json:"role,omitempty"`
+	Mode     string  `json:"mode"`
+	Requests int     `json:"requests"`
+	Errors   int     `json:"errors"`
+	OpsPerS  float64 `json:"opsPerSecond"`
+	Latency  Summary `json:"latency"`
+	// LogEntries is the growth of the leader's last index during the run,
+	// warm-up included; -1 when unknown.
+	LogEntries int64 `json:"logEntries"`
+	// Written and Deduped are the members' ns_register_*_total deltas.
+	Written float64 `json:"written"`
+	Deduped float64 `json:"deduped"`
+}
+
+func (s *registerScenario) run(ctx context.Context, e *env, r *Report) error {
+	via, err := e.pick(ctx, s.Via)
+	if err != nil {
+		return err
+	}
+	n := newNaming()
+	regs := make([]*nsclient.Registration, s.Clients)
+	for i := range regs {
+		regs[i] = n.broker("reg", i, topicConfigs(n.topics(fmt.Sprintf("reg%d", i), s.Topics), 8))
+		regs[i].Compressed = s.Compressed
+	}
+	if err := registerAll(ctx, e, via.Addr, regs, 4); err != nil {
+		return err
+	}
+	clients := make([]*nsclient.Client, s.Clients)
+	for i := range clients {
+		clients[i] = e.newClient()
+		defer clients[i].Close()
+	}
+	before := e.snapshotCounters(ctx)
+	mode := map[bool]string{false: "changed DataVersion (written)", true: "unchanged (heartbeat)"}[s.Unchanged]
+	e.logf("register: %d brokers x %d topics through %s, %s, %v", s.Clients, s.Topics, via.ID, mode, s.Duration)
+	out := loadPhase{workers: s.Clients, warmup: s.Warmup, duration: s.Duration}.run(ctx, func(ctx context.Context, w int) error {
+		if !s.Unchanged {
+			bump(regs[w])
+		}
+		_, err := clients[w].RegisterBroker(ctx, via.Addr, regs[w])
+		return err
+	})
+	after := e.snapshotCounters(ctx)
+	if len(out.lat) == 0 {
+		return fmt.Errorf("register: %w: %v", errNoSuccess, out.firstErr)
+	}
+	res := registerResults{Member: via.ID, Mode: mode, Requests: len(out.lat), Errors: out.errors,
+		OpsPerS: rate(len(out.lat), out.elapsed), Latency: summarize(out.lat), LogEntries: -1,
+		Written: after.written - before.written, Deduped: after.deduped - before.deduped}
+	if before.known && after.known {
+		res.LogEntries = int64(after.lastIndex) - int64(before.lastIndex)
+		res.Role = via.role(ctx)
+	}
+	r.Results = res
+	r.Tables = append(r.Tables, s.table(res))
+	if out.firstErr != nil {
+		r.notef("%d requests failed; first error: %v", out.errors, out.firstErr)
+	}
+	if !before.known {
+		r.notef("log growth and written/deduplicated counts unknown (no -http)")
+	}
+	return nil
+}
+
+func (s *registerScenario) table(res registerResults) Table {
+	t := Table{
+		Title:   fmt.Sprintf("REGISTER_BROKER, %d brokers x %d topics, %s", s.Clients, s.Topics, res.Mode),
+		Columns: []string{"via", "requests", "errors", "ops/s", "p50 ms", "p99 ms", "p999 ms", "max ms", "log entries", "written", "deduped"},
+	}
+	via := res.Member
+	if res.Role != "" {
+		via += " (" + res.Role + ")"
+	}
+	logEntries := any(res.LogEntries)
+	if res.LogEntries < 0 {
+		logEntries = "-"
+	}
+	t.add(via, res.Requests, res.Errors, res.OpsPerS, res.Latency.P50Ms, res.Latency.P99Ms, res.Latency.P999Ms,
+		res.Latency.MaxMs, logEntries, int64(res.Written), int64(res.Deduped))
+	return t
+}
+
+// counters is a reading of the cluster's write counters.
+type counters struct {
+	known            bool
+	lastIndex        uint64
+	written, deduped float64
+}
+
+// snapshotCounters reads the leader's last index and the registration
+// counters summed over the members; known is false without admin access.
+func (e *env) snapshotCounters(ctx context.Context) counters {
+	if !e.hasHTTP() {
+		return counters{}
+	}
+	var c counters
+	var scrapes []map[string]float64
+	for _, m := range e.members {
+		if !m.alive() {
+			continue
+		}
+		if st, err := m.status(ctx); err == nil && st.LastIndex > c.lastIndex {
+			c.lastIndex, c.known = st.LastIndex, true
+		}
+		if mt, err := m.metrics(ctx); err == nil {
+			scrapes = append(scrapes, mt)
+		}
+	}
+	c.written = sumMetric(scrapes, "ns_register_written_total")
+	c.deduped = sumMetric(scrapes, "ns_register_deduped_total")
+	return c
+}
+
+// role returns the member's Raft state, "" when unknown.
+func (m *member) role(ctx context.Context) string {
+	st, err := m.status(ctx)
+	if err != nil {
+		return ""
+	}
+	return st.State
+}

@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/transport/remoting"
+)
+
+// routeScenario measures GET_ROUTEINFO_BY_TOPIC: closed-loop clients, each
+// on its own connection, spread over the members.
+type routeScenario struct {
+	Duration  time.Duration `json:"duration"`
+	Warmup    time.Duration `json:"warmup"`
+	Clients   int           `json:"clients"`
+	Pipeline  int           `json:"pipeline"`
+	Brokers   int           `json:"brokers"`
+	Topics    int           `json:"topics"`
+	Queues    int           `json:"queues"`
+	NoSetup   bool          `json:"noSetup"`
+	TopicList []string      `json:"topicList,omitempty"`
+	Decode    bool          `json:"decode"`
+}
+
+func newRouteScenario() *routeScenario { return &routeScenario{} }
+
+func (s *routeScenario) bind(fs *flag.FlagSet) {
+	fs.DurationVar(&s.Duration, "duration", 10*time.Second, "measured time")
+	fs.DurationVar(&s.Warmup, "warmup", time.Second, "unmeasured time before")
+	fs.IntVar(&s.Clients, "clients", 8, "concurrent clients, each with its own connection to each member")
+	fs.IntVar(&s.Pipeline, "pipeline", 1, "requests in flight per client connection")
+	fs.IntVar(&s.Brokers, "brokers", 4, "brokers to register first, each carrying every topic")
+	fs.IntVar(&s.Topics, "topics", 100, "topics to register first and query")
+	fs.IntVar(&s.Queues, "queues", 8, "read and write queues per topic and broker")
+	fs.BoolVar(&s.NoSetup, "no-setup", false, "register nothing; query the -topic-list topics")
+	fs.Var((*listFlag)(&s.TopicList), "topic-list", "topics to query with -no-setup, T1,T2,...")
+	fs.BoolVar(&s.Decode, "decode", false, "decode every route body in the client (costs client CPU)")
+}
+
+func (s *routeScenario) check(_ *commonOptions, _ map[string]bool) error {
+	switch {
+	case s.Duration <= 0 || s.Warmup < 0:
+		return fmt.Errorf("%w: -duration must be positive and -warmup not negative", errUsage)
+	case s.Clients < 1 || s.Pipeline < 1:
+		return fmt.Errorf("%w: -clients and -pipeline must be at least 1", errUsage)
+	case s.NoSetup && len(s.TopicList) == 0:
+		return fmt.Errorf("%w: -no-setup needs -topic-list", errUsage)
+	case !s.NoSetup && (s.Brokers < 1 || s.Topics < 1 || s.Queues < 1):
+		return fmt.Errorf("%w: -brokers, -topics and -queues must be at least 1", errUsage)
+	}
+	return nil
+}
+
+// routeRow is the outcome against one member (or all, in the total row).
+type routeRow struct {
+	Member     string  `json:"member"`
+	Clients    int     `json:"clients"`
+	Requests   int     `json:"requests"`
+	Errors     int     `json:"errors"`
+	QPS        float64 `json:"qps"`
+	Latency    Summary `json:"latency"`
+	CPUSeconds float64 `json:"memberCpuSeconds,omitempty"`
+	// QPSPerCore is requests per second of the member's own CPU time.
+	QPSPerCore float64 `json:"qpsPerMemberCore,omitempty"`
+}
+
+type routeResults struct {
+	Topics    int        `json:"topics"`
+	BodyBytes int        `json:"routeBodyBytes"`
+	Rows      []routeRow `json:"rows"`
+}
+
+func (s *routeScenario) run(ctx context.Context, e *env, r *Report) error {
+	topics := s.TopicList
+	if !s.NoSetup {
+		var err error
+		if topics, err = s.setup(ctx, e); err != nil {
+			return err
+		}
+	}
+	size, err := routeBodySize(ctx, e, topics[0])
+	if err != nil {
+		return err
+	}
+	clients := make([]*nsclient.Client, s.Clients)
+	for i := range clients {
+		clients[i] = e.newClient()
+		defer clients[i].Close()
+	}
+	cpuBefore := memberCPU(ctx, e)
+	e.logf("route: %d clients x %d in flight over %d member(s), %d topics, %v", s.Clients, s.Pipeline, len(e.members), len(topics), s.Duration)
+	out := loadPhase{workers: s.Clients * s.Pipeline, warmup: s.Warmup, duration: s.Duration}.run(ctx, s.query(e, clients, topics))
+	cpu := cpuDelta(memberCPU(ctx, e), cpuBefore)
+	if len(out.lat) == 0 {
+		return fmt.Errorf("route: %w: %v", errNoSuccess, out.firstErr)
+	}
+	res := routeResults{Topics: len(topics), BodyBytes: size}
+	res.Rows = s.rows(e, out, cpu)
+	r.Results = res
+	r.Tables = append(r.Tables, s.table(res))
+	if out.firstErr != nil {
+		r.notef("%d requests failed; first error: %v", out.errors, out.firstErr)
+	}
+	if len(cpu) == 0 {
+		r.notef("member CPU time unknown (no pid and no -http)")
+	}
+	r.notef("the clients run on the same machine as the members and use CPU too")
+	return nil
+}
+
+// setup registers the brokers through the first member and waits until
+// every member can route the topics.
+func (s *routeScenario) setup(ctx context.Context, e *env) ([]string, error) {
+	n := newNaming()
+	topics := n.topics("route", s.Topics)
+	configs := topicConfigs(topics, int32(s.Queues))
+	regs := make([]*nsclient.Registration, s.Brokers)
+	for i := range regs {
+		regs[i] = n.broker("route", i, configs)
+	}
+	e.logf("route: registering %d brokers with %d topics", s.Brokers, s.Topics)
+	if err := registerAll(ctx, e, e.members[0].Addr, regs, 4); err != nil {
+		return nil, err
+	}
+	c := e.newClient()
+	defer c.Close()
+	for _, m := range e.members {
+		err := poll(ctx, readyTimeout, 20*time.Millisecond, func() (bool, error) {
+			rd, err := c.GetRoute(ctx, m.Addr, topics[len(topics)-1])
+			return err == nil && len(rd.BrokerDatas) == s.Brokers, nil
+		}, "routes on member "+m.ID)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return topics, nil
+}
+
+// query returns the worker operation: one route request to the member of
+// the worker's client, for the next topic in turn.
+func (s *routeScenario) query(e *env, clients []*nsclient.Client, topics []string) func(context.Context, int) error {
+	reqs := make([]*remoting.Command, len(topics))
+	for i, t := range topics {
+		reqs[i] = &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA", Version: nsclient.Version5,
+			ExtFields: map[string]string{"topic": t}}
+	}
+	next := make([]int, s.Clients*s.Pipeline)
+	return func(ctx context.Context, w int) error {
+		client := w / s.Pipeline
+		addr := e.members[client%len(e.members)].Addr
+		i := (w + next[w]) % len(reqs)
+		next[w]++
+		resp, err := clients[client].Invoke(ctx, addr, reqs[i])
+		if err != nil {
+			return err
+		}
+		if s.Decode {
+			_, err = body.DecodeTopicRouteData(resp.Body)
+		}
+		return err
+	}
+}
+
+// rows splits the outcome per member: worker w used member (w/pipeline)
+// mod members.
+func (s *routeScenario) rows(e *env, out loadOutcome, cpu map[string]float64) []routeRow {
+	var rows []routeRow
+	var allCPU float64
+	for mi, m := range e.members {
+		row := routeRow{Member: m.ID}
+		var lat []time.Duration
+		for w, wr := range out.workers {
+			if (w/s.Pipeline)%len(e.members) != mi {
+				continue
+			}
+			lat = append(lat, wr.lat...)
+			row.Errors += wr.errors
+		}
+		for c := 0; c < s.Clients; c++ {
+			if c%len(e.members) == mi {
+				row.Clients++
+			}
+		}
+		row.Requests = len(lat)
+		row.QPS = rate(len(lat), out.elapsed)
+		row.Latency = summarize(lat)
+		row.CPUSeconds = cpu[m.ID]
+		allCPU += cpu[m.ID]
+		if row.CPUSeconds > 0 {
+			row.QPSPerCore = float64(row.Requests) / row.CPUSeconds
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) > 1 {
+		total := routeRow{Member: "all", Clients: s.Clients, Requests: len(out.lat), Errors: out.errors,
+			QPS: rate(len(out.lat), out.elapsed), Latency: summarize(out.lat), CPUSeconds: allCPU}
+		if allCPU > 0 {
+			total.QPSPerCore = float64(total.Requests) / allCPU
+		}
+		rows = append(rows, total)
+	}
+	return rows
+}
+
+func (s *routeScenario) table(res routeResults) Table {
+	t := Table{
+		Title:   fmt.Sprintf("GET_ROUTEINFO_BY_TOPIC, %d topics, route body %d bytes, %d in flight per connection", res.Topics, res.BodyBytes, s.Pipeline),
+		Columns: []string{"member", "clients", "requests", "errors", "qps", "p50 ms", "p99 ms", "p999 ms", "max ms", "member cpu s", "q/cpu-s"},
+	}
+	for _, row := range res.Rows {
+		t.add(row.Member, row.Clients, row.Requests, row.Errors, row.QPS, row.Latency.P50Ms, row.Latency.P99Ms,
+			row.Latency.P999Ms, row.Latency.MaxMs, orDash(row.CPUSeconds), orDash(row.QPSPerCore))
+	}
+	return t
+}
+
+// routeBodySize fetches one route and returns its body size.
+func routeBodySize(ctx context.Context, e *env, topic string) (int, error) {
+	c := e.newClient()
+	defer c.Close()
+	resp, err := c.Invoke(ctx, e.members[0].Addr, &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA",
+		Version: nsclient.Version5, ExtFields: map[string]string{"topic": topic}})
+	if err != nil {
+		return 0, fmt.Errorf("route of %s: %w", topic, err)
+	}
+	return len(resp.Body), nil
+}
+
+// memberCPU reads each member's CPU seconds; members without a known value
+// are left out.
+func memberCPU(ctx context.Context, e *env) map[string]float64 {
+	out := map[string]float64{}
+	for _, m := range e.members {
+		if v, ok := m.cpuSeconds(ctx); ok {
+			out[m.ID] = v
+		}
+	}
+	return out
+}
+
+// cpuDelta subtracts two memberCPU readings, keeping members in both.
+func cpuDelta(after, before map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for id, a := range after {
+		if b, ok := before[id]; ok {
+			out[id] = a - b
+		}
+	}
+	return out
+}
+
+// orDash formats 0 as "-" (unknown).
+func orDash(v float64) any {
+	if v == 0 {
+		return "-"
+	}
+	return v
+}

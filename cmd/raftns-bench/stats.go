@@ -1,0 +1,89 @@
+package main
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// Summary is the distribution of a set of latencies, in milliseconds so
+// that the JSON output is easy to plot.
+type Summary struct {
+	Count  int     `json:"count"`
+	MinMs  float64 `json:"minMs"`
+	MeanMs float64 `json:"meanMs"`
+	P50Ms  float64 `json:"p50Ms"`
+	P90Ms  float64 `json:"p90Ms"`
+	P99Ms  float64 `json:"p99Ms"`
+	P999Ms float64 `json:"p999Ms"`
+	MaxMs  float64 `json:"maxMs"`
+}
+
+// summarize returns the distribution of samples; it sorts samples in place.
+// An empty set gives a zero Summary.
+func summarize(samples []time.Duration) Summary {
+	if len(samples) == 0 {
+		return Summary{}
+	}
+	slices.Sort(samples)
+	var total time.Duration
+	for _, d := range samples {
+		total += d
+	}
+	return Summary{
+		Count:  len(samples),
+		MinMs:  ms(samples[0]),
+		MeanMs: ms(total / time.Duration(len(samples))),
+		P50Ms:  ms(percentile(samples, 0.50)),
+		P90Ms:  ms(percentile(samples, 0.90)),
+		P99Ms:  ms(percentile(samples, 0.99)),
+		P999Ms: ms(percentile(samples, 0.999)),
+		MaxMs:  ms(samples[len(samples)-1]),
+	}
+}
+
+// percentile returns the nearest-rank q-quantile (0 < q ≤ 1) of sorted: the
+// smallest sample such that at least q of all samples are at or below it.
+// q outside (0,1] is clamped; an empty slice gives 0.
+func percentile(sorted []time.Duration, q float64) time.Duration {
+	n := len(sorted)
+	if n == 0 {
+		return 0
+	}
+	rank := int(math.Ceil(q*float64(n) - 1e-9))
+	return sorted[min(max(rank, 1), n)-1]
+}
+
+// ms converts a duration to fractional milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Spread is the minimum, median and maximum of a few repeated measurements
+// (failover rounds), in milliseconds.
+type Spread struct {
+	MinMs    float64 `json:"minMs"`
+	MedianMs float64 `json:"medianMs"`
+	MaxMs    float64 `json:"maxMs"`
+}
+
+// spread returns min, median and max of values; the median of an even count
+// is the mean of the middle two. It does not modify values.
+func spread(values []time.Duration) Spread {
+	if len(values) == 0 {
+		return Spread{}
+	}
+	s := slices.Clone(values)
+	slices.Sort(s)
+	mid := s[len(s)/2]
+	if len(s)%2 == 0 {
+		mid = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return Spread{MinMs: ms(s[0]), MedianMs: ms(mid), MaxMs: ms(s[len(s)-1])}
+}
+
+// rate returns n per second over d, 0 for a non-positive d.
+func rate(n int, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
