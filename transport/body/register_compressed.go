@@ -210,7 +210,7 @@ func (r *chunkReader) topicConfigs() ([]fsm.TopicConfig, error) {
 		if err != nil {
 			return nil, err
 		}
-		tc, err := parseTopicConfigString(validUTF8(string(c)))
+		tc, err := parseTopicConfigString(fastjson.ValidString(c))
 		if err != nil {
 			return nil, atPath("topicConfig["+strconv.Itoa(i)+"]", err)
 		}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/raftns/raftns/transport/fastjson"
 )
 
 // This file holds the typed readers the decoders use. They convert the way
@@ -14,37 +16,13 @@ import (
 // number is expected, and null (or an empty string for numbers) leaves the
 // Java default in place.
 
-// typeErr reports that the next value is not of the wanted type.
-func (l *lexer) typeErr(want string) error {
-	var got string
-	switch c := l.peek(); {
-	case c == 0 && l.pos >= len(l.data):
-		return l.syntaxErr("want " + want)
-	case c == '{':
-		got = "object"
-	case c == '[':
-		got = "array"
-	case c == '"' || c == '\'':
-		got = "string"
-	case c == 't' || c == 'f':
-		got = "boolean"
-	case c == 'n':
-		got = "null"
-	case c == '-' || c >= '0' && c <= '9':
-		got = "number"
-	default:
-		return l.syntaxErr("unexpected character")
-	}
-	return fmt.Errorf("%w: want %s, got %s at offset %d", ErrType, want, got, l.pos)
-}
-
 // optString reads a Java String field. ok is false for null.
 func (l *lexer) optString() (s string, ok bool, err error) {
 	if c := l.peek(); c == '{' || c == '[' {
 		return "", false, l.typeErr("string")
 	}
 	kind, text, err := l.scalar()
-	return text, err == nil && kind != tokNull, err
+	return text, err == nil && kind != fastjson.KindNull, err
 }
 
 // str reads a Java String field; null reads as "".
@@ -59,12 +37,12 @@ func (l *lexer) optInt(min, max int64) (v int64, ok bool, err error) {
 	if c := l.peek(); c == '{' || c == '[' || c == 't' || c == 'f' {
 		return 0, false, l.typeErr("integer")
 	}
-	at := l.pos
+	at := l.fj.Offset()
 	kind, text, err := l.scalar()
-	if err != nil || kind == tokNull {
+	if err != nil || kind == fastjson.KindNull {
 		return 0, false, err
 	}
-	if kind == tokString && (text == "" || text == "null") {
+	if kind == fastjson.KindString && (text == "" || text == "null") {
 		return 0, false, nil
 	}
 	v, err = strconv.ParseInt(text, 10, 64)
@@ -101,9 +79,9 @@ func (l *lexer) boolv(def bool) (bool, error) {
 	if c := l.peek(); c == '{' || c == '[' {
 		return false, l.typeErr("boolean")
 	}
-	at := l.pos
+	at := l.fj.Offset()
 	kind, text, err := l.scalar()
-	if err != nil || kind == tokNull || (kind == tokString && text == "") {
+	if err != nil || kind == fastjson.KindNull || (kind == fastjson.KindString && text == "") {
 		return def, err
 	}
 	switch {
@@ -113,11 +91,6 @@ func (l *lexer) boolv(def bool) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("%w: want boolean, got %.40q at offset %d", ErrType, text, at)
-}
-
-// isNull consumes a null literal if one comes next.
-func (l *lexer) isNull() bool {
-	return l.peek() == 'n' && l.literal("null")
 }
 
 // stringList reads a JSON array of Java Strings; null elements are dropped
