@@ -8,46 +8,53 @@ import (
 	"github.com/raftns/raftns/transport/fastjson"
 )
 
+// headerJSON is how headers are read: fastjson's default parser (protocol
+// doc §4.5), which rejects unknown escapes and gives "$ref" no meaning.
+var headerJSON = fastjson.Config{}
+
 // decodeJSONHeader parses a JSON header into c following protocol doc §1.3:
 // keys in any order, unknown keys skipped, missing code/version/flag/opaque
 // = 0, missing or null language = JAVA, null remark = "", extFields values
 // that are numbers or booleans kept as their text and null values dropped.
 // serializeTypeCurrentRPC is ignored: the frame's type byte is authoritative.
 func decodeJSONHeader(b []byte, c *Command) error {
-	l := jsonLexer{b: b}
-	err := l.readObject(func(key []byte) error {
+	var l fastjson.Lexer
+	if err := l.Reset(b, headerJSON); err != nil {
+		return headerErr(err)
+	}
+	err := readObject(&l, func(key []byte) error {
 		switch string(key) {
 		case "code":
-			return l.readInt32(&c.Code)
+			return readInt32(&l, &c.Code)
 		case "version":
-			return l.readInt32(&c.Version)
+			return readInt32(&l, &c.Version)
 		case "opaque":
-			return l.readInt32(&c.Opaque)
+			return readInt32(&l, &c.Opaque)
 		case "flag":
-			return l.readInt32(&c.Flag)
+			return readInt32(&l, &c.Flag)
 		case "language":
-			v, kind, err := l.readValue()
-			if err == nil && kind != kindNull {
+			v, kind, err := l.RawValue()
+			if err == nil && kind != fastjson.KindNull {
 				c.Language = internLanguage(v)
 			}
 			return err
 		case "remark":
-			v, kind, err := l.readValue()
-			if err == nil && kind != kindNull {
+			v, kind, err := l.RawValue()
+			if err == nil && kind != fastjson.KindNull {
 				c.Remark = toValidString(v)
 			}
 			return err
 		case "extFields":
-			return l.readExtFields(c)
+			return readExtFields(&l, c)
 		}
-		_, _, err := l.readValue()
+		_, _, err := l.RawValue()
 		return err
 	})
 	if err != nil {
-		return err
+		return headerErr(err)
 	}
-	if !l.atEnd() {
-		return l.errorf("data after the header object")
+	if !l.AtEnd() {
+		return jsonErr(l.Offset(), "data after the header object")
 	}
 	if c.Language == "" {
 		c.Language = LanguageJava
@@ -55,50 +62,57 @@ func decodeJSONHeader(b []byte, c *Command) error {
 	return nil
 }
 
+// readObject reads an object, calling fn with the lexer at each member's
+// value; anything but an object is the header error "expected '{'".
+func readObject(l *fastjson.Lexer, fn func(key []byte) error) error {
+	if l.Peek() != '{' {
+		return jsonErr(l.Offset(), "expected '{'")
+	}
+	return l.Object(fn)
+}
+
 // readInt32 reads an integer member. A quoted number is accepted as fastjson
 // does; null leaves 0.
-func (l *jsonLexer) readInt32(dst *int32) error {
-	start := l.pos
-	v, kind, err := l.readValue()
+func readInt32(l *fastjson.Lexer, dst *int32) error {
+	start := l.Offset()
+	v, kind, err := l.RawValue()
 	if err != nil {
 		return err
 	}
 	switch kind {
-	case kindNull:
+	case fastjson.KindNull:
 		*dst = 0
 		return nil
-	case kindNumber, kindString:
+	case fastjson.KindNumber, fastjson.KindString:
 		if n, ok := parseInt32(v); ok {
 			*dst = n
 			return nil
 		}
 	}
-	l.pos = start
-	return l.errorf("expected an int32, found %.20q", v)
+	return jsonErr(start, "expected an int32, found %.20q", v)
 }
 
 // readExtFields reads the extFields member: null, or an object whose values
 // become strings (fastjson converts numbers and booleans to their text; a
 // nested object or array is kept as its raw text) and whose null values mean
 // an absent key.
-func (l *jsonLexer) readExtFields(c *Command) error {
-	l.skipSpace()
-	if l.pos < len(l.b) && l.b[l.pos] != '{' {
-		_, kind, err := l.readValue()
-		if err == nil && kind != kindNull {
-			return l.errorf("extFields is not an object")
+func readExtFields(l *fastjson.Lexer, c *Command) error {
+	if l.Peek() != '{' && !l.AtEnd() {
+		_, kind, err := l.RawValue()
+		if err == nil && kind != fastjson.KindNull {
+			return jsonErr(l.Offset(), "extFields is not an object")
 		}
 		c.ExtFields = nil
 		return err
 	}
 	m := make(map[string]string, 4)
-	err := l.readObject(func(key []byte) error {
+	err := readObject(l, func(key []byte) error {
 		k := internExtKey(key)
-		v, kind, err := l.readValue()
+		v, kind, err := l.RawValue()
 		switch {
 		case err != nil:
 			return err
-		case kind == kindNull:
+		case kind == fastjson.KindNull:
 			delete(m, k)
 		default:
 			m[k] = toValidString(v)
