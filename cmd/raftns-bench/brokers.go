@@ -92,21 +92,39 @@ func topicConfigs(topics []string, queues int32) []fsm.TopicConfig {
 // registration is a write, not a heartbeat.
 func bump(r *nsclient.Registration) { r.Body.DataVersion.Counter++ }
 
-// registerAll registers every broker through addr with up to parallel
-// requests in flight, and returns the first error.
-func registerAll(ctx context.Context, e *env, addr string, regs []*nsclient.Registration, parallel int) error {
-	clients := make([]*nsclient.Client, max(parallel, 1))
-	for i := range clients {
-		clients[i] = e.newClient()
-		defer clients[i].Close()
+// clientPool is a set of clients, each with its own connections.
+type clientPool []*nsclient.Client
+
+// newClients returns n clients.
+func (e *env) newClients(n int) clientPool {
+	p := make(clientPool, n)
+	for i := range p {
+		p[i] = e.newClient()
 	}
+	return p
+}
+
+// close closes every client's connections. A member sees the brokers
+// registered on them as gone after its connection-close grace unless they
+// heartbeat on another connection.
+func (p clientPool) close() {
+	for _, c := range p {
+		c.Close()
+	}
+}
+
+// registerAll registers every broker through addr, one request in flight
+// per client of the pool, and returns the first error. The brokers stay
+// attached to the pool's connections: keep them open while the brokers
+// must stay registered.
+func registerAll(ctx context.Context, pool clientPool, addr string, regs []*nsclient.Registration) error {
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
 		first error
 	)
 	next := make(chan *nsclient.Registration)
-	for _, c := range clients {
+	for _, c := range pool {
 		wg.Go(func() {
 			for r := range next {
 				if _, err := c.RegisterBroker(ctx, addr, r); err != nil {

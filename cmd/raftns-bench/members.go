@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net"
@@ -317,6 +316,3 @@ func poll(ctx context.Context, timeout, interval time.Duration, cond func() (boo
 		}
 	}
 }
-
-// errIsTimeout reports whether err is a poll timeout.
-func errIsTimeout(err error) bool { return errors.Is(err, errTimeout) }

@@ -109,7 +109,12 @@ func (s *expiryScenario) run(ctx context.Context, e *env, r *Report) error {
 	}
 	n := newNaming()
 	live, gone := s.brokers(n, "live", s.Live), s.brokers(n, "gone", s.Brokers)
-	if err := registerAll(ctx, e, leader.Addr, append(append([]*nsclient.Registration{}, live...), gone...), 4); err != nil {
+	// The heartbeats below take the brokers over on their own connections
+	// before the close of these can expire anyone.
+	pool := e.newClients(4)
+	err = registerAll(ctx, pool, leader.Addr, append(append([]*nsclient.Registration{}, live...), gone...))
+	if err != nil {
+		pool.close()
 		return err
 	}
 	liveHB := startHeartbeats(ctx, e, live, s.Heartbeat)
@@ -118,6 +123,7 @@ func (s *expiryScenario) run(ctx context.Context, e *env, r *Report) error {
 	goneHB := startHeartbeats(ctx, e, gone, s.Heartbeat)
 	defer goneHB.client.Close()
 	defer goneHB.stop()
+	pool.close()
 	e.logf("expiry: %d live and %d doomed brokers heartbeating every %v for %v", s.Live, s.Brokers, s.Heartbeat, s.Warm)
 	if err := sleepCtx(ctx, s.Warm); err != nil {
 		return err

@@ -20,6 +20,8 @@ type memoryScenario struct {
 	Parallel  int           `json:"parallel"`
 	Queues    int           `json:"queues"`
 	Settle    time.Duration `json:"settle"`
+
+	pools []clientPool
 }
 
 // shape is a broker count and a topic count per broker.
@@ -87,6 +89,8 @@ type memoryRow struct {
 	HeapInuse      *int64  `json:"heapInuseBytes,omitempty"`
 	// PerQueueData is the RSS growth per broker-topic pair.
 	PerQueueData float64 `json:"rssBytesPerBrokerTopic,omitempty"`
+	// Registered is the leader's broker count when memory was read.
+	Registered int `json:"registered"`
 	// EntryBytes is the Raft entry of one broker's registration.
 	EntryBytes int    `json:"raftEntryBytes"`
 	LogEntries *int64 `json:"logEntries,omitempty"`
@@ -94,6 +98,11 @@ type memoryRow struct {
 }
 
 func (s *memoryScenario) run(ctx context.Context, e *env, r *Report) error {
+	defer func() {
+		for _, p := range s.pools {
+			p.close()
+		}
+	}()
 	var rows []memoryRow
 	for i, sh := range s.Shapes {
 		if i > 0 && e.opts.starts() {
@@ -150,7 +159,11 @@ func (s *memoryScenario) fill(ctx context.Context, e *env, sh shape, index int) 
 	}
 	e.logf("memory: filling %s (%s topics) through %s", sh, s.TopicMode, leader.ID)
 	t0 := time.Now()
-	if err := registerAll(ctx, e, leader.Addr, regs, s.Parallel); err != nil {
+	// The brokers stay registered while these connections are open; run
+	// closes them after the last shape.
+	pool := e.newClients(s.Parallel)
+	s.pools = append(s.pools, pool)
+	if err := registerAll(ctx, pool, leader.Addr, regs); err != nil {
 		return row, err
 	}
 	row.FillSeconds = time.Since(t0).Seconds()
@@ -165,6 +178,9 @@ func (s *memoryScenario) fill(ctx context.Context, e *env, sh shape, index int) 
 		return row, err
 	}
 	s.readMemory(ctx, leader, sh, &row)
+	if st, err := leader.status(ctx); err == nil {
+		row.Registered = st.Brokers
+	}
 	return row, nil
 }
 
@@ -189,10 +205,10 @@ func (s *memoryScenario) readMemory(ctx context.Context, m *member, sh shape, ro
 func (s *memoryScenario) table(rows []memoryRow) Table {
 	t := Table{
 		Title:   fmt.Sprintf("leader memory holding brokers x topics (%s topics, %d queues each)", s.TopicMode, s.Queues),
-		Columns: []string{"brokers x topics", "distinct topics", "fill s", "RSS before", "RSS after", "heap in use", "RSS per broker-topic", "entry per broker", "last index", "data dir"},
+		Columns: []string{"brokers x topics", "registered", "distinct topics", "fill s", "RSS before", "RSS after", "heap in use", "RSS per broker-topic", "entry per broker", "last index", "data dir"},
 	}
 	for _, r := range rows {
-		t.add(r.Shape, r.DistinctTopics, r.FillSeconds, ptrSize(r.RSSBefore), ptrSize(r.RSSAfter), ptrSize(r.HeapInuse),
+		t.add(r.Shape, r.Registered, r.DistinctTopics, r.FillSeconds, ptrSize(r.RSSBefore), ptrSize(r.RSSAfter), ptrSize(r.HeapInuse),
 			perPair(r.PerQueueData), sizeCell(int64(r.EntryBytes)), ptrInt(r.LogEntries), ptrSize(r.DataDir))
 	}
 	return t

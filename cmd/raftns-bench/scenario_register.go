@@ -84,13 +84,10 @@ func (s *registerScenario) run(ctx context.Context, e *env, r *Report) error {
 		regs[i] = n.broker("reg", i, topicConfigs(n.topics(fmt.Sprintf("reg%d", i), s.Topics), 8))
 		regs[i].Compressed = s.Compressed
 	}
-	if err := registerAll(ctx, e, via.Addr, regs, 4); err != nil {
+	clients := e.newClients(s.Clients)
+	defer clients.close()
+	if err := registerAll(ctx, clients, via.Addr, regs); err != nil {
 		return err
-	}
-	clients := make([]*nsclient.Client, s.Clients)
-	for i := range clients {
-		clients[i] = e.newClient()
-		defer clients[i].Close()
 	}
 	before := e.snapshotCounters(ctx)
 	mode := map[bool]string{false: "changed DataVersion (written)", true: "unchanged (heartbeat)"}[s.Unchanged]

@@ -77,20 +77,19 @@ type routeResults struct {
 func (s *routeScenario) run(ctx context.Context, e *env, r *Report) error {
 	topics := s.TopicList
 	if !s.NoSetup {
+		var stop func()
 		var err error
-		if topics, err = s.setup(ctx, e); err != nil {
+		if topics, stop, err = s.setup(ctx, e); err != nil {
 			return err
 		}
+		defer stop()
 	}
 	size, err := routeBodySize(ctx, e, topics[0])
 	if err != nil {
 		return err
 	}
-	clients := make([]*nsclient.Client, s.Clients)
-	for i := range clients {
-		clients[i] = e.newClient()
-		defer clients[i].Close()
-	}
+	clients := e.newClients(s.Clients)
+	defer clients.close()
 	cpuBefore := memberCPU(ctx, e)
 	e.logf("route: %d clients x %d in flight over %d member(s), %d topics, %v", s.Clients, s.Pipeline, len(e.members), len(topics), s.Duration)
 	out := loadPhase{workers: s.Clients * s.Pipeline, warmup: s.Warmup, duration: s.Duration}.run(ctx, s.query(e, clients, topics))
@@ -112,32 +111,41 @@ func (s *routeScenario) run(ctx context.Context, e *env, r *Report) error {
 	return nil
 }
 
-// setup registers the brokers through the first member and waits until
-// every member can route the topics.
-func (s *routeScenario) setup(ctx context.Context, e *env) ([]string, error) {
+// setup registers the brokers through the first member, keeps them alive
+// with a heartbeat to every member each 30 s (as brokers do) and waits
+// until every member can route the topics. stop ends the heartbeats and
+// closes the connections.
+func (s *routeScenario) setup(ctx context.Context, e *env) (topics []string, stop func(), err error) {
 	n := newNaming()
-	topics := n.topics("route", s.Topics)
+	topics = n.topics("route", s.Topics)
 	configs := topicConfigs(topics, int32(s.Queues))
 	regs := make([]*nsclient.Registration, s.Brokers)
 	for i := range regs {
 		regs[i] = n.broker("route", i, configs)
 	}
 	e.logf("route: registering %d brokers with %d topics", s.Brokers, s.Topics)
-	if err := registerAll(ctx, e, e.members[0].Addr, regs, 4); err != nil {
-		return nil, err
+	pool := e.newClients(4)
+	if err := registerAll(ctx, pool, e.members[0].Addr, regs); err != nil {
+		pool.close()
+		return nil, nil, err
 	}
-	c := e.newClient()
-	defer c.Close()
+	hb := startHeartbeats(ctx, e, regs, 30*time.Second)
+	stop = func() {
+		hb.stop()
+		hb.client.Close()
+		pool.close()
+	}
 	for _, m := range e.members {
 		err := poll(ctx, readyTimeout, 20*time.Millisecond, func() (bool, error) {
-			rd, err := c.GetRoute(ctx, m.Addr, topics[len(topics)-1])
+			rd, err := pool[0].GetRoute(ctx, m.Addr, topics[len(topics)-1])
 			return err == nil && len(rd.BrokerDatas) == s.Brokers, nil
 		}, "routes on member "+m.ID)
 		if err != nil {
-			return nil, err
+			stop()
+			return nil, nil, err
 		}
 	}
-	return topics, nil
+	return topics, stop, nil
 }
 
 // query returns the worker operation: one route request to the member of

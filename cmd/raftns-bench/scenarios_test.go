@@ -12,8 +12,13 @@ func checkSummary(t *testing.T, what string, s Summary) {
 	}
 }
 
+// quickExpiry makes a member expire a broker 100ms after its last
+// connection closed, so a smoke run that lets its brokers' connections go
+// fails.
+var quickExpiry = []string{"--conn-close-grace", "100ms", "--scan-interval", "100ms"}
+
 func TestRoute_SmokeAgainstRunningMember(t *testing.T) {
-	m := startMember(t)
+	m := startMember(t, quickExpiry...)
 	args := append([]string{"route", "-duration", "1s", "-warmup", "100ms", "-clients", "2", "-brokers", "2", "-topics", "10"}, externalArgs(m)...)
 	res := runScenario(t, args...).Results.(routeResults)
 	if len(res.Rows) != 1 || res.Topics != 10 || res.BodyBytes == 0 {
@@ -117,8 +122,8 @@ func TestLarge_SmokeStartedMember(t *testing.T) {
 }
 
 func TestMemory_SmokeRunningMember(t *testing.T) {
-	m := startMember(t)
-	args := append([]string{"memory", "-shapes", "20x10,10x50", "-settle", "0s"}, externalArgs(m)...)
+	m := startMember(t, quickExpiry...)
+	args := append([]string{"memory", "-shapes", "20x10,10x50", "-settle", "500ms"}, externalArgs(m)...)
 	rows := runScenario(t, args...).Results.([]memoryRow)
 	if len(rows) != 2 {
 		t.Fatalf("rows = %+v, want two", rows)
@@ -131,7 +136,11 @@ func TestMemory_SmokeRunningMember(t *testing.T) {
 			t.Fatalf("shape %s: entry %d, last index %v, data dir %v: want an entry size, an index, no data dir (not started by the tool)", r.Shape, r.EntryBytes, r.LogEntries, r.DataDir)
 		}
 	}
-	// The second shape accumulates on the same member.
+	// The brokers were still registered when memory was read, and the
+	// second shape accumulates on the same member.
+	if rows[0].Registered != 20 || rows[1].Registered != 30 {
+		t.Fatalf("registered brokers %d then %d, want 20 then 30", rows[0].Registered, rows[1].Registered)
+	}
 	if *rows[1].LogEntries < *rows[0].LogEntries+10 {
 		t.Fatalf("last index %d then %d, want at least 10 more entries for 10 brokers", *rows[0].LogEntries, *rows[1].LogEntries)
 	}
