@@ -25,7 +25,6 @@ const MasterID int64 = 0
 // strings, keyed by topic (Java NamesrvUtil.NAMESPACE_ORDER_TOPIC_CONFIG).
 const NamespaceOrderTopicConfig = "ORDER_TOPIC_CONFIG"
 
-
 // DataVersion is a broker's topic-config version. It is stored exactly as the
 // broker sent it and returned unchanged by QUERY_DATA_VERSION.
 type DataVersion struct {
@@ -117,11 +116,11 @@ type BrokerKey struct {
 // BrokerRegistration is the replicated part of a registered broker's live
 // entry. Liveness (the last time it was heard from) is not replicated.
 type BrokerRegistration struct {
-	Key                    BrokerKey
-	BrokerName             string
-	BrokerID               int64
-	HaServerAddr           string
-	DataVersion            DataVersion
+	Key          BrokerKey
+	BrokerName   string
+	BrokerID     int64
+	HaServerAddr string
+	DataVersion  DataVersion
 	// HeartbeatTimeoutMillis is the broker's own expiry time; 0 when it sent
 	// none, and the leader's configured broker expiry applies.
 	HeartbeatTimeoutMillis int64
