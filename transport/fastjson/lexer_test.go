@@ -102,76 +102,44 @@ func TestLexer_ResetSizeLimit(t *testing.T) {
 	}
 }
 
-func TestLexer_EscapesByConfig(t *testing.T) {
+// TestLexer_Config covers each Config field: the escapes the header reader
+// rejects and the body reader accepts, "$ref" handling, and the limits.
+func TestLexer_Config(t *testing.T) {
 	cases := []struct {
 		name    string
 		in      string
 		cfg     Config
 		want    any
-		wantErr string
+		wantErr error
+		detail  string // the error's Detail, when wantErr is set
 	}{
-		{"fastjson escapes in strict mode", `"\x41\v\0\7\F\'\/"`, Config{}, "A\v\x00\x07\f'/", ""},
-		{"unknown escape rejected", `"a\qb"`, Config{}, nil, `bad escape 'q' at offset 3`},
-		{"unknown escape read as itself", `"a\qb"`, Config{AnyEscape: true}, "aqb", ""},
-		{"unknown escape in a key", `{"\q":1}`, Config{}, nil, `bad escape 'q' at offset 3`},
+		{"fastjson escapes in strict mode", `"\x41\v\0\7\F\'\/"`, Config{}, "A\v\x00\x07\f'/", nil, ""},
+		{"unknown escape rejected", `"a\qb"`, Config{}, nil, ErrSyntax, `bad escape 'q' at offset 3`},
+		{"unknown escape read as itself", `"a\qb"`, Config{AnyEscape: true}, "aqb", nil, ""},
+		{"unknown escape in a key", `{"\q":1}`, Config{}, nil, ErrSyntax, `bad escape 'q' at offset 3`},
+		{"ref ordinary without RefAsEmpty", `{"$ref":"$.a"}`, Config{}, map[string]any{"$ref": "$.a"}, nil, ""},
+		{"ref only with RefAsEmpty", `{"$ref":"$.a"}`, Config{RefAsEmpty: true}, map[string]any{}, nil, ""},
+		// The look-ahead past the value reuses the scratch buffer that held
+		// the escaped key; the key must still read as "$ref".
+		{"escaped ref key survives the look-ahead", `{"$r\u0065f":"a\nb","x":1}`, Config{RefAsEmpty: true},
+			map[string]any{"$ref": "a\nb", "x": json.Number("1")}, nil, ""},
+		{"depth at the limit", `[{"a":1}]`, Config{MaxDepth: 2}, []any{map[string]any{"a": json.Number("1")}}, nil, ""},
+		{"depth over the limit", `[[[1]]]`, Config{MaxDepth: 2}, nil, ErrTooDeep, "more than 2 levels at offset 2"},
+		{"size at the limit", `[1]`, Config{MaxSize: 3}, []any{json.Number("1")}, nil, ""},
+		{"size over the limit", `[10]`, Config{MaxSize: 3}, nil, ErrTooLarge, "4 bytes of JSON, limit 3"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parse([]byte(tc.in), tc.cfg)
-			if tc.wantErr != "" {
-				if !errors.Is(err, ErrSyntax) || !strings.HasSuffix(err.Error(), tc.wantErr) {
-					t.Fatalf("parse %s: err = %v, want ErrSyntax ending %q", tc.in, err, tc.wantErr)
+			if tc.wantErr != nil {
+				var e *Error
+				if !errors.Is(err, tc.wantErr) || !errors.As(err, &e) || e.Detail() != tc.detail {
+					t.Fatalf("parse %s: err = %v, want %v with detail %q", tc.in, err, tc.wantErr, tc.detail)
 				}
 				return
 			}
 			if err != nil || !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("parse %s = %#v, %v; want %#v", tc.in, got, err, tc.want)
-			}
-		})
-	}
-}
-
-func TestLexer_RefByConfig(t *testing.T) {
-	cases := []struct {
-		name string
-		in   string
-		cfg  Config
-		want any
-	}{
-		{"ref ordinary without RefAsEmpty", `{"$ref":"$.a"}`, Config{}, map[string]any{"$ref": "$.a"}},
-		{"ref only with RefAsEmpty", `{"$ref":"$.a"}`, Config{RefAsEmpty: true}, map[string]any{}},
-		// The look-ahead past the value reuses the scratch buffer that held
-		// the escaped key; the key must still read as "$ref".
-		{"escaped ref key survives the look-ahead", `{"$r\u0065f":"a\nb","x":1}`, Config{RefAsEmpty: true},
-			map[string]any{"$ref": "a\nb", "x": json.Number("1")}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := parse([]byte(tc.in), tc.cfg)
-			if err != nil || !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("parse %s = %#v, %v; want %#v", tc.in, got, err, tc.want)
-			}
-		})
-	}
-}
-
-func TestLexer_ConfigLimits(t *testing.T) {
-	cases := []struct {
-		name string
-		in   string
-		cfg  Config
-		want error
-	}{
-		{"depth at the limit", `[{"a":1}]`, Config{MaxDepth: 2}, nil},
-		{"depth over the limit", `[[[1]]]`, Config{MaxDepth: 2}, ErrTooDeep},
-		{"size at the limit", `[1]`, Config{MaxSize: 3}, nil},
-		{"size over the limit", `[10]`, Config{MaxSize: 3}, ErrTooLarge},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := parse([]byte(tc.in), tc.cfg)
-			if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
-				t.Fatalf("parse %s: err = %v, want %v", tc.in, err, tc.want)
 			}
 		})
 	}
