@@ -41,6 +41,7 @@ type memberStatus struct {
 	LeaderID     string `json:"leaderId"`
 	Ready        bool   `json:"ready"`
 	LeaderReady  bool   `json:"leaderReady"`
+	Term         uint64 `json:"term"`
 	CommitIndex  uint64 `json:"commitIndex"`
 	AppliedIndex uint64 `json:"appliedIndex"`
 	LastIndex    uint64 `json:"lastIndex"`

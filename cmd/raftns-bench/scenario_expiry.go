@@ -94,6 +94,11 @@ type expiryResults struct {
 	LiveLost []string `json:"liveLost,omitempty"`
 	Killed   string   `json:"killed,omitempty"`
 	PolledOn string   `json:"polledOn"`
+	// LeaderAtSilence and LeaderAtEnd name the leader (id and term) when
+	// the brokers went silent and when the last one was gone; a change
+	// restarts every broker's clock at the new leader's takeover.
+	LeaderAtSilence string `json:"leaderAtSilence,omitempty"`
+	LeaderAtEnd     string `json:"leaderAtEnd,omitempty"`
 }
 
 func (s *expiryScenario) run(ctx context.Context, e *env, r *Report) error {
@@ -133,15 +138,31 @@ func (s *expiryScenario) run(ctx context.Context, e *env, r *Report) error {
 		goneHB.client.Close()
 	}
 	silencedAt := time.Now()
+	atSilence := e.leaderTerm(ctx)
 	e.logf("expiry: silenced %d brokers; expiry %v, scan %v", s.Brokers, s.BrokerExpiry, s.ScanInterval)
 	res, err := s.watch(ctx, e, watch, leader, gone, live, lastHB, silencedAt)
 	if err != nil {
 		return err
 	}
+	res.LeaderAtSilence, res.LeaderAtEnd = atSilence, e.leaderTerm(ctx)
 	r.Results = res
 	r.Tables = append(r.Tables, s.table(res))
 	s.notes(r, res)
 	return nil
+}
+
+// leaderTerm names the live members' leader and its term as "id/term",
+// "" when no member reports one or the admin addresses are unknown.
+func (e *env) leaderTerm(ctx context.Context) string {
+	for _, m := range e.members {
+		if m.HTTP == "" || !m.alive() {
+			continue
+		}
+		if st, err := m.status(ctx); err == nil && st.isLeader() {
+			return fmt.Sprintf("%s/term %d", st.ID, st.Term)
+		}
+	}
+	return ""
 }
 
 // brokers returns count brokers of group, each with one topic of its own.
@@ -243,6 +264,10 @@ func (s *expiryScenario) notes(r *Report, res expiryResults) {
 	}
 	if res.Expired < res.Silenced {
 		r.notef("WRONG: %d silenced brokers never expired", res.Silenced-res.Expired)
+	}
+	if res.LeaderAtSilence != res.LeaderAtEnd {
+		r.notef("the leader changed from %s to %s while the brokers were silent: the new leader counted every broker as just heard from when it took office",
+			res.LeaderAtSilence, res.LeaderAtEnd)
 	}
 	if s.CloseConns {
 		r.notef("connections were closed: expiry follows the connection-close grace, not the expiry time")

@@ -90,10 +90,13 @@ func (s *routeScenario) run(ctx context.Context, e *env, r *Report) error {
 	}
 	clients := e.newClients(s.Clients)
 	defer clients.close()
-	cpuBefore := memberCPU(ctx, e)
+	// The members' CPU time is read when the warm-up ends, so that it
+	// covers the measured window only.
+	cpuStart := make(chan map[string]float64, 1)
+	time.AfterFunc(s.Warmup, func() { cpuStart <- memberCPU(ctx, e) })
 	e.logf("route: %d clients x %d in flight over %d member(s), %d topics, %v", s.Clients, s.Pipeline, len(e.members), len(topics), s.Duration)
 	out := loadPhase{workers: s.Clients * s.Pipeline, warmup: s.Warmup, duration: s.Duration}.run(ctx, s.query(e, clients, topics))
-	cpu := cpuDelta(memberCPU(ctx, e), cpuBefore)
+	cpu := cpuDelta(memberCPU(ctx, e), <-cpuStart)
 	if len(out.lat) == 0 {
 		return fmt.Errorf("route: %w: %v", errNoSuccess, out.firstErr)
 	}
