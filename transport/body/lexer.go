@@ -83,6 +83,8 @@ func (l *lexer) scalar() (fastjson.Kind, string, error) {
 		return kind, "true", nil
 	case kind == fastjson.KindBool:
 		return kind, "false", nil
+	case kind == fastjson.KindNumber:
+		return kind, string(text), nil // ASCII by the number grammar
 	}
 	return kind, fastjson.ValidString(text), nil
 }
