@@ -70,7 +70,8 @@ func (s *Server) getBrokerMemberGroup(_ context.Context, _ *remoting.Conn, req *
 		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
 	}
 	group := s.fsm.BrokerMemberGroup(cluster, name)
-	resp := success(req)
+	// 5.x never clears its placeholder remark here; answer as it does.
+	resp := remoting.NewResponse(req, remoting.Success, "not set any response code")
 	resp.Body = body.EncodeBrokerMemberGroup(&group)
 	return resp
 }
