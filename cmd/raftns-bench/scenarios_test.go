@@ -145,3 +145,17 @@ func TestMemory_SmokeRunningMember(t *testing.T) {
 		t.Fatalf("last index %d then %d, want at least 10 more entries for 10 brokers", *rows[0].LogEntries, *rows[1].LogEntries)
 	}
 }
+
+func TestExpiry_SmokeClosedConnectionsExpireAfterTheGrace(t *testing.T) {
+	m := startMember(t, "--broker-expiry", "30s", "--conn-close-grace", "200ms", "--scan-interval", "100ms")
+	args := append([]string{"expiry", "-close-conns", "-broker-expiry", "30s", "-brokers", "3", "-live", "7", "-heartbeat", "200ms",
+		"-warm", "500ms", "-poll", "20ms"}, externalArgs(m)...)
+	res := runScenario(t, args...).Results.(expiryResults)
+	if res.Expired != 3 || len(res.LiveLost) != 0 {
+		t.Fatalf("%d of 3 silenced brokers expired, live lost %v; want 3 and none", res.Expired, res.LiveLost)
+	}
+	// Far below the 30s expiry: the close, not the silence, removed them.
+	if res.SinceClose == nil || res.SinceClose.MaxMs >= 10000 {
+		t.Fatalf("close -> gone = %+v, want well under the 30s expiry", res.SinceClose)
+	}
+}
