@@ -61,13 +61,22 @@ func (l *Lexer) Reset(data []byte, cfg Config) error {
 		maxSize = DefaultMaxSize
 	}
 	if len(data) > maxSize {
-		return &Error{Err: ErrTooLarge, Msg: fmt.Sprintf("%d bytes of JSON, limit %d", len(data), maxSize), Offset: -1}
+		return tooLarge(len(data), maxSize)
 	}
-	*l = Lexer{data: data, maxDepth: cfg.MaxDepth, cfg: cfg, scratch: l.scratch[:0]}
+	// Field by field rather than a struct literal: Reset stays small enough
+	// to inline, so a Lexer on the caller's stack is set up without write
+	// barriers (it runs once per request header).
+	l.data, l.pos, l.depth, l.cfg = data, 0, 0, cfg
+	l.maxDepth = cfg.MaxDepth
 	if l.maxDepth <= 0 {
 		l.maxDepth = DefaultMaxDepth
 	}
+	l.scratch = l.scratch[:0]
 	return nil
+}
+
+func tooLarge(n, limit int) error {
+	return &Error{Err: ErrTooLarge, Msg: fmt.Sprintf("%d bytes of JSON, limit %d", n, limit), Offset: -1}
 }
 
 // Offset returns the byte offset of the next unread byte.
@@ -77,14 +86,19 @@ func (l *Lexer) Offset() int { return l.pos }
 // byte in the input also reads as 0; AtEnd tells the two apart.
 func (l *Lexer) Peek() byte {
 	for l.pos < len(l.data) {
-		switch c := l.data[l.pos]; c {
-		case ' ', '\t', '\n', '\r', '\f', '\b':
-			l.pos++
-		default:
+		c := l.data[l.pos]
+		if c > ' ' || !isSpace(c) {
 			return c
 		}
+		l.pos++
 	}
 	return 0
+}
+
+// isSpace reports whether c is whitespace to fastjson, which counts
+// backspace and form feed too.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\b'
 }
 
 // AtEnd skips whitespace and reports whether the input is used up.
@@ -125,7 +139,8 @@ func (l *Lexer) Object(fn func(key []byte) error) error {
 	l.pos++
 	first := true
 	for {
-		switch l.Peek() {
+		c := l.Peek()
+		switch c {
 		case ',': // fastjson AllowArbitraryCommas
 			l.pos++
 			continue
@@ -136,7 +151,7 @@ func (l *Lexer) Object(fn func(key []byte) error) error {
 		case 0:
 			return l.syntaxErr("unterminated object")
 		}
-		key, err := l.key()
+		key, err := l.key(c)
 		if err != nil {
 			return err
 		}
@@ -156,7 +171,12 @@ func (l *Lexer) Object(fn func(key []byte) error) error {
 			return err
 		}
 		switch c := l.Peek(); {
-		case c == ',' || c == '}':
+		case c == ',':
+			l.pos++
+		case c == '}':
+			l.pos++
+			l.depth--
+			return nil
 		case l.pos >= len(l.data):
 			return l.syntaxErr("unterminated object")
 		default:
@@ -185,11 +205,12 @@ func (l *Lexer) onlyRef() (bool, error) {
 	return false, nil
 }
 
-// key reads an object key: a double- or single-quoted string, or a bare
-// token such as 0, -1 or topicName (fastjson AllowUnQuotedFieldNames).
-func (l *Lexer) key() ([]byte, error) {
-	if c := l.Peek(); c == '"' || c == '\'' {
-		return l.readString()
+// key reads an object key starting with c, the byte at the current offset:
+// a double- or single-quoted string, or a bare token such as 0, -1 or
+// topicName (fastjson AllowUnQuotedFieldNames).
+func (l *Lexer) key(c byte) ([]byte, error) {
+	if c == '"' || c == '\'' {
+		return l.readString(c)
 	}
 	tok := l.bare()
 	if len(tok) == 0 {
@@ -200,10 +221,14 @@ func (l *Lexer) key() ([]byte, error) {
 
 // bare reads a run of bytes that may form an unquoted key or token.
 func (l *Lexer) bare() []byte {
-	start := l.pos
-	for l.pos < len(l.data) && isBareByte(l.data[l.pos]) {
-		l.pos++
+	start, n := l.pos, 0
+	for _, c := range l.data[start:] {
+		if !isBareByte(c) {
+			break
+		}
+		n++
 	}
+	l.pos = start + n
 	return l.data[start:l.pos]
 }
 

@@ -15,7 +15,7 @@ func (l *Lexer) RawValue() ([]byte, Kind, error) {
 	}
 	switch c {
 	case '"', '\'':
-		s, err := l.readString()
+		s, err := l.readString(c)
 		return s, KindString, err
 	case '{', '[':
 		start := l.pos
@@ -40,7 +40,7 @@ func (l *Lexer) skipRaw() error {
 	for l.pos < len(l.data) {
 		switch c := l.data[l.pos]; c {
 		case '"', '\'':
-			if _, err := l.readString(); err != nil {
+			if _, err := l.readString(c); err != nil {
 				return err
 			}
 			continue

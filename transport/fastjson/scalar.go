@@ -24,7 +24,7 @@ const (
 func (l *Lexer) Scalar() (Kind, []byte, error) {
 	switch c := l.Peek(); {
 	case c == '"' || c == '\'':
-		s, err := l.readString()
+		s, err := l.readString(c)
 		return KindString, s, err
 	case c == '-' || (c >= '0' && c <= '9'):
 		s, err := l.number()

@@ -6,24 +6,25 @@ import (
 	"unicode/utf8"
 )
 
-// readString reads the string whose opening quote, double or single, is at
-// the current offset. Without escapes the result aliases the input;
+// readString reads the string whose opening quote q, double or single, is
+// at the current offset. Without escapes the result aliases the input;
 // otherwise it is unescaped into the scratch buffer. Raw control characters
 // and invalid UTF-8 are kept as they are.
-func (l *Lexer) readString() ([]byte, error) {
-	q := l.data[l.pos]
-	l.pos++
-	start := l.pos
-	for l.pos < len(l.data) {
-		switch l.data[l.pos] {
-		case q:
-			l.pos++
-			return l.data[start : l.pos-1], nil
-		case '\\':
+func (l *Lexer) readString(q byte) ([]byte, error) {
+	start := l.pos + 1
+	// Ranging over the rest keeps the loop free of bounds checks; this scan
+	// is most of the time spent decoding a header.
+	for i, c := range l.data[start:] {
+		if c == q {
+			l.pos = start + i + 1
+			return l.data[start : start+i], nil
+		}
+		if c == '\\' {
+			l.pos = start + i
 			return l.readEscaped(q, start)
 		}
-		l.pos++
 	}
+	l.pos = len(l.data)
 	return nil, l.syntaxErr("unterminated string")
 }
 
