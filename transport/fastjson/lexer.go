@@ -63,9 +63,6 @@ func (l *Lexer) Reset(data []byte, cfg Config) error {
 	if len(data) > maxSize {
 		return tooLarge(len(data), maxSize)
 	}
-	// Field by field rather than a struct literal: Reset stays small enough
-	// to inline, so a Lexer on the caller's stack is set up without write
-	// barriers (it runs once per request header).
 	l.data, l.pos, l.depth, l.cfg = data, 0, 0, cfg
 	l.maxDepth = cfg.MaxDepth
 	if l.maxDepth <= 0 {
