@@ -51,7 +51,7 @@ public final class CaptureMain {
     }
 
     public static void main(String[] args) throws Exception {
-        CaptureMain c = new CaptureMain(Settings.fromSystemProperties());
+        CaptureMain c = new CaptureMain(Settings.fromSystemProperties().validate());
         int status = 1;
         try {
             c.run();

@@ -13,7 +13,7 @@ public final class Main {
     }
 
     public static void main(String[] args) throws Exception {
-        Settings s = Settings.fromSystemProperties();
+        Settings s = Settings.fromSystemProperties().validate();
         Report report = new Report();
         Procs procs = new Procs(s.work);
         Ports ports = new Ports();

@@ -38,7 +38,7 @@ final class Settings {
     final List<String> only;
     /** How long a stopped (SIGSTOP) broker may take to expire on every name server. */
     final Duration expiryDeadline;
-    /** How long a SIGKILLed broker may take to disappear (connection-close grace). */
+    /** How long a SIGKILLed broker may take to disappear (connection-close grace); below brokerNotActiveMillis. */
     final Duration closeDeadline;
     /** The broker's own heartbeat timeout sent to name servers (brokerNotActiveTimeoutMillis). */
     final long brokerNotActiveMillis;
@@ -81,7 +81,7 @@ final class Settings {
             Path.of(System.getProperty("interop.raftns.bin", "bin/raftns")),
             words(System.getProperty("interop.raftns.extraArgs", "")),
             words(System.getProperty("interop.jvm.broker",
-                "-Xms256m -Xmx512m -XX:MaxDirectMemorySize=256m -XX:+UseSerialGC")),
+                "-Xms128m -Xmx256m -XX:MaxDirectMemorySize=128m -XX:+UseSerialGC")),
             words(System.getProperty("interop.jvm.namesrv",
                 "-Xms64m -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")),
             words(System.getProperty("interop.jvm.tool",
@@ -90,7 +90,16 @@ final class Settings {
             words(System.getProperty("interop.only", "").replace(',', ' ')),
             Duration.ofSeconds(Long.parseLong(System.getProperty("interop.expiryDeadlineSeconds", "45"))),
             Duration.ofSeconds(Long.parseLong(System.getProperty("interop.closeDeadlineSeconds", "15"))),
-            Long.parseLong(System.getProperty("interop.brokerNotActiveMillis", "10000")));
+            Long.parseLong(System.getProperty("interop.brokerNotActiveMillis", "20000")));
+    }
+
+    /** validate refuses settings under which a check could pass for the wrong reason. */
+    Settings validate() {
+        if (closeDeadline.toMillis() >= brokerNotActiveMillis) {
+            throw new IllegalArgumentException("the close deadline (" + closeDeadline.toSeconds() + "s) must stay below the"
+                + " broker heartbeat timeout (" + brokerNotActiveMillis + " ms), or expiry alone could pass the SIGKILL check");
+        }
+        return this;
     }
 
     /** raft reports whether the name servers under test are RaftNS members sharing one state. */
