@@ -12,11 +12,13 @@ interop_rc=1
 interop_build() {
   local log
   log="$(mktemp)"
-  echo "# building the harness (Maven: RocketMQ 5.x and 4.9.x jars)"
+  echo "# building the harness (Maven: RocketMQ 5.5.0, 4.9.7 broker, 4.9.8 client jars)"
   if ! { mvn -B -q -f "$HERE/pom.xml" compile dependency:build-classpath \
           -Dmdep.outputFile="$HERE/target/classpath.txt" \
-      && mvn -B -q -f "$HERE/v4/pom.xml" compile dependency:build-classpath \
-          -Dmdep.outputFile="$HERE/v4/target/classpath.txt"; } >"$log" 2>&1; then
+      && mvn -B -q -f "$HERE/v4/pom.xml" dependency:build-classpath \
+          -Dmdep.outputFile="$HERE/v4/target/classpath.txt" \
+      && mvn -B -q -f "$HERE/v4client/pom.xml" compile dependency:build-classpath \
+          -Dmdep.outputFile="$HERE/v4client/target/classpath.txt"; } >"$log" 2>&1; then
     if [ "$INTEROP_OFFLINE_OK" = 1 ] && ! curl -sfI -m 20 https://repo.maven.apache.org/maven2/ >/dev/null 2>&1; then
       echo "SKIP interop: Maven Central cannot be reached, so the RocketMQ jars could not be fetched"
       echo "SKIP interop: THE INTEROPERABILITY SCENARIOS DID NOT RUN"
@@ -72,7 +74,8 @@ interop_java() {
     -Drmq.logback.configurationFile="$HERE/conf/rmq5-logback.xml" \
     -Dinterop.work="$WORK" -Dinterop.home="$HERE" \
     -Dinterop.cp5="$HERE/target/classpath.txt" -Dinterop.classes5="$HERE/target/classes" \
-    -Dinterop.cp4="$HERE/v4/target/classpath.txt" -Dinterop.classes4="$HERE/v4/target/classes" \
+    -Dinterop.cp4="$HERE/v4/target/classpath.txt" \
+    -Dinterop.cp4client="$HERE/v4client/target/classpath.txt" -Dinterop.classes4client="$HERE/v4client/target/classes" \
     "$@" \
     -cp "$(cat "$HERE/target/classpath.txt"):$HERE/target/classes" "$main" &
   RUNNER_PID=$!

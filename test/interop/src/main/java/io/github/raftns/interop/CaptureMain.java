@@ -112,11 +112,11 @@ public final class CaptureMain {
         admin.examineBrokerClusterInfo();
         admin.shutdown();
 
-        FrameCap client4 = proxy("client-4.9.7", target);
+        FrameCap client4 = proxy("client-4.9.8", target);
         routeCheck4(client4, b, "JSON");
         // The same client with rocketmq.serialize.type=ROCKETMQ sends binary headers (as the bundled
         // benchmark tools do); the NameServer answers in the serialization of the request.
-        FrameCap client4bin = proxy("client-4.9.7-rocketmq-serialize", target);
+        FrameCap client4bin = proxy("client-4.9.8-rocketmq-serialize", target);
         routeCheck4(client4bin, b, "ROCKETMQ");
 
         b.shutdown(Duration.ofSeconds(60));
@@ -181,12 +181,12 @@ public final class CaptureMain {
 
     /** routeCheck4 runs our 4.9.x client program (route lookups and three sends) through cap. */
     private void routeCheck4(FrameCap cap, Broker b, String serializeType) throws Exception {
-        Proc rc = procs.java("routecheck4-" + cap.source(), s.work.resolve("client4"), s.classpath4, s.toolJvm,
+        Proc rc = procs.java("routecheck4-" + cap.source(), s.work.resolve("client4"), s.classpath4client, s.toolJvm,
             "io.github.raftns.interop.v4.RouteCheck4", List.of(cap.addr(), "cap-topic", b.brokerName, b.addr(), "4"),
             Map.of("logback.configurationFile", s.home.resolve("rocketmq4-home/conf/logback_tools.xml").toString(),
                 "rocketmq.serialize.type", serializeType));
         if (!rc.waitFor(Duration.ofSeconds(90)) || !rc.output().contains("ROUTECHECK OK")) {
-            throw new IllegalStateException("4.9.x client through " + cap.source() + ": " + rc.tail(5));
+            throw new IllegalStateException("4.9.8 client through " + cap.source() + ": " + rc.tail(5));
         }
     }
 

@@ -40,7 +40,7 @@ final class MqAdmin {
         return run(true, args);
     }
 
-    /** run4 runs the 4.9.x mqadmin with args (pass -n yourself). */
+    /** run4 runs the 4.9.x (4.9.8) mqadmin with args (pass -n yourself). */
     Result run4(String... args) throws Exception {
         return run(false, args);
     }
@@ -52,7 +52,7 @@ final class MqAdmin {
         Map<String, String> sys = v5
             ? Map.of("rmq.logback.configurationFile", settings.home.resolve("conf/rmq5-logback.xml").toString())
             : Map.of("rocketmq.home.dir", settings.home.resolve("rocketmq4-home").toString());
-        Proc p = procs.java(name, dir, v5 ? settings.classpath5 : settings.classpath4, settings.toolJvm,
+        Proc p = procs.java(name, dir, v5 ? settings.classpath5 : settings.classpath4client, settings.toolJvm,
             "org.apache.rocketmq.tools.command.MQAdminStartup", List.of(args), sys);
         if (!p.waitFor(Duration.ofSeconds(60))) {
             p.kill();

@@ -20,8 +20,10 @@ final class Settings {
     final Path home;
     /** Classpath of RocketMQ 5.x (broker, namesrv, tools, client) plus our classes. */
     final String classpath5;
-    /** Classpath of RocketMQ 4.9.x (broker, tools, client) plus our 4.x route check. */
+    /** Classpath of the RocketMQ 4.9.x broker (4.9.7). */
     final String classpath4;
+    /** Classpath of the RocketMQ 4.9.x client and mqadmin (4.9.8) plus our 4.x route check. */
+    final String classpath4client;
     /** The raftns binary (NAMESRV=raftns). */
     final Path raftnsBin;
     /** Extra arguments for every raftns member, split on spaces (RAFTNS_EXTRA_ARGS). */
@@ -43,7 +45,8 @@ final class Settings {
     /** The broker's own heartbeat timeout sent to name servers (brokerNotActiveTimeoutMillis). */
     final long brokerNotActiveMillis;
 
-    private Settings(String namesrv, Path work, Path home, String classpath5, String classpath4, Path raftnsBin,
+    private Settings(String namesrv, Path work, Path home, String classpath5, String classpath4,
+                     String classpath4client, Path raftnsBin,
                      List<String> raftnsExtraArgs, List<String> brokerJvm, List<String> namesrvJvm,
                      List<String> toolJvm, int messages, List<String> only, Duration expiryDeadline,
                      Duration closeDeadline, long brokerNotActiveMillis) {
@@ -52,6 +55,7 @@ final class Settings {
         this.home = home;
         this.classpath5 = classpath5;
         this.classpath4 = classpath4;
+        this.classpath4client = classpath4client;
         this.raftnsBin = raftnsBin;
         this.raftnsExtraArgs = raftnsExtraArgs;
         this.brokerJvm = brokerJvm;
@@ -70,6 +74,7 @@ final class Settings {
         Path home = Path.of(required("interop.home"));
         String cp5 = Files.readString(Path.of(required("interop.cp5"))).trim();
         String cp4 = Files.readString(Path.of(required("interop.cp4"))).trim();
+        String cp4client = Files.readString(Path.of(required("interop.cp4client"))).trim();
         String namesrv = System.getProperty("interop.namesrv", "java");
         if (!namesrv.equals("java") && !namesrv.equals("raftns")) {
             throw new IllegalArgumentException("NAMESRV must be java or raftns, not " + namesrv);
@@ -77,7 +82,8 @@ final class Settings {
         return new Settings(
             namesrv, work, home,
             cp5 + ":" + required("interop.classes5"),
-            cp4 + ":" + required("interop.classes4"),
+            cp4,
+            cp4client + ":" + required("interop.classes4client"),
             Path.of(System.getProperty("interop.raftns.bin", "bin/raftns")),
             words(System.getProperty("interop.raftns.extraArgs", "")),
             words(System.getProperty("interop.jvm.broker",

@@ -9,7 +9,7 @@ import java.util.Map;
  * V4Scenario runs two RocketMQ 4.9.x brokers against the name servers: one registering plain JSON
  * bodies and one with compressedRegister=true (zlib bodies, compressed=true header). Topics created
  * on each (the broker then registers incrementally, compressed for the second) must route on every
- * name server, and the 4.9.x Java client must route to them and send.
+ * name server, and the 4.9.8 Java client must route to them and send (Maven Central has no 4.9.8 broker).
  */
 final class V4Scenario {
     private V4Scenario() {
@@ -57,7 +57,7 @@ final class V4Scenario {
     /** clientCheck runs our 4.9.x client program (io.github.raftns.interop.v4.RouteCheck4) in its own JVM. */
     private static void clientCheck(Ctx c, String name, String all, String topic, Broker b) throws Exception {
         Path dir = c.settings.work.resolve("client4");
-        Proc p = c.procs.java("routecheck4-" + topic, dir, c.settings.classpath4, c.settings.toolJvm,
+        Proc p = c.procs.java("routecheck4-" + topic, dir, c.settings.classpath4client, c.settings.toolJvm,
             "io.github.raftns.interop.v4.RouteCheck4", List.of(all, topic, b.brokerName, b.addr(), "2"),
             Map.of("logback.configurationFile", c.settings.home.resolve("rocketmq4-home/conf/logback_tools.xml").toString()));
         if (!p.waitFor(Duration.ofSeconds(90))) {
