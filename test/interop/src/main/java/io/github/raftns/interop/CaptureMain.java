@@ -50,6 +50,7 @@ public final class CaptureMain {
         this.out = Path.of(System.getProperty("interop.captureOut"));
     }
 
+    /** main captures every source and exits 0 only when every wanted frame was found. */
     public static void main(String[] args) throws Exception {
         CaptureMain c = new CaptureMain(Settings.fromSystemProperties().validate());
         int status = 1;

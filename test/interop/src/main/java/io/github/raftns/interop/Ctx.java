@@ -1,5 +1,9 @@
 package io.github.raftns.interop;
 
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
 /**
  * Ctx is what every scenario needs: the settings, the report, the processes, the name servers
  * under test and the ways to look at them.
@@ -24,13 +28,13 @@ final class Ctx {
     }
 
     /** check polls probe until deadline and records PASS (with the time it took) or FAIL. */
-    boolean check(String name, java.time.Duration deadline, java.util.concurrent.Callable<String> probe) {
+    boolean check(String name, Duration deadline, Callable<String> probe) {
         return check(name, deadline, probe, () -> "");
     }
 
     /** check is check with a note (evaluated right after the probe succeeded) added to the PASS line. */
-    boolean check(String name, java.time.Duration deadline, java.util.concurrent.Callable<String> probe,
-                  java.util.function.Supplier<String> note) {
+    boolean check(String name, Duration deadline, Callable<String> probe,
+                  Supplier<String> note) {
         Poll.Result r = Poll.until(deadline, probe);
         if (r.ok()) {
             String n = note.get();
@@ -41,7 +45,7 @@ final class Ctx {
     }
 
     /** raftOnly records a check that only RaftNS can pass as SKIP under the reference name servers. */
-    boolean raftOnly(String name, java.time.Duration deadline, java.util.concurrent.Callable<String> probe) {
+    boolean raftOnly(String name, Duration deadline, Callable<String> probe) {
         if (!ns.replicated()) {
             report.skip(name, "RaftNS-only: reference NameServers do not share state");
             return true;

@@ -12,6 +12,7 @@ public final class Main {
     private Main() {
     }
 
+    /** main runs every selected scenario and exits 0 only when no check failed. */
     public static void main(String[] args) throws Exception {
         Settings s = Settings.fromSystemProperties().validate();
         Report report = new Report();

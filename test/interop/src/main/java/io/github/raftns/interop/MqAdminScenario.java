@@ -19,6 +19,7 @@ final class MqAdminScenario {
     private MqAdminScenario() {
     }
 
+    /** run runs every mqadmin check against the running pair; the pair's topic is deleted at the end. */
     static void run(Ctx c, PairScenario.Pair pair) throws Exception {
         String all = c.ns.addrList();
         String topic = TrafficScenario.TOPIC;

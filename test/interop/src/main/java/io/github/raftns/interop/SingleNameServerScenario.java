@@ -15,6 +15,7 @@ final class SingleNameServerScenario {
     private SingleNameServerScenario() {
     }
 
+    /** run starts broker-b against one member, checks its route and stops it. */
     static void run(Ctx c) throws Exception {
         NameServers.Member one = c.ns.follower();
         Report.info("single: broker-b names only " + one.id() + " " + one.addr());

@@ -1,6 +1,7 @@
 package io.github.raftns.interop;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * TrafficScenario creates a topic with mqadmin updateTopic, checks its route on every name server,
@@ -15,6 +16,7 @@ final class TrafficScenario {
     private TrafficScenario() {
     }
 
+    /** run runs the topic, steady-traffic and failover checks against the running pair. */
     static void run(Ctx c, PairScenario.Pair pair) throws Exception {
         createTopic(c, pair, TOPIC, "traffic.mqadmin-updateTopic");
         steady(c);
@@ -57,7 +59,7 @@ final class TrafficScenario {
 
         c.ns.restart(victim);
         c.check("traffic.failover-restarted-member-serves-route", Duration.ofSeconds(45), () -> NsView.every(
-            java.util.List.of(victim), m -> NsView.routeHas(c.view.route(m, FAILOVER_TOPIC), PairScenario.BROKER_NAME,
+            List.of(victim), m -> NsView.routeHas(c.view.route(m, FAILOVER_TOPIC), PairScenario.BROKER_NAME,
                 pair.addrs(), 4, 6)));
     }
 

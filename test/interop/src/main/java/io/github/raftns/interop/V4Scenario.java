@@ -15,6 +15,7 @@ final class V4Scenario {
     private V4Scenario() {
     }
 
+    /** run starts the two 4.9.x brokers, checks registration, topics and the 4.9.x client, and stops them. */
     static void run(Ctx c) throws Exception {
         String all = c.ns.addrList();
         // No auto-creation: the client's sends below must go by the route the name servers serve.
