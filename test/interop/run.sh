@@ -2,8 +2,8 @@
 # Interoperability harness of RaftNS (issue 4): real Apache RocketMQ brokers, clients and mqadmin
 # (fetched from Maven Central, never copied into the repository) against three name servers.
 #
-#   NAMESRV=raftns test/interop/run.sh   # three bin/raftns members (built here unless RAFTNS_BIN is set)
-#   NAMESRV=java   test/interop/run.sh   # three reference NameServers: validates the harness itself
+#   test/interop/run.sh                  # three bin/raftns members (built here unless RAFTNS_BIN is set)
+#   NAMESRV=java test/interop/run.sh     # three reference NameServers: validates the harness itself
 #
 # Prints one "PASS name" / "FAIL name: reason" / "SKIP name: reason" line per check and ends with
 # "N passed, M failed[, K skipped]"; exits non-zero when a check failed. See README.md for every knob.
@@ -11,7 +11,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-NAMESRV="${NAMESRV:-java}" # TODO(issue 4): default to raftns once RaftNS passes.
+NAMESRV="${NAMESRV:-raftns}"
 
 case "$NAMESRV" in
   java|raftns) ;;
