@@ -20,6 +20,7 @@ public final class Main {
         Ports ports = new Ports();
         NameServers ns = s.raft() ? new RaftNameServers(s, procs, ports) : new JavaNameServers(s, procs, ports);
         long start = System.nanoTime();
+        watchdog(report, Duration.ofMinutes(Long.getLong("interop.timeoutMinutes", 30)));
         Report.info("name servers: " + ns.describe() + ", work dir " + s.work);
         int status;
         try {
@@ -41,6 +42,25 @@ public final class Main {
             status = report.failed() == 0 ? 0 : 1;
         }
         System.exit(status);
+    }
+
+    /**
+     * watchdog ends the run with a failure if it is still going after limit, so CI never waits on a hung
+     * process; the Procs shutdown hook then kills everything that was started.
+     */
+    private static void watchdog(Report report, Duration limit) {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(limit.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+            report.fail("harness.timeout", "the run took longer than " + limit.toMinutes() + " minutes");
+            report.summary();
+            System.exit(1);
+        }, "watchdog");
+        t.setDaemon(true);
+        t.start();
     }
 
     private static void scenarios(Ctx c) {
