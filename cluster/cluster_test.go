@@ -467,3 +467,30 @@ func TestCluster_LaggingFollowerCatchesUpThroughSnapshot(t *testing.T) {
 	tc.waitSame()
 	waitFor(t, 5*time.Second, "the follower ready", func() bool { ready, _ := f.node.Ready(); return ready })
 }
+
+// TestCluster_HugeRegistrationIsSplitAcrossEntries registers a broker whose
+// topic table would make an entry above the limit, through a follower.
+func TestCluster_HugeRegistrationIsSplitAcrossEntries(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	for i := 0; i < 40000; i++ {
+		cmd.TopicConfigs = append(cmd.TopicConfigs, fsm.TopicConfig{TopicName: fmt.Sprintf("t-%x-%x", i*2654435761, i*40503), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
+	}
+	whole, err := fsm.Encode(fsm.RegisterBrokerType, cmd)
+	if err != nil || len(whole) <= fsm.MaxEntrySize {
+		t.Fatalf("registration entry of %d bytes (%v) does not need a split", len(whole), err)
+	}
+	before := leader.node.Raft().LastIndex()
+	register(t, tc.followers()[0], cmd)
+	if grown := leader.node.Raft().LastIndex() - before; grown < 2 {
+		t.Fatalf("log grew by %d entries, want the registration split", grown)
+	}
+	tc.waitSame()
+	if _, ok := tc.followers()[1].node.FSM().Route(cmd.TopicConfigs[len(cmd.TopicConfigs)-1].TopicName, false); !ok {
+		t.Fatal("the last part's topic is missing on a follower")
+	}
+	if leader.node.FSM().WouldChange(cmd) {
+		t.Fatal("the registration still counts as a change after its parts")
+	}
+}

@@ -86,9 +86,15 @@ func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker) (f
 	}
 	stamped := *cmd
 	stamped.StampMillis = time.Now().UnixMilli()
-	res, err := n.applyAsLeader(ctx, fsm.RegisterBrokerType, &stamped)
+	entries, err := fsm.SplitRegistration(&stamped)
 	if err != nil {
 		return fsm.RegisterResult{}, err
+	}
+	var res any
+	for _, e := range entries {
+		if res, err = n.applyEncodedAsLeader(ctx, fsm.RegisterBrokerType, e); err != nil {
+			return fsm.RegisterResult{}, err
+		}
 	}
 	n.stats.RegistersWritten.Add(1)
 	r, _ := res.(fsm.RegisterResult)
@@ -96,13 +102,22 @@ func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker) (f
 }
 
 // applyAsLeader proposes a command on this member, which must be a ready
-// leader. It is the only path to raft.Apply.
+// leader.
 func (n *Node) applyAsLeader(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
 	if err := n.waitLeaderReady(ctx.Done()); err != nil {
 		return nil, err
 	}
 	buf, err := fsm.Encode(t, cmd)
 	if err != nil {
+		return nil, err
+	}
+	return n.applyEncodedAsLeader(ctx, t, buf)
+}
+
+// applyEncodedAsLeader proposes an encoded entry; it is the only path to
+// raft.Apply.
+func (n *Node) applyEncodedAsLeader(ctx context.Context, t fsm.CommandType, buf []byte) (any, error) {
+	if err := n.waitLeaderReady(ctx.Done()); err != nil {
 		return nil, err
 	}
 	timeout := n.cfg.ApplyTimeout

@@ -75,6 +75,10 @@ type RegisterBroker struct {
 	MappingInfos        []TopicQueueMappingInfo
 	// StampMillis is the proposer's wall clock, for display only.
 	StampMillis int64
+	// Continuation marks a later part of a registration that the leader
+	// split across several entries (see SplitRegistration): its topics are
+	// written even though the first part already stored the DataVersion.
+	Continuation bool
 }
 
 // Key returns the broker's live-table key.

@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // compressedType marks an entry whose payload is DEFLATE-compressed: the
@@ -19,15 +20,20 @@ const compressAbove = 16 << 10
 // maxInflated bounds a decompressed payload.
 const maxInflated = 64 << 20
 
+// flateWriters reuses compressors: each one holds about 1 MiB of tables.
+var flateWriters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed) // BestSpeed is a valid level
+	return w
+}}
+
 func compress(t CommandType, payload []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(payload) / 4)
 	buf.WriteByte(byte(compressedType))
 	buf.WriteByte(byte(t))
-	w, err := flate.NewWriter(&buf, flate.BestSpeed)
-	if err != nil {
-		return nil, err
-	}
+	w := flateWriters.Get().(*flate.Writer)
+	defer flateWriters.Put(w)
+	w.Reset(&buf)
 	if _, err := w.Write(payload); err != nil {
 		return nil, err
 	}

@@ -107,7 +107,9 @@ func (p *registerPlan) planTopics(s *state, registerFirst bool) {
 	if !isMaster && !isPrimeSlave {
 		return
 	}
-	dvChanged := p.dataVersionChanged(s)
+	// A continuation part carries the rest of a registration split to keep
+	// Raft entries small: its topics are written as the first part's were.
+	dvChanged := p.dataVersionChanged(s) || c.Continuation
 	p.planQueues(s, registerFirst, dvChanged, isPrimeSlave)
 	if registerFirst || dvChanged {
 		p.planMappings(s)
