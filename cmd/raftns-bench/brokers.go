@@ -145,10 +145,11 @@ func registerAll(ctx context.Context, pool clientPool, addr string, regs []*nscl
 	return first
 }
 
-// entrySize returns the size of the Raft log entry the leader writes for r
-// (the body decoded as the member decodes it, the command encoded with
-// fsm.Encode as the cluster package does, compression included) and the
-// size the same entry has without compression (type byte plus msgpack).
+// entrySize returns the size of the largest Raft log entry the leader
+// writes for r (the body decoded as the member decodes it, the command
+// encoded and, if too large, split by fsm.SplitRegistration as the cluster
+// package does, compression included) and the size the whole registration
+// would have as one entry without compression (type byte plus msgpack).
 func entrySize(r *nsclient.Registration, version int32) (entry, raw int, err error) {
 	b, err := body.EncodeRegisterBody(&r.Body, r.Compressed, version)
 	if err != nil {
@@ -167,13 +168,16 @@ func entrySize(r *nsclient.Registration, version int32) (entry, raw int, err err
 	if r.EnableActingMaster != nil {
 		cmd.HasEnableActingMaster, cmd.EnableActingMaster = true, *r.EnableActingMaster
 	}
-	buf, err := fsm.Encode(fsm.RegisterBrokerType, cmd)
+	parts, err := fsm.SplitRegistration(cmd)
 	if err != nil {
 		return 0, 0, err
+	}
+	for _, p := range parts {
+		entry = max(entry, len(p))
 	}
 	var payload []byte
 	if err := codec.NewEncoderBytes(&payload, &codec.MsgpackHandle{BasicHandle: codec.BasicHandle{EncodeOptions: codec.EncodeOptions{Canonical: true}}}).Encode(cmd); err != nil {
 		return 0, 0, err
 	}
-	return len(buf), 1 + len(payload), nil
+	return entry, 1 + len(payload), nil
 }

@@ -182,7 +182,7 @@ func (s *largeScenario) table(rows []largeRow) Table {
 	names := map[bool]string{false: "numbered", true: "random"}[s.RandomNames]
 	t := Table{
 		Title: fmt.Sprintf("one full registration per broker (%s body sent, %s topic names, %d queues per topic)", form, names, s.Queues),
-		Columns: []string{"topics", "plain body", "compressed body", "raft entry", "uncompressed entry", "> 512 KiB", "register ms",
+		Columns: []string{"topics", "plain body", "compressed body", "largest raft entry", "uncompressed whole", "> 512 KiB", "register ms",
 			"unchanged p50 ms", "unchanged max ms", "log entries", "data dir growth", "leader RSS"},
 	}
 	for _, r := range rows {
@@ -200,7 +200,7 @@ func (s *largeScenario) notes(r *Report, e *env, rows []largeRow) {
 				row.Topics, sizeCell(int64(row.EntryBytes)))
 		}
 	}
-	r.notef("raft entry = fsm.Encode of the registration as the leader builds it (computed by the tool, not read from the log)")
+	r.notef("largest raft entry = the largest entry fsm.SplitRegistration makes of the registration, as the leader does (computed by the tool, not read from the log)")
 	if rows[0].DataDirGrowth == nil {
 		r.notef("data dir growth unknown: the members were not started by raftns-bench")
 	} else {
