@@ -471,7 +471,13 @@ func TestCluster_LaggingFollowerCatchesUpThroughSnapshot(t *testing.T) {
 // TestCluster_HugeRegistrationIsSplitAcrossEntries registers a broker whose
 // topic table would make an entry above the limit, through a follower.
 func TestCluster_HugeRegistrationIsSplitAcrossEntries(t *testing.T) {
-	tc := newTestCluster(t, 3, nil)
+	// LAN-like timers: entries of hundreds of KiB under -race must not look
+	// like a dead leader.
+	tc := newTestCluster(t, 3, func(c *Config) {
+		c.RaftConfig.HeartbeatTimeout, c.RaftConfig.ElectionTimeout, c.RaftConfig.LeaderLeaseTimeout = time.Second, time.Second, 500*time.Millisecond
+		c.ForwardHold = 10 * time.Second
+		c.BrokerExpiry = time.Minute
+	})
 	leader := tc.waitLeaderReady()
 	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
 	for i := 0; i < 40000; i++ {
@@ -482,13 +488,21 @@ func TestCluster_HugeRegistrationIsSplitAcrossEntries(t *testing.T) {
 		t.Fatalf("registration entry of %d bytes (%v) does not need a split", len(whole), err)
 	}
 	before := leader.node.Raft().LastIndex()
-	register(t, tc.followers()[0], cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // slow under -race
+	defer cancel()
+	if _, err := tc.followers()[0].node.Register(ctx, cmd); err != nil {
+		t.Fatal(err)
+	}
 	if grown := leader.node.Raft().LastIndex() - before; grown < 2 {
 		t.Fatalf("log grew by %d entries, want the registration split", grown)
 	}
 	tc.waitSame()
-	if _, ok := tc.followers()[1].node.FSM().Route(cmd.TopicConfigs[len(cmd.TopicConfigs)-1].TopicName, false); !ok {
-		t.Fatal("the last part's topic is missing on a follower")
+	last := cmd.TopicConfigs[len(cmd.TopicConfigs)-1].TopicName
+	for _, m := range tc.running() {
+		if _, ok := m.node.FSM().Route(last, false); !ok {
+			_, topics := m.node.FSM().Counts()
+			t.Fatalf("%s lacks the last part's topic %s (%d topics of %d)", m.id, last, topics, len(cmd.TopicConfigs))
+		}
 	}
 	if leader.node.FSM().WouldChange(cmd) {
 		t.Fatal("the registration still counts as a change after its parts")

@@ -186,7 +186,9 @@ func (n *Node) serveRPC(ln net.Listener) {
 	}
 }
 
-// rpcPool keeps one multiplexed net/rpc client per member address.
+// rpcPool keeps multiplexed net/rpc clients per member address, one per
+// lane, so that a timed-out heartbeat batch or status probe, which drops its
+// connection, never cuts off a large forwarded write in flight.
 type rpcPool struct {
 	mu      sync.Mutex
 	clients map[string]*rpc.Client
@@ -195,33 +197,42 @@ type rpcPool struct {
 
 func newRPCPool() *rpcPool { return &rpcPool{clients: map[string]*rpc.Client{}} }
 
-func (p *rpcPool) get(addr string, fresh bool) (*rpc.Client, error) {
+// lane names the connection a method uses.
+func lane(method string) string {
+	switch method {
+	case "Heartbeats", "Status":
+		return method
+	}
+	return "write"
+}
+
+func (p *rpcPool) get(key, addr string, fresh bool) (*rpc.Client, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		return nil, ErrShutdown
 	}
-	if c, ok := p.clients[addr]; ok {
+	if c, ok := p.clients[key]; ok {
 		if !fresh {
 			return c, nil
 		}
 		c.Close()
-		delete(p.clients, addr)
+		delete(p.clients, key)
 	}
 	conn, err := dialMux(addr, muxRPC, rpcDialTimeout)
 	if err != nil {
 		return nil, err
 	}
 	c := rpc.NewClient(conn)
-	p.clients[addr] = c
+	p.clients[key] = c
 	return c, nil
 }
 
-func (p *rpcPool) drop(addr string, c *rpc.Client) {
+func (p *rpcPool) drop(key string, c *rpc.Client) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.clients[addr] == c {
-		delete(p.clients, addr)
+	if p.clients[key] == c {
+		delete(p.clients, key)
 	}
 	c.Close()
 }
@@ -229,7 +240,8 @@ func (p *rpcPool) drop(addr string, c *rpc.Client) {
 // call invokes method on the member at addr within ctx. fresh forces a new
 // connection (rqlite's last-retry rule).
 func (p *rpcPool) call(ctx context.Context, addr, method string, args, reply any, fresh bool) error {
-	c, err := p.get(addr, fresh)
+	key := addr + "#" + lane(method)
+	c, err := p.get(key, addr, fresh)
 	if err != nil {
 		return fmt.Errorf("dial %s: %w", addr, err)
 	}
@@ -239,7 +251,7 @@ func (p *rpcPool) call(ctx context.Context, addr, method string, args, reply any
 		if call.Error != nil {
 			var se rpc.ServerError
 			if !errors.As(call.Error, &se) {
-				p.drop(addr, c)
+				p.drop(key, c)
 			}
 			return fmt.Errorf("%s on %s: %w", method, addr, call.Error)
 		}
@@ -247,7 +259,7 @@ func (p *rpcPool) call(ctx context.Context, addr, method string, args, reply any
 	case <-ctx.Done():
 		// The connection may carry a late reply; a fresh one is cheaper
 		// than reasoning about it.
-		p.drop(addr, c)
+		p.drop(key, c)
 		return fmt.Errorf("%s on %s: %w", method, addr, ctx.Err())
 	}
 }

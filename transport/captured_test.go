@@ -62,7 +62,7 @@ func replay(t *testing.T, ts *testServer, prefix string, exact bool) *remoting.C
 }
 
 // TestCaptured_ReplayAgainstReferenceAnswers replays what real 5.5.0 and
-// 4.9.7 brokers and clients sent to the reference NameServer and expects
+// 4.9.7 brokers and 4.9.8 and 5.5.0 clients sent to the reference NameServer and expects
 // the reference's answers, byte for byte where the state is the same.
 func TestCaptured_ReplayAgainstReferenceAnswers(t *testing.T) {
 	ts := startTestServer(t, nil)
@@ -72,8 +72,8 @@ func TestCaptured_ReplayAgainstReferenceAnswers(t *testing.T) {
 	// Routes as the 5.5.0 and 4.9.7 Java clients ask for them (JSON and
 	// binary headers) and cluster info: the same state gives the same bytes.
 	replay(t, ts, "client-5.5.0__GET_ROUTEINFO_BY_TOPIC", true)
-	replay(t, ts, "client-4.9.7__GET_ROUTEINFO_BY_TOPIC", true)
-	replay(t, ts, "client-4.9.7-rocketmq-serialize__GET_ROUTEINFO_BY_TOPIC", true)
+	replay(t, ts, "client-4.9.8__GET_ROUTEINFO_BY_TOPIC", true)
+	replay(t, ts, "client-4.9.8-rocketmq-serialize__GET_ROUTEINFO_BY_TOPIC", true)
 	replay(t, ts, "client-5.5.0__GET_ROUTEINFO_BY_TOPIC__topic-not-exist", true)
 	replay(t, ts, "client-5.5.0__GET_BROKER_CLUSTER_INFO", true)
 
