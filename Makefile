@@ -51,13 +51,21 @@ lint: ## gofmt and go vet
 	$(GO) vet ./...
 
 .PHONY: golden
-golden: ## Rewrite golden files from the current encoders
-	$(GO) test ./... -run Golden -update
+golden: ## Regenerate the compressed-body goldens from their hand-built layouts
+	$(GO) test ./transport/body -run Compressed -update
 
 .PHONY: interop
-interop: build ## Run real Apache RocketMQ (brokers, clients, mqadmin) against a three-member cluster
+interop: ## Real RocketMQ 5.5.0/4.9.x brokers, clients and mqadmin (Maven Central) against three members
 	./test/interop/run.sh
+
+.PHONY: interop-java
+interop-java: ## The same scenarios against three reference NameServers (validates the harness)
+	NAMESRV=java ./test/interop/run.sh
+
+.PHONY: interop-capture
+interop-capture: ## Re-record testdata/frames/captured from real RocketMQ
+	./test/interop/capture.sh
 
 .PHONY: clean
 clean: ## Remove build output and local data
-	rm -rf $(BIN) $(DATA_DIR) ./.cluster
+	rm -rf $(BIN) $(DATA_DIR) ./.cluster test/interop/target test/interop/v4/target

@@ -19,7 +19,7 @@ interop_build() {
           -Dmdep.outputFile="$HERE/v4/target/classpath.txt" \
       && mvn -B -q -f "$HERE/v4client/pom.xml" compile dependency:build-classpath \
           -Dmdep.outputFile="$HERE/v4client/target/classpath.txt"; } >"$log" 2>&1; then
-    if [ "$INTEROP_OFFLINE_OK" = 1 ] && ! curl -sfI -m 20 https://repo.maven.apache.org/maven2/ >/dev/null 2>&1; then
+    if [ "$INTEROP_OFFLINE_OK" = 1 ] && ! curl -s -o /dev/null -m 20 https://repo.maven.apache.org/maven2/; then
       echo "SKIP interop: Maven Central cannot be reached, so the RocketMQ jars could not be fetched"
       echo "SKIP interop: THE INTEROPERABILITY SCENARIOS DID NOT RUN"
       rm -f "$log"
