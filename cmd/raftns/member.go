@@ -26,62 +26,76 @@ type member struct {
 	errc   chan error
 }
 
-// startMember opens the ports, starts Raft and begins serving.
-func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
-	clientLn, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
+// listeners are a member's three ports; http is nil when disabled.
+type listeners struct{ client, cluster, http net.Listener }
+
+func openListeners(cfg *config) (*listeners, error) {
+	l := &listeners{}
+	var err error
+	if l.client, err = net.Listen("tcp", cfg.Listen); err != nil {
 		return nil, fmt.Errorf("listen for clients on %s: %w", cfg.Listen, err)
 	}
-	clusterLn, err := net.Listen("tcp", cfg.ClusterAddr)
-	if err != nil {
-		clientLn.Close()
+	if l.cluster, err = net.Listen("tcp", cfg.ClusterAddr); err != nil {
+		l.close()
 		return nil, fmt.Errorf("listen for members on %s: %w", cfg.ClusterAddr, err)
 	}
-	var httpLn net.Listener
 	if cfg.HTTPAddr != "" {
-		if httpLn, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
-			clientLn.Close()
-			clusterLn.Close()
+		if l.http, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+			l.close()
 			return nil, fmt.Errorf("listen for admin HTTP on %s: %w", cfg.HTTPAddr, err)
 		}
 	}
-	m := &member{logger: logger, errc: make(chan error, 3)}
+	return l, nil
+}
+
+func (l *listeners) close() {
+	for _, ln := range []net.Listener{l.client, l.cluster, l.http} {
+		if ln != nil {
+			ln.Close()
+		}
+	}
+}
+
+// startMember opens the ports, starts Raft and begins serving.
+func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
+	lns, err := openListeners(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// Raft's own metrics go to process-wide sinks; route them before Raft
+	// starts so none is lost.
 	registry := prometheus.NewRegistry()
 	if err := httpapi.InstallRaftMetrics(registry); err != nil {
 		logger.Warn("raft metrics unavailable", "error", err)
 	}
-	m.node, err = cluster.New(clusterConfig(cfg, id, clusterLn, clientLn, httpLn, logger), fsm.New(logger), clusterLn)
-	if err != nil {
-		clientLn.Close()
-		if httpLn != nil {
-			httpLn.Close()
-		}
+	m := &member{logger: logger, errc: make(chan error, 3)}
+	if m.node, err = cluster.New(clusterConfig(cfg, id, lns, logger), fsm.New(logger), lns.cluster); err != nil {
+		lns.close()
 		return nil, err
 	}
-	settings := transport.NewSettings(cfg.properties(), persistSettings(cfg.persistedPath()), raftnsKeys...)
 	tcfg := transport.DefaultConfig()
-	tcfg.Settings, tcfg.Logger = settings, logger
+	tcfg.Settings = transport.NewSettings(cfg.properties(), persistSettings(cfg.persistedPath()), raftnsKeys...)
+	tcfg.Logger = logger
 	tcfg.Remoting.MaxConns, tcfg.Remoting.IdleTimeout = cfg.MaxConns, cfg.IdleTimeout
-	var metrics *httpapi.Metrics
 	m.ns = transport.New(tcfg, m.node)
-	metrics = httpapi.NewMetricsIn(registry, m.node, httpapi.NewConnCollector(m.ns.Remoting()))
+	metrics := httpapi.NewMetricsIn(registry, m.node, httpapi.NewConnCollector(m.ns.Remoting()))
 	m.ns.SetObserver(metrics)
-	go func() { m.errc <- m.ns.Serve(clientLn) }()
-	if httpLn != nil {
-		m.http = httpapi.New(m.node, metrics.Registry, logger)
-		go func() { m.errc <- m.http.Serve(httpLn) }()
+	go func() { m.errc <- m.ns.Serve(lns.client) }()
+	if lns.http != nil {
+		m.http = httpapi.New(m.node, registry, logger)
+		go func() { m.errc <- m.http.Serve(lns.http) }()
 	}
-	logger.Info("raftns member started", "id", id, "client", clientLn.Addr().String(),
-		"cluster", clusterLn.Addr().String(), "http", addrOf(httpLn), "data_dir", cfg.DataDir)
+	logger.Info("raftns member started", "id", id, "client", lns.client.Addr().String(),
+		"cluster", lns.cluster.Addr().String(), "http", addrOf(lns.http), "data_dir", cfg.DataDir)
 	return m, nil
 }
 
-func clusterConfig(cfg *config, id string, clusterLn, clientLn, httpLn net.Listener, logger hclog.Logger) *cluster.Config {
+func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) *cluster.Config {
 	c := cluster.DefaultConfig()
 	c.ID, c.DataDir = id, cfg.DataDir
-	c.ClusterAddr = advertised(cfg.ClusterAddr, clusterLn)
-	c.ClientAddr = advertised(cfg.Listen, clientLn)
-	c.HTTPAddr = addrOf(httpLn)
+	c.ClusterAddr = advertised(cfg.ClusterAddr, lns.cluster)
+	c.ClientAddr = advertised(cfg.Listen, lns.client)
+	c.HTTPAddr = addrOf(lns.http)
 	c.Peers, c.Join, c.Bootstrap = cfg.Peers, cfg.Join, cfg.Bootstrap
 	c.RaftMultiplier = cfg.RaftMultiplier
 	c.BrokerExpiry, c.ScanInterval, c.ConnCloseGrace, c.MaxStale = cfg.BrokerExpiry, cfg.ScanInterval, cfg.ConnCloseGrace, cfg.MaxStale
