@@ -27,15 +27,16 @@ type Server struct {
 	srv    *http.Server
 }
 
-// New returns the admin server for node; reg holds the metrics to expose.
-func New(node *cluster.Node, reg *prometheus.Registry, logger hclog.Logger) *Server {
+// New returns the admin server for node; metrics gathers what /metrics
+// exposes.
+func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *Server {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
 	s := &Server{node: node, logger: logger.Named("http"), mux: http.NewServeMux()}
 	s.mux.HandleFunc("GET /livez", s.livez)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
-	s.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	s.mux.Handle("GET /metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
 	s.mux.HandleFunc("GET /v1/status", s.status)
 	s.mux.HandleFunc("GET /v1/peers", s.peers)
 	s.mux.HandleFunc("POST /v1/peers", s.leaderOnly(s.addPeer))

@@ -6,11 +6,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
+)
+
+var (
+	raftMetricsOnce sync.Once
+	raftMetrics     = prometheus.NewRegistry()
 )
 
 func get(t *testing.T, h http.Handler, path string) (int, string) {
@@ -22,14 +28,16 @@ func get(t *testing.T, h http.Handler, path string) (int, string) {
 }
 
 func TestHTTP_ProbesStatusAndMetrics(t *testing.T) {
-	reg := prometheus.NewRegistry()
-	if err := InstallRaftMetrics(reg); err != nil {
-		t.Fatal(err)
-	}
+	// Raft's metrics go to process-wide sinks, installed once per process.
+	raftMetricsOnce.Do(func() {
+		if err := InstallRaftMetrics(raftMetrics); err != nil {
+			t.Fatal(err)
+		}
+	})
 	node := clustertest.Single(t, nil)
-	metrics := NewMetricsIn(reg, node)
+	metrics := NewMetrics(node)
 	metrics.ObserveRequest(105, 0, 1000)
-	h := New(node, metrics.Registry, nil).Handler()
+	h := New(node, prometheus.Gatherers{metrics.Registry, raftMetrics}, nil).Handler()
 
 	if code, body := get(t, h, "/livez"); code != 200 || body != "ok\n" {
 		t.Fatalf("/livez = %d %q", code, body)
