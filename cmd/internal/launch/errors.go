@@ -1,0 +1,20 @@
+package launch
+
+import "errors"
+
+var (
+	// ErrTimeout is returned by Poll when its condition did not come true
+	// before the deadline.
+	ErrTimeout = errors.New("launch: timed out")
+	// ErrExited is returned by WaitReady when the process ended before it
+	// became ready.
+	ErrExited = errors.New("launch: member exited")
+	// ErrRunning is returned by Start while the previous process still runs.
+	ErrRunning = errors.New("launch: member already running")
+	// ErrStillRunning is returned by Terminate when the process outlived its
+	// grace period after SIGTERM.
+	ErrStillRunning = errors.New("launch: member still running after SIGTERM")
+	// ErrNoHTTPAddr is returned by the HTTP methods of a member whose admin
+	// address is unknown.
+	ErrNoHTTPAddr = errors.New("launch: admin HTTP address unknown")
+)

@@ -1,0 +1,44 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPoll(t *testing.T) {
+	boom := errors.New("boom")
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name    string
+		ctx     context.Context
+		results []bool // cond's answers in turn; the last repeats
+		err     error
+		want    error
+	}{
+		{"true at once", context.Background(), []bool{true}, nil, nil},
+		{"true on the third call", context.Background(), []bool{false, false, true}, nil, nil},
+		{"condition error", context.Background(), []bool{false}, boom, boom},
+		{"never true", context.Background(), []bool{false}, nil, ErrTimeout},
+		{"context ended", canceled, []bool{false}, nil, context.Canceled},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			err := Poll(tc.ctx, 50*time.Millisecond, time.Millisecond, "it", func() (bool, error) {
+				ok := tc.results[min(calls, len(tc.results)-1)]
+				calls++
+				return ok, tc.err
+			})
+			if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+				t.Fatalf("Poll = %v, want %v", err, tc.want)
+			}
+			if errors.Is(err, ErrTimeout) && !strings.Contains(err.Error(), "waiting for it") {
+				t.Fatalf("timeout error %q does not say what was awaited", err)
+			}
+		})
+	}
+}
