@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/rocketmq-client-go/v2/admin"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
+	"github.com/raftns/raftns/cmd/internal/launch"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/nsclient"
 )
@@ -53,7 +54,7 @@ func TestProcess_AcknowledgedRegistrationsSurviveLeaderKill(t *testing.T) {
 				}
 				reg := brokerRegistration("c1", fmt.Sprintf("b-%d-%d", w, i), fmt.Sprintf("10.%d.%d.%d:10911", w, i/250, i%250), 0, 1, fmt.Sprintf("T-%d-%d", w, i))
 				target := ps[rand.IntN(len(ps))]
-				if _, err := c.RegisterBroker(ctx, target.client, reg); err == nil {
+				if _, err := c.RegisterBroker(ctx, target.ClientAddr, reg); err == nil {
 					mu.Lock()
 					acked = append(acked, reg)
 					mu.Unlock()
@@ -66,7 +67,7 @@ func TestProcess_AcknowledgedRegistrationsSurviveLeaderKill(t *testing.T) {
 		defer mu.Unlock()
 		return len(acked) >= 20
 	})
-	leader.kill()
+	leader.Kill()
 	rest := survivors(ps, leader)
 	newLeader := leaderOf(t, rest)
 	waitFor(t, 30*time.Second, "registrations after the failover", func() bool {
@@ -74,7 +75,7 @@ func TestProcess_AcknowledgedRegistrationsSurviveLeaderKill(t *testing.T) {
 		n := len(acked)
 		mu.Unlock()
 		reg := brokerRegistration("c1", "probe", "10.99.0.1:10911", 0, int64(n), "Probe")
-		_, err := c.RegisterBroker(ctx, newLeader.client, reg)
+		_, err := c.RegisterBroker(ctx, newLeader.ClientAddr, reg)
 		return err == nil
 	})
 	close(stop)
@@ -83,8 +84,8 @@ func TestProcess_AcknowledgedRegistrationsSurviveLeaderKill(t *testing.T) {
 	for _, p := range rest {
 		for _, reg := range acked {
 			topic := reg.Body.TopicConfigs[0].TopicName
-			waitFor(t, 20*time.Second, fmt.Sprintf("%s on %s", topic, p.id), func() bool {
-				route, err := c.GetRoute(ctx, p.client, topic)
+			waitFor(t, 20*time.Second, fmt.Sprintf("%s on %s", topic, p.ID), func() bool {
+				route, err := c.GetRoute(ctx, p.ClientAddr, topic)
 				return err == nil && len(route.BrokerDatas) == 1 && route.BrokerDatas[0].BrokerAddrs[0] == reg.BrokerAddr
 			})
 		}
@@ -104,13 +105,13 @@ func TestProcess_RegistrationsThroughFollowerContinueAcrossLeaderChange(t *testi
 	registerOnce := func() error {
 		counter++
 		reg := brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, counter, "TopicA")
-		_, err := c.RegisterBroker(ctx, follower.client, reg)
+		_, err := c.RegisterBroker(ctx, follower.ClientAddr, reg)
 		return err
 	}
 	if err := registerOnce(); err != nil {
 		t.Fatalf("registration through follower before the change: %v", err)
 	}
-	leader.kill()
+	leader.Kill()
 	killed := time.Now()
 	failures := 0
 	for {
@@ -131,8 +132,8 @@ func TestProcess_RegistrationsThroughFollowerContinueAcrossLeaderChange(t *testi
 	}
 	dv, ok := 0, false
 	for _, p := range survivors(ps, leader) {
-		waitFor(t, 10*time.Second, "the last data version on "+p.id, func() bool {
-			changed, stored, err := c.QueryDataVersion(ctx, p.client, "c1", "broker-a", "10.0.0.1:10911", 0, fsm.DataVersion{Timestamp: 1700000000000, Counter: counter})
+		waitFor(t, 10*time.Second, "the last data version on "+p.ID, func() bool {
+			changed, stored, err := c.QueryDataVersion(ctx, p.ClientAddr, "c1", "broker-a", "10.0.0.1:10911", 0, fsm.DataVersion{Timestamp: 1700000000000, Counter: counter})
 			return err == nil && !changed && stored != nil
 		})
 		dv, ok = dv+1, true
@@ -150,27 +151,27 @@ func TestProcess_KilledMemberRestartsAndCatchesUp(t *testing.T) {
 	victim := survivors(ps, leader)[0]
 	c := newClient(t)
 	ctx := ctxT(t, 2*time.Minute)
-	if _, err := c.RegisterBroker(ctx, leader.client, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "Before")); err != nil {
+	if _, err := c.RegisterBroker(ctx, leader.ClientAddr, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "Before")); err != nil {
 		t.Fatal(err)
 	}
-	victim.kill()
+	victim.Kill()
 	for i := 0; i < 30; i++ {
 		reg := brokerRegistration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.1.%d:10911", i+1), 0, 1, fmt.Sprintf("After-%d", i))
-		if _, err := c.RegisterBroker(ctx, leader.client, reg); err != nil {
+		if _, err := c.RegisterBroker(ctx, leader.ClientAddr, reg); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := c.PutKV(ctx, leader.client, "NS", "k", "v"); err != nil {
+	if err := c.PutKV(ctx, leader.ClientAddr, "NS", "k", "v"); err != nil {
 		t.Fatal(err)
 	}
 	victim.start()
 	victim.waitReady()
 	for _, topic := range []string{"Before", "After-0", "After-29"} {
-		want, err := c.GetRoute(ctx, leader.client, topic)
+		want, err := c.GetRoute(ctx, leader.ClientAddr, topic)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := c.GetRoute(ctx, victim.client, topic)
+		got, err := c.GetRoute(ctx, victim.ClientAddr, topic)
 		if err != nil {
 			t.Fatalf("restarted member route %s: %v", topic, err)
 		}
@@ -178,7 +179,7 @@ func TestProcess_KilledMemberRestartsAndCatchesUp(t *testing.T) {
 			t.Fatalf("restarted member route %s = %+v, leader has %+v", topic, got, want)
 		}
 	}
-	if v, err := c.GetKV(ctx, victim.client, "NS", "k"); err != nil || v != "v" {
+	if v, err := c.GetKV(ctx, victim.ClientAddr, "NS", "k"); err != nil || v != "v" {
 		t.Fatalf("restarted member KV = %q, %v", v, err)
 	}
 }
@@ -191,14 +192,14 @@ func TestProcess_GoClientReadsTheSameRouteFromEveryMember(t *testing.T) {
 	ctx := ctxT(t, time.Minute)
 	follower := survivors(ps, leaderOf(t, ps))[0]
 	reg := brokerRegistration("DefaultCluster", "broker-a", "127.0.0.1:10911", 0, 1, "TopicTest")
-	if _, err := c.RegisterBroker(ctx, follower.client, reg); err != nil {
+	if _, err := c.RegisterBroker(ctx, follower.ClientAddr, reg); err != nil {
 		t.Fatal(err)
 	}
 	var all []string
 	for _, p := range ps {
-		all = append(all, p.client)
+		all = append(all, p.ClientAddr)
 	}
-	lists := append([][]string{all}, []string{ps[0].client}, []string{ps[1].client}, []string{ps[2].client})
+	lists := append([][]string{all}, []string{ps[0].ClientAddr}, []string{ps[1].ClientAddr}, []string{ps[2].ClientAddr})
 	for _, addrs := range lists {
 		adm, err := admin.NewAdmin(admin.WithResolver(primitive.NewPassthroughResolver(addrs)))
 		if err != nil {
@@ -218,16 +219,16 @@ func TestProcess_SIGTERMOnLeaderHandsLeadershipOver(t *testing.T) {
 	ps := startCluster(t, 3)
 	leader := leaderOf(t, ps)
 	leader.terminate()
-	if code := leader.cmd.ProcessState.ExitCode(); code != 0 {
+	if code := leader.ExitCode(); code != 0 {
 		t.Fatalf("exit code after SIGTERM = %d, want 0", code)
 	}
-	if !strings.Contains(leader.log.String(), "leadership transfer") {
-		t.Fatalf("leader log shows no leadership transfer:\n%s", leader.log.String())
+	if !strings.Contains(leader.Log(), "leadership transfer") {
+		t.Fatalf("leader log shows no leadership transfer:\n%s", leader.Log())
 	}
 	rest := survivors(ps, leader)
 	next := leaderOf(t, rest)
 	c := newClient(t)
-	if _, err := c.RegisterBroker(ctxT(t, 30*time.Second), next.client, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "T")); err != nil {
+	if _, err := c.RegisterBroker(ctxT(t, 30*time.Second), next.ClientAddr, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "T")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -239,30 +240,30 @@ func TestProcess_QuorumLossRecoveryFromPeersFile(t *testing.T) {
 	leader := leaderOf(t, ps)
 	c := newClient(t)
 	ctx := ctxT(t, time.Minute)
-	if _, err := c.RegisterBroker(ctx, leader.client, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "Kept")); err != nil {
+	if _, err := c.RegisterBroker(ctx, leader.ClientAddr, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "Kept")); err != nil {
 		t.Fatal(err)
 	}
 	survivor := survivors(ps, leader)[0]
 	waitFor(t, 10*time.Second, "the survivor to have the route", func() bool {
-		_, err := c.GetRoute(ctx, survivor.client, "Kept")
+		_, err := c.GetRoute(ctx, survivor.ClientAddr, "Kept")
 		return err == nil
 	})
 	for _, p := range ps {
-		p.kill()
+		p.Kill()
 	}
-	peers := fmt.Sprintf(`[{"id":%q,"address":%q,"non_voter":false}]`, survivor.id, survivor.cluster)
-	if err := os.WriteFile(filepath.Join(survivor.dataDir, "raft", "peers.json"), []byte(peers), 0o644); err != nil {
+	peers := fmt.Sprintf(`[{"id":%q,"address":%q,"non_voter":false}]`, survivor.ID, survivor.ClusterAddr)
+	if err := os.WriteFile(filepath.Join(survivor.DataDir, "raft", "peers.json"), []byte(peers), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	survivor.start()
 	survivor.waitReady()
-	if _, err := os.Stat(filepath.Join(survivor.dataDir, "raft", "peers.info")); err != nil {
+	if _, err := os.Stat(filepath.Join(survivor.DataDir, "raft", "peers.info")); err != nil {
 		t.Fatalf("peers.json not renamed after recovery: %v", err)
 	}
-	if _, err := c.GetRoute(ctx, survivor.client, "Kept"); err != nil {
+	if _, err := c.GetRoute(ctx, survivor.ClientAddr, "Kept"); err != nil {
 		t.Fatalf("route after recovery: %v", err)
 	}
-	if _, err := c.RegisterBroker(ctx, survivor.client, brokerRegistration("c1", "broker-b", "10.0.0.2:10911", 0, 1, "New")); err != nil {
+	if _, err := c.RegisterBroker(ctx, survivor.ClientAddr, brokerRegistration("c1", "broker-b", "10.0.0.2:10911", 0, 1, "New")); err != nil {
 		t.Fatalf("write after recovery: %v", err)
 	}
 }
@@ -277,20 +278,20 @@ func TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl(t *testing.T) {
 	c := newClient(t)
 	ctx := ctxT(t, 2*time.Minute)
 	reg := brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "TopicA")
-	if _, err := c.RegisterBroker(ctx, follower.client, reg); err != nil {
+	if _, err := c.RegisterBroker(ctx, follower.ClientAddr, reg); err != nil {
 		t.Fatal(err)
 	}
 	n4 := newProc(t, "n4", "--bootstrap=false")
 	n4.start()
 	ctl := func(args ...string) string {
 		t.Helper()
-		out, err := exec.Command(raftnsctlBinary(t), append([]string{"--addr", follower.http}, args...)...).CombinedOutput()
+		out, err := exec.Command(raftnsctlBinary(t), append([]string{"--addr", follower.HTTPAddr}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("raftnsctl %v: %v\n%s", args, err, out)
 		}
 		return string(out)
 	}
-	if out := ctl("peers", "add", "n4", n4.cluster); !strings.Contains(out, "non-voter") {
+	if out := ctl("peers", "add", "n4", n4.ClusterAddr); !strings.Contains(out, "non-voter") {
 		t.Fatalf("peers add said %q", out)
 	}
 	n4.waitReady()
@@ -298,11 +299,11 @@ func TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl(t *testing.T) {
 		return strings.Contains(ctl("-o", "json", "peers", "list"), `"id": "n4"`) &&
 			regexpVoter.MatchString(ctl("-o", "json", "peers", "list"))
 	})
-	want, err := c.GetRoute(ctx, leader.client, "TopicA")
+	want, err := c.GetRoute(ctx, leader.ClientAddr, "TopicA")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := c.GetRoute(ctx, n4.client, "TopicA")
+	got, err := c.GetRoute(ctx, n4.ClientAddr, "TopicA")
 	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("n4 route = %+v, %v; want %+v", got, err, want)
 	}
@@ -325,9 +326,7 @@ func raftnsctlBinary(t *testing.T) string {
 	raftnsBinary(t) // creates binaryDir
 	ctlOnce.Do(func() {
 		ctlPath = filepath.Join(binaryDir, "raftnsctl")
-		if out, err := exec.Command("go", "build", "-o", ctlPath, "../raftnsctl").CombinedOutput(); err != nil {
-			ctlErr = fmt.Errorf("go build raftnsctl: %v\n%s", err, out)
-		}
+		ctlErr = launch.BuildCommand(ctlPath, "../raftnsctl")
 	})
 	if ctlErr != nil {
 		t.Fatal(ctlErr)

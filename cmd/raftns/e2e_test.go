@@ -70,7 +70,7 @@ func TestProcess_SingleMemberServesTheGoClient(t *testing.T) {
 	ctx := ctxT(t, 30*time.Second)
 
 	reg := brokerRegistration("DefaultCluster", "broker-a", master.addr, 0, 1, "TopicTest", "TBW102")
-	if _, err := c.RegisterBroker(ctx, p.client, reg); err != nil {
+	if _, err := c.RegisterBroker(ctx, p.ClientAddr, reg); err != nil {
 		t.Fatalf("register master: %v", err)
 	}
 	sreg := brokerRegistration("DefaultCluster", "broker-a", slave.addr, 1, 1, "TopicTest", "TBW102")
@@ -78,7 +78,7 @@ func TestProcess_SingleMemberServesTheGoClient(t *testing.T) {
 	c49 := nsclient.New(remoting.ClientConfig{})
 	c49.Version = nsclient.Version49
 	defer c49.Close()
-	res, err := c49.RegisterBroker(ctx, p.client, sreg)
+	res, err := c49.RegisterBroker(ctx, p.ClientAddr, sreg)
 	if err != nil {
 		t.Fatalf("register compressed slave: %v", err)
 	}
@@ -86,7 +86,7 @@ func TestProcess_SingleMemberServesTheGoClient(t *testing.T) {
 		t.Fatalf("slave answer master=%q ha=%q, want %q %q", res.MasterAddr, res.HaServerAddr, master.addr, reg.HaServerAddr)
 	}
 
-	route, err := c.GetRoute(ctx, p.client, "TopicTest")
+	route, err := c.GetRoute(ctx, p.ClientAddr, "TopicTest")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestProcess_SingleMemberServesTheGoClient(t *testing.T) {
 		t.Fatalf("route brokers = %+v, want broker-a {0:%s 1:%s}", route.BrokerDatas, master.addr, slave.addr)
 	}
 
-	adm, err := admin.NewAdmin(admin.WithResolver(primitive.NewPassthroughResolver([]string{p.client})))
+	adm, err := admin.NewAdmin(admin.WithResolver(primitive.NewPassthroughResolver([]string{p.ClientAddr})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestProcess_SingleMemberServesTheGoClient(t *testing.T) {
 
 	// The producer resolves the route itself and must pick the master's
 	// address (id 0) from the unquoted brokerAddrs it gets as version 317.
-	prod, err := rocketmq.NewProducer(producer.WithNsResolver(primitive.NewPassthroughResolver([]string{p.client})),
+	prod, err := rocketmq.NewProducer(producer.WithNsResolver(primitive.NewPassthroughResolver([]string{p.ClientAddr})),
 		producer.WithInstanceName("e2e-single"), producer.WithRetry(0))
 	if err != nil {
 		t.Fatal(err)
@@ -146,12 +146,12 @@ func TestProcess_UnchangedReRegistrationAppendsNoLogEntry(t *testing.T) {
 	c := newClient(t)
 	ctx := ctxT(t, 30*time.Second)
 	reg := brokerRegistration("c1", "broker-a", "127.0.0.1:10911", 0, 1, "T1", "T2")
-	if _, err := c.RegisterBroker(ctx, p.client, reg); err != nil {
+	if _, err := c.RegisterBroker(ctx, p.ClientAddr, reg); err != nil {
 		t.Fatal(err)
 	}
 	before := lastIndex(t, p)
 	for i := 0; i < 5; i++ {
-		if _, err := c.RegisterBroker(ctx, p.client, reg); err != nil {
+		if _, err := c.RegisterBroker(ctx, p.ClientAddr, reg); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -159,7 +159,7 @@ func TestProcess_UnchangedReRegistrationAppendsNoLogEntry(t *testing.T) {
 		t.Fatalf("unchanged re-registrations moved the log from %v to %v", before, after)
 	}
 	reg.Body.DataVersion.Counter++
-	if _, err := c.RegisterBroker(ctx, p.client, reg); err != nil {
+	if _, err := c.RegisterBroker(ctx, p.ClientAddr, reg); err != nil {
 		t.Fatal(err)
 	}
 	if after := lastIndex(t, p); after != before+1 {
@@ -167,13 +167,13 @@ func TestProcess_UnchangedReRegistrationAppendsNoLogEntry(t *testing.T) {
 	}
 }
 
-func lastIndex(t *testing.T, p *proc) float64 {
+func lastIndex(t *testing.T, p *proc) uint64 {
 	t.Helper()
 	st, ok := p.status()
 	if !ok {
-		t.Fatalf("%s status unavailable", p.id)
+		t.Fatalf("%s status unavailable", p.ID)
 	}
-	return st["lastIndex"].(float64)
+	return st.LastIndex
 }
 
 func TestProcess_RestartAfterKillServesStateAndExpiresSilentBrokers(t *testing.T) {
@@ -184,31 +184,31 @@ func TestProcess_RestartAfterKillServesStateAndExpiresSilentBrokers(t *testing.T
 	c := newClient(t)
 	ctx := ctxT(t, 60*time.Second)
 	reg := brokerRegistration("c1", "broker-a", "127.0.0.1:10911", 0, 1, "TopicA")
-	if _, err := c.RegisterBroker(ctx, p.client, reg); err != nil {
+	if _, err := c.RegisterBroker(ctx, p.ClientAddr, reg); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.PutKV(ctx, p.client, "ORDER_TOPIC_CONFIG", "TopicA", "broker-a:4"); err != nil {
+	if err := c.PutKV(ctx, p.ClientAddr, "ORDER_TOPIC_CONFIG", "TopicA", "broker-a:4"); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
 
-	p.kill()
+	p.Kill()
 	p.start()
 	p.waitReady()
 	restarted := time.Now()
 	c = newClient(t)
-	route, err := c.GetRoute(ctx, p.client, "TopicA")
+	route, err := c.GetRoute(ctx, p.ClientAddr, "TopicA")
 	if err != nil {
 		t.Fatalf("route after restart: %v", err)
 	}
 	if len(route.BrokerDatas) != 1 || route.BrokerDatas[0].BrokerAddrs[0] != reg.BrokerAddr {
 		t.Fatalf("route after restart = %+v", route)
 	}
-	if v, err := c.GetKV(ctx, p.client, "ORDER_TOPIC_CONFIG", "TopicA"); err != nil || v != "broker-a:4" {
+	if v, err := c.GetKV(ctx, p.ClientAddr, "ORDER_TOPIC_CONFIG", "TopicA"); err != nil || v != "broker-a:4" {
 		t.Fatalf("KV after restart = %q, %v", v, err)
 	}
 	waitFor(t, 30*time.Second, "the silent broker to expire", func() bool {
-		_, err := c.GetRoute(ctx, p.client, "TopicA")
+		_, err := c.GetRoute(ctx, p.ClientAddr, "TopicA")
 		return nsclient.IsCode(err, remoting.TopicNotExist)
 	})
 	if elapsed := time.Since(restarted); elapsed < expiry-time.Second {

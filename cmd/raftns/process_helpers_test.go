@@ -1,21 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/cmd/internal/launch"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/nsclient"
@@ -45,11 +42,7 @@ func raftnsBinary(t *testing.T) string {
 		if binaryErr != nil {
 			return
 		}
-		binaryPath = filepath.Join(binaryDir, "raftns")
-		out, err := exec.Command("go", "build", "-race", "-o", binaryPath, ".").CombinedOutput()
-		if err != nil {
-			binaryErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		binaryPath, binaryErr = launch.Build(binaryDir, ".", "-race")
 	})
 	if binaryErr != nil {
 		t.Fatal(binaryErr)
@@ -57,148 +50,77 @@ func raftnsBinary(t *testing.T) string {
 	return binaryPath
 }
 
-// freeAddr returns a 127.0.0.1 address whose port the OS just chose.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// proc is one raftns process started by a test.
+// proc is one raftns process started by a test; its helpers fail the test
+// where launch returns an error.
 type proc struct {
-	t       *testing.T
-	id      string
-	dataDir string
-	client  string
-	cluster string
-	http    string
-	args    []string
-	cmd     *exec.Cmd
-	log     *syncBuffer
-	done    chan struct{}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	*launch.Member
+	t *testing.T
 }
 
 // newProc prepares a member with OS-chosen ports in a temporary data dir.
 func newProc(t *testing.T, id string, extra ...string) *proc {
-	return &proc{
-		t: t, id: id, dataDir: filepath.Join(t.TempDir(), id),
-		client: freeAddr(t), cluster: freeAddr(t), http: freeAddr(t), args: extra,
+	t.Helper()
+	m, err := launch.NewMember(raftnsBinary(t), id, filepath.Join(t.TempDir(), id))
+	if err != nil {
+		t.Fatal(err)
 	}
+	m.Args = extra
+	return &proc{Member: m, t: t}
 }
 
+// start starts the process; it is killed, and its log shown on failure,
+// when the test ends.
 func (p *proc) start() {
 	p.t.Helper()
-	args := append([]string{"--id", p.id, "--data-dir", p.dataDir, "--listen", p.client,
-		"--cluster-addr", p.cluster, "--http-addr", p.http}, p.args...)
-	p.cmd = exec.Command(raftnsBinary(p.t), args...)
-	p.log = &syncBuffer{}
-	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
-	if err := p.cmd.Start(); err != nil {
+	if err := p.Start(); err != nil {
 		p.t.Fatal(err)
 	}
-	p.done = make(chan struct{})
-	go func() { p.cmd.Wait(); close(p.done) }()
 	p.t.Cleanup(func() {
-		p.kill()
+		p.Kill()
 		if p.t.Failed() {
-			p.t.Logf("--- log of %s ---\n%s", p.id, p.log.String())
+			p.t.Logf("--- log of %s ---\n%s", p.ID, p.Log())
 		}
 	})
-}
-
-// kill sends SIGKILL and waits for the process to go.
-func (p *proc) kill() {
-	if p.cmd == nil || p.cmd.Process == nil {
-		return
-	}
-	p.cmd.Process.Signal(syscall.SIGKILL)
-	<-p.done
 }
 
 // terminate sends SIGTERM and waits for a graceful exit.
 func (p *proc) terminate() {
 	p.t.Helper()
-	p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(30 * time.Second):
-		p.t.Fatalf("%s did not stop after SIGTERM", p.id)
-	}
-}
-
-func (p *proc) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
+	if err := p.Terminate(30 * time.Second); err != nil {
+		p.t.Fatalf("%s did not stop after SIGTERM", p.ID)
 	}
 }
 
 // status reads /v1/status; ok is false when the member does not answer.
-func (p *proc) status() (status map[string]any, ok bool) {
-	c := http.Client{Timeout: time.Second}
-	resp, err := c.Get("http://" + p.http + "/v1/status")
-	if err != nil {
-		return nil, false
-	}
-	defer resp.Body.Close()
-	if json.NewDecoder(resp.Body).Decode(&status) != nil {
-		return nil, false
-	}
-	return status, true
+func (p *proc) status() (launch.Status, bool) {
+	st, err := p.Status(context.Background())
+	return st, err == nil
 }
 
-func (p *proc) ready() bool {
-	st, ok := p.status()
-	return ok && st["ready"] == true
-}
+func (p *proc) ready() bool { return p.Ready(context.Background()) }
 
 func (p *proc) isLeader() bool {
 	st, ok := p.status()
-	return ok && st["state"] == "Leader" && st["leaderReady"] == true
+	return ok && st.IsLeader()
 }
 
 func (p *proc) waitReady() {
 	p.t.Helper()
-	waitFor(p.t, 30*time.Second, p.id+" ready", func() bool {
-		if p.exited() {
-			p.t.Fatalf("%s exited:\n%s", p.id, p.log.String())
-		}
-		return p.ready()
-	})
+	err := p.WaitReady(context.Background(), 30*time.Second)
+	if errors.Is(err, launch.ErrExited) {
+		p.t.Fatalf("%s exited:\n%s", p.ID, p.Log())
+	}
+	if err != nil {
+		p.t.Fatal(err)
+	}
 }
 
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", timeout, what)
-		}
-		time.Sleep(20 * time.Millisecond)
+	err := launch.Poll(context.Background(), timeout, 20*time.Millisecond, what, func() (bool, error) { return cond(), nil })
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -211,10 +133,10 @@ func startCluster(t *testing.T, n int, extra ...string) []*proc {
 	for i := 1; i <= n; i++ {
 		p := newProc(t, fmt.Sprintf("n%d", i))
 		ps = append(ps, p)
-		peers = append(peers, p.id+"="+p.cluster)
+		peers = append(peers, p.ID+"="+p.ClusterAddr)
 	}
 	for _, p := range ps {
-		p.args = append([]string{"--peers", strings.Join(peers, ",")}, extra...)
+		p.Args = append([]string{"--peers", strings.Join(peers, ",")}, extra...)
 		p.start()
 	}
 	for _, p := range ps {
@@ -228,7 +150,7 @@ func leaderOf(t *testing.T, ps []*proc) *proc {
 	var leader *proc
 	waitFor(t, 30*time.Second, "a ready leader", func() bool {
 		for _, p := range ps {
-			if !p.exited() && p.isLeader() {
+			if !p.Exited() && p.isLeader() {
 				leader = p
 				return true
 			}
