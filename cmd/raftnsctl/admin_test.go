@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/cmd/internal/launch"
 )
 
 const statusAnswer = `{"id":"ns-1","state":"Follower","leaderId":"ns-2","leaderAddr":"10.0.0.2:9866",` +
@@ -212,7 +213,7 @@ func TestAdminAddr_CancelledContextStops(t *testing.T) {
 // closedPort returns a loopback address nothing listens on.
 func closedPort(t *testing.T) string {
 	t.Helper()
-	addr, err := freePort()
+	addr, err := launch.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,12 +289,12 @@ func TestPeersAdd_ChecksTheConfigurationFirst(t *testing.T) {
 func TestStatusAndPeers_RealMember(t *testing.T) {
 	r := memberCtl(t, "status", "-o", "json").mustSucceed(t)
 	var st cluster.Status
-	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || st.ID == "" || st.ClientAddr != member.client {
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || st.ID == "" || st.ClientAddr != member.ClientAddr {
 		t.Fatalf("status -o json = %s (err %v), want this member's status", r.stdout, err)
 	}
 	r = memberCtl(t, "status").mustSucceed(t)
 	for _, want := range []string{"ID:               " + st.ID + "\n", "State:            Leader\n", "Ready:            yes\n",
-		"HTTP address:     " + member.http + "\n"} {
+		"HTTP address:     " + member.HTTPAddr + "\n"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("status lacks %q:\n%s", want, r.stdout)
 		}

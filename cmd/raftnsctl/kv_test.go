@@ -55,7 +55,7 @@ func TestKV_PutGetListDelete(t *testing.T) {
 		t.Errorf("delete output = %q", r.stdout)
 	}
 	memberCtl(t, "kv", "get", "KV_NS", "a").
-		mustFail(t, 1, "raftnsctl: not found: kv get KV_NS a: name server "+member.client+" answered QUERY_NOT_FOUND: No config item, Namespace: KV_NS Key: a")
+		mustFail(t, 1, "raftnsctl: not found: kv get KV_NS a: name server "+member.ClientAddr+" answered QUERY_NOT_FOUND: No config item, Namespace: KV_NS Key: a")
 	// Deleting a missing key succeeds, as on the reference name server.
 	memberCtl(t, "kv", "delete", "KV_NS", "a").mustSucceed(t)
 }

@@ -28,7 +28,7 @@ func registerBroker(t *testing.T, cluster, name, addr string, id int64, topics .
 			HasFilterServerList: true,
 		},
 	}
-	if _, err := c.RegisterBroker(ctx, member.client, reg); err != nil {
+	if _, err := c.RegisterBroker(ctx, member.ClientAddr, reg); err != nil {
 		t.Fatalf("register %s %s: %v", name, addr, err)
 	}
 }
@@ -73,7 +73,7 @@ route-b       8     4      RW- (6)
 
 func TestRoute_UnknownTopicExitsOne(t *testing.T) {
 	r := memberCtl(t, "route", "NoSuchTopic").mustFail(t, 1, "TOPIC_NOT_EXIST")
-	if !strings.Contains(r.stderr, "name server "+member.client) || r.stdout != "" {
+	if !strings.Contains(r.stderr, "name server "+member.ClientAddr) || r.stdout != "" {
 		t.Fatalf("stderr = %q, stdout = %q; want the address in stderr and no stdout", r.stderr, r.stdout)
 	}
 }
