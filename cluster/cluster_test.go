@@ -508,3 +508,21 @@ func TestCluster_HugeRegistrationIsSplitAcrossEntries(t *testing.T) {
 		t.Fatal("the registration still counts as a change after its parts")
 	}
 }
+
+// TestCluster_MemberDirectoryFollowsChangedAddresses restarts a member with
+// a new client address and expects the directory to name it.
+func TestCluster_MemberDirectoryFollowsChangedAddresses(t *testing.T) {
+	tc := newTestCluster(t, 3, func(c *Config) { c.DirectoryRefresh = 200 * time.Millisecond })
+	leader := tc.waitLeaderReady()
+	f := tc.followers()[0]
+	tc.stop(f)
+	tc.start(f, func(c *Config) { c.ClientAddr = "moved-" + f.id })
+	waitFor(t, 10*time.Second, "the directory to show the new client address", func() bool {
+		for _, m := range leader.node.FSM().Members() {
+			if m.ID == f.id {
+				return m.ClientAddr == "moved-"+f.id
+			}
+		}
+		return false
+	})
+}

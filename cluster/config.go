@@ -69,6 +69,9 @@ type Config struct {
 	// PromoteMaxLag is how many entries a non-voter may lag and still count
 	// as caught up.
 	PromoteMaxLag uint64
+	// DirectoryRefresh is how often the leader re-reads every member's
+	// client and admin addresses into the member directory.
+	DirectoryRefresh time.Duration
 
 	// SnapshotThreshold, SnapshotInterval and TrailingLogs tune Raft
 	// snapshots; zero keeps the defaults.
@@ -105,6 +108,7 @@ func DefaultConfig() *Config {
 		ApplyTimeout:           10 * time.Second,
 		PromoteAfter:           10 * time.Second,
 		PromoteMaxLag:          256,
+		DirectoryRefresh:       30 * time.Second,
 		SnapshotThreshold:      8192,
 		SnapshotInterval:       120 * time.Second,
 		TrailingLogs:           10240,
@@ -122,8 +126,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: raft multiplier %d not in 1..10", ErrBadConfig, c.RaftMultiplier)
 	case c.BrokerExpiry <= 0 || c.ScanInterval <= 0 || c.ConnCloseGrace < 0:
 		return fmt.Errorf("%w: broker expiry, scan interval and close grace must be positive", ErrBadConfig)
-	case c.HeartbeatBatchInterval <= 0 || c.MaxStale <= 0 || c.ForwardHold <= 0 || c.ApplyTimeout <= 0:
-		return fmt.Errorf("%w: heartbeat batch interval, max stale, forward hold and apply timeout must be positive", ErrBadConfig)
+	case c.HeartbeatBatchInterval <= 0 || c.MaxStale <= 0 || c.ForwardHold <= 0 || c.ApplyTimeout <= 0 || c.DirectoryRefresh <= 0:
+		return fmt.Errorf("%w: heartbeat batch interval, max stale, forward hold, apply timeout and directory refresh must be positive", ErrBadConfig)
 	case c.ExpiryBatchMax < 1:
 		return fmt.Errorf("%w: expiry batch max must be at least 1", ErrBadConfig)
 	case c.MassExpiryFraction <= 0 || c.MassExpiryFraction > 1:

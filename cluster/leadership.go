@@ -90,7 +90,9 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	close(n.readyCh)
 	n.leaderMu.Unlock()
 	n.logger.Info("leader ready", "brokers", len(n.fsm.Registrations()))
-	n.reconcileMemberDirectory()
+	n.reconcileMemberDirectory(true)
+	refresh := time.NewTicker(n.cfg.DirectoryRefresh)
+	defer refresh.Stop()
 	for {
 		select {
 		case <-stop:
@@ -101,7 +103,11 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 			n.expireSilentBrokers()
 		case <-house.C:
 			n.promoteCaughtUpNonvoters()
-			n.reconcileMemberDirectory()
+			n.reconcileMemberDirectory(false)
+		case <-refresh.C:
+			// Re-read every member's addresses, so one restarted with new
+			// client or admin addresses is republished.
+			n.reconcileMemberDirectory(true)
 		}
 	}
 }

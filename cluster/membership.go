@@ -248,8 +248,10 @@ func (n *Node) promoteCaughtUpNonvoters() {
 
 // reconcileMemberDirectory keeps the replicated member directory in line
 // with the Raft configuration, so any member can name every member's client
-// and admin addresses.
-func (n *Node) reconcileMemberDirectory() {
+// and admin addresses. Members missing from the directory, or listed with
+// another cluster address, are published; with full set, every member's
+// addresses are re-read and republished if they changed.
+func (n *Node) reconcileMemberDirectory(full bool) {
 	conf, err := n.configuration()
 	if err != nil {
 		return
@@ -261,10 +263,13 @@ func (n *Node) reconcileMemberDirectory() {
 	inConf := map[string]bool{}
 	for _, s := range conf.Servers {
 		inConf[string(s.ID)] = true
-		if m, ok := known[string(s.ID)]; ok && m.ClusterAddr == string(s.Address) {
+		m, ok := known[string(s.ID)]
+		if ok && m.ClusterAddr == string(s.Address) && !full {
 			continue
 		}
-		n.publishMember(s)
+		if fresh, ok2 := n.memberEntry(s); ok2 && (!ok || fresh != m) {
+			n.applyMemberChange(fsm.SetMemberType, &fsm.SetMember{Member: fresh})
+		}
 	}
 	for id := range known {
 		if !inConf[id] {
@@ -273,7 +278,8 @@ func (n *Node) reconcileMemberDirectory() {
 	}
 }
 
-func (n *Node) publishMember(s raft.Server) {
+// memberEntry reads a member's addresses; false if it did not answer.
+func (n *Node) memberEntry(s raft.Server) (fsm.Member, bool) {
 	st := n.Status()
 	if string(s.ID) != n.cfg.ID {
 		ctx, cancel := context.WithTimeout(context.Background(), statusProbeTimeout)
@@ -281,12 +287,10 @@ func (n *Node) publishMember(s raft.Server) {
 		st, err = n.memberStatus(ctx, string(s.Address))
 		cancel()
 		if err != nil {
-			return
+			return fsm.Member{}, false
 		}
 	}
-	n.applyMemberChange(fsm.SetMemberType, &fsm.SetMember{Member: fsm.Member{
-		ID: string(s.ID), ClientAddr: st.ClientAddr, ClusterAddr: string(s.Address), HTTPAddr: st.HTTPAddr,
-	}})
+	return fsm.Member{ID: string(s.ID), ClientAddr: st.ClientAddr, ClusterAddr: string(s.Address), HTTPAddr: st.HTTPAddr}, true
 }
 
 func (n *Node) applyMemberChange(t fsm.CommandType, cmd any) {
