@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raftns/raftns/cmd/internal/launch"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
 )
@@ -31,11 +32,10 @@ func newEnv(ctx context.Context, opts commonOptions, progress io.Writer) (*env, 
 	e := &env{opts: opts, progress: progress}
 	if !opts.starts() {
 		for i, addr := range opts.Addrs {
-			m := &member{ID: fmt.Sprintf("m%d", i+1), Addr: addr}
+			m := &member{Member: &launch.Member{ID: fmt.Sprintf("m%d", i+1), ClientAddr: addr}, externalPID: opts.PID}
 			if len(opts.HTTP) > 0 {
-				m.HTTP = opts.HTTP[i]
+				m.HTTPAddr = opts.HTTP[i]
 			}
-			m.externalPID = opts.PID
 			e.members = append(e.members, m)
 		}
 		return e, nil
@@ -63,13 +63,12 @@ func (e *env) startMembers(ctx context.Context, n int) error {
 		peers = append(peers, m.ID+"="+m.ClusterAddr)
 	}
 	for _, m := range e.members {
-		m.args = []string{"--id", m.ID, "--data-dir", m.DataDir, "--listen", m.Addr,
-			"--cluster-addr", m.ClusterAddr, "--http-addr", m.HTTP, "--log-level", "warn"}
+		m.Args = []string{"--log-level", "warn"}
 		if n > 1 {
-			m.args = append(m.args, "--peers", strings.Join(peers, ","))
+			m.Args = append(m.Args, "--peers", strings.Join(peers, ","))
 		}
-		m.args = append(m.args, e.opts.MemberArgs...)
-		if err := m.start(); err != nil {
+		m.Args = append(m.Args, e.opts.MemberArgs...)
+		if err := m.startLogged(); err != nil {
 			return err
 		}
 	}
@@ -101,24 +100,24 @@ func (e *env) makeWorkDir() error {
 // newMember prepares a member with OS-chosen ports; the data directory is
 // fresh: a leftover one from an earlier run in -workdir is removed.
 func (e *env) newMember(id string) (*member, error) {
-	m := &member{ID: id, binary: e.opts.Raftns, DataDir: filepath.Join(e.workDir, id), logPath: filepath.Join(e.workDir, id+".log")}
-	if err := os.RemoveAll(m.DataDir); err != nil {
+	dataDir := filepath.Join(e.workDir, id)
+	if err := os.RemoveAll(dataDir); err != nil {
 		return nil, err
 	}
-	for _, p := range []*string{&m.Addr, &m.ClusterAddr, &m.HTTP} {
-		addr, err := freeAddr()
-		if err != nil {
-			return nil, err
-		}
-		*p = addr
+	lm, err := launch.NewMember(e.opts.Raftns, id, dataDir)
+	if err != nil {
+		return nil, err
 	}
-	return m, nil
+	return &member{Member: lm, logPath: filepath.Join(e.workDir, id+".log")}, nil
 }
 
 // stopMembers shuts down the started members and forgets them.
 func (e *env) stopMembers() {
 	for _, m := range e.members {
-		m.stop(10 * time.Second)
+		// SIGTERM first; SIGKILL for a member still up after 10s.
+		if m.Terminate(10*time.Second) != nil {
+			m.Kill()
+		}
 	}
 	e.members = nil
 }
@@ -149,7 +148,7 @@ func (e *env) newClient() *nsclient.Client {
 // hasHTTP reports whether every member's admin address is known.
 func (e *env) hasHTTP() bool {
 	for _, m := range e.members {
-		if m.HTTP == "" {
+		if m.HTTPAddr == "" {
 			return false
 		}
 	}
@@ -162,18 +161,18 @@ func (e *env) leader(ctx context.Context) (*member, error) {
 		return e.members[0], nil
 	}
 	var leader *member
-	err := poll(ctx, readyTimeout, 20*time.Millisecond, func() (bool, error) {
+	err := launch.Poll(ctx, readyTimeout, 20*time.Millisecond, "a leader", func() (bool, error) {
 		for _, m := range e.members {
-			if !m.alive() {
+			if m.Exited() {
 				continue
 			}
-			if st, err := m.status(ctx); err == nil && st.isLeader() {
+			if st, err := m.Status(ctx); err == nil && st.IsLeader() {
 				leader = m
 				return true, nil
 			}
 		}
 		return false, nil
-	}, "a leader")
+	})
 	return leader, err
 }
 
@@ -194,7 +193,7 @@ func (e *env) pick(ctx context.Context, via string) (*member, error) {
 		return leader, err
 	}
 	for _, m := range e.members {
-		if m != leader && m.alive() {
+		if m != leader && !m.Exited() {
 			return m, nil
 		}
 	}
@@ -205,13 +204,13 @@ func (e *env) pick(ctx context.Context, via string) (*member, error) {
 // applied index. Members without one are skipped.
 func (e *env) waitApplied(ctx context.Context, index uint64) error {
 	for _, m := range e.members {
-		if m.HTTP == "" || !m.alive() {
+		if m.HTTPAddr == "" || m.Exited() {
 			continue
 		}
-		err := poll(ctx, readyTimeout, 10*time.Millisecond, func() (bool, error) {
-			st, err := m.status(ctx)
+		err := launch.Poll(ctx, readyTimeout, 10*time.Millisecond, fmt.Sprintf("member %s to apply index %d", m.ID, index), func() (bool, error) {
+			st, err := m.Status(ctx)
 			return err == nil && st.AppliedIndex >= index, nil
-		}, fmt.Sprintf("member %s to apply index %d", m.ID, index))
+		})
 		if err != nil {
 			return err
 		}
@@ -221,7 +220,7 @@ func (e *env) waitApplied(ctx context.Context, index uint64) error {
 
 // lastIndex is the Raft last index seen by m, 0 when unknown.
 func lastIndex(ctx context.Context, m *member) (uint64, bool) {
-	st, err := m.status(ctx)
+	st, err := m.Status(ctx)
 	if err != nil {
 		return 0, false
 	}

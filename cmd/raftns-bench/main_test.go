@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/raftns/raftns/cmd/internal/launch"
 )
 
 // raftnsBin is the raftns binary the smoke tests run, built by TestMain.
@@ -22,9 +23,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	raftnsBin = filepath.Join(dir, "raftns")
-	if out, err := exec.Command("go", "build", "-o", raftnsBin, "../raftns").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build raftns: %v\n%s", err, out)
+	raftnsBin, err = launch.Build(dir, "../raftns")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
@@ -38,21 +39,17 @@ func TestMain(m *testing.M) {
 func startMember(t *testing.T, extra ...string) *member {
 	t.Helper()
 	dir := t.TempDir()
-	m := &member{ID: "t1", binary: raftnsBin, DataDir: filepath.Join(dir, "data"), logPath: filepath.Join(dir, "member.log")}
-	for _, p := range []*string{&m.Addr, &m.ClusterAddr, &m.HTTP} {
-		addr, err := freeAddr()
-		if err != nil {
-			t.Fatal(err)
-		}
-		*p = addr
+	lm, err := launch.NewMember(raftnsBin, "t1", filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	m.args = append([]string{"--id", m.ID, "--data-dir", m.DataDir, "--listen", m.Addr, "--cluster-addr", m.ClusterAddr,
-		"--http-addr", m.HTTP, "--log-level", "warn"}, extra...)
-	if err := m.start(); err != nil {
+	lm.Args = append([]string{"--log-level", "warn"}, extra...)
+	m := &member{Member: lm, logPath: filepath.Join(dir, "member.log")}
+	if err := m.startLogged(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		m.kill()
+		m.Kill()
 		if t.Failed() {
 			log, _ := os.ReadFile(m.logPath)
 			t.Logf("member log:\n%s", log)
@@ -66,7 +63,7 @@ func startMember(t *testing.T, extra ...string) *member {
 
 // externalArgs points a scenario at m as a running member.
 func externalArgs(m *member) []string {
-	return []string{"-addrs", m.Addr, "-http", m.HTTP, "-pid", strconv.Itoa(m.pid())}
+	return []string{"-addrs", m.ClientAddr, "-http", m.HTTPAddr, "-pid", strconv.Itoa(m.pid())}
 }
 
 // runScenario parses args, runs the scenario and checks that both output

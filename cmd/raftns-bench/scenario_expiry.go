@@ -119,7 +119,7 @@ func (s *expiryScenario) run(ctx context.Context, e *env, r *Report) error {
 	// The heartbeats below take the brokers over on their own connections
 	// before the close of these can expire anyone.
 	pool := e.newClients(4)
-	err = registerAll(ctx, pool, leader.Addr, append(append([]*nsclient.Registration{}, live...), gone...))
+	err = registerAll(ctx, pool, leader.ClientAddr, append(append([]*nsclient.Registration{}, live...), gone...))
 	if err != nil {
 		pool.close()
 		return err
@@ -157,10 +157,10 @@ func (s *expiryScenario) run(ctx context.Context, e *env, r *Report) error {
 // "" when no member reports one or the admin addresses are unknown.
 func (e *env) leaderTerm(ctx context.Context) string {
 	for _, m := range e.members {
-		if m.HTTP == "" || !m.alive() {
+		if m.HTTPAddr == "" || m.Exited() {
 			continue
 		}
-		if st, err := m.status(ctx); err == nil && st.isLeader() {
+		if st, err := m.Status(ctx); err == nil && st.IsLeader() {
 			return fmt.Sprintf("%s/term %d", st.ID, st.Term)
 		}
 	}
@@ -191,10 +191,10 @@ func (s *expiryScenario) watch(ctx context.Context, e *env, on, leader *member, 
 		if s.Failover && killAt.IsZero() && time.Since(silencedAt) >= s.KillAfter {
 			e.logf("expiry: killing leader %s", leader.ID)
 			killAt = time.Now()
-			leader.kill()
+			leader.Kill()
 			res.Killed = leader.ID
 		}
-		info, err := c.GetClusterInfo(ctx, on.Addr)
+		info, err := c.GetClusterInfo(ctx, on.ClientAddr)
 		now := time.Now()
 		if err == nil {
 			for _, g := range gone {
@@ -310,11 +310,11 @@ func startHeartbeats(ctx context.Context, e *env, regs []*nsclient.Registration,
 			defer t.Stop()
 			for {
 				for _, r := range regs {
-					if h.stopping() || !m.alive() {
+					if h.stopping() || m.Exited() {
 						break
 					}
 					sent := time.Now()
-					if _, err := h.client.RegisterBroker(ctx, m.Addr, r); err == nil {
+					if _, err := h.client.RegisterBroker(ctx, m.ClientAddr, r); err == nil {
 						h.seen(r.BrokerName, sent)
 					}
 				}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/raftns/raftns/cmd/internal/launch"
 )
 
 // failoverScenario starts its own members, keeps registering through a
@@ -112,7 +114,7 @@ func (s *failoverScenario) round(ctx context.Context, e *env, n naming, round in
 		return fr, err
 	}
 	fr.Killed, fr.Via = leader.ID, via.ID
-	w := s.startWriters(ctx, e, n, via.Addr, round)
+	w := s.startWriters(ctx, e, n, via.ClientAddr, round)
 	defer w.stop()
 	if err := w.waitSuccesses(ctx, s.Settle); err != nil {
 		return fr, err
@@ -121,7 +123,7 @@ func (s *failoverScenario) round(ctx context.Context, e *env, n naming, round in
 	e.logf("failover round %d: killing leader %s, writing through %s", round, leader.ID, via.ID)
 	killAt := time.Now()
 	w.markKill(killAt)
-	leader.kill()
+	leader.Kill()
 	tLeader, tReady, newLeader, err := e.watchRecovery(ctx, leader)
 	if err != nil {
 		return fr, err
@@ -134,7 +136,7 @@ func (s *failoverScenario) round(ctx context.Context, e *env, n naming, round in
 	fr.FirstWriteMs, fr.LeaderMs, fr.ReadyMs = ms(first.Sub(killAt)), ms(tLeader.Sub(killAt)), ms(tReady.Sub(killAt))
 	fr.FailedAfter = w.failuresAfterKill()
 	restart := time.Now()
-	if err := leader.start(); err != nil {
+	if err := leader.startLogged(); err != nil {
 		return fr, err
 	}
 	if err := leader.waitReady(ctx, readyTimeout); err != nil {
@@ -157,17 +159,17 @@ func (e *env) allReady(ctx context.Context) error {
 // watchRecovery polls the members other than killed until one is leader in
 // office and all are ready; it returns when each was first seen.
 func (e *env) watchRecovery(ctx context.Context, killed *member) (leaderAt, readyAt time.Time, leaderID string, err error) {
-	err = poll(ctx, readyTimeout, 10*time.Millisecond, func() (bool, error) {
+	err = launch.Poll(ctx, readyTimeout, 10*time.Millisecond, "a new leader and ready survivors", func() (bool, error) {
 		allReady := true
 		for _, m := range e.members {
 			if m == killed {
 				continue
 			}
-			st, err := m.status(ctx)
+			st, err := m.Status(ctx)
 			if err != nil || !st.Ready {
 				allReady = false
 			}
-			if err == nil && st.isLeader() && leaderAt.IsZero() {
+			if err == nil && st.IsLeader() && leaderAt.IsZero() {
 				leaderAt, leaderID = time.Now(), m.ID
 			}
 		}
@@ -175,7 +177,7 @@ func (e *env) watchRecovery(ctx context.Context, killed *member) (leaderAt, read
 			readyAt = time.Now()
 		}
 		return !readyAt.IsZero(), nil
-	}, "a new leader and ready survivors")
+	})
 	return leaderAt, readyAt, leaderID, err
 }
 
@@ -266,19 +268,19 @@ func (w *writers) waitSuccesses(ctx context.Context, settle time.Duration) error
 		return ctx.Err()
 	case <-time.After(settle):
 	}
-	return poll(ctx, readyTimeout, 10*time.Millisecond, func() (bool, error) { return w.successes() > 0, nil }, "a first successful registration")
+	return launch.Poll(ctx, readyTimeout, 10*time.Millisecond, "a first successful registration", func() (bool, error) { return w.successes() > 0, nil })
 }
 
 // waitFirstAfterKill waits for a success sent after the kill.
 func (w *writers) waitFirstAfterKill(ctx context.Context, timeout time.Duration) (time.Time, error) {
 	var first time.Time
-	err := poll(ctx, timeout, 5*time.Millisecond, func() (bool, error) {
+	err := launch.Poll(ctx, timeout, 5*time.Millisecond, "a successful registration after the kill", func() (bool, error) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		first = w.firstAfter
 		return !first.IsZero(), nil
-	}, "a successful registration after the kill")
-	if errors.Is(err, errTimeout) {
+	})
+	if errors.Is(err, launch.ErrTimeout) {
 		w.mu.Lock()
 		err = fmt.Errorf("%w (last error: %v)", err, w.lastErr)
 		w.mu.Unlock()

@@ -129,7 +129,7 @@ func (s *largeScenario) measure(ctx context.Context, e *env, c *nsclient.Client,
 	idxBefore, idxOK := lastIndex(ctx, leader)
 	dirBefore, dirOK := leader.dataDirBytes()
 	t0 := time.Now()
-	if _, err := c.RegisterBroker(ctx, via.Addr, reg); err != nil {
+	if _, err := c.RegisterBroker(ctx, via.ClientAddr, reg); err != nil {
 		return row, err
 	}
 	row.RegisterMs = ms(time.Since(t0))
@@ -147,7 +147,7 @@ func (s *largeScenario) measure(ctx context.Context, e *env, c *nsclient.Client,
 	var hb []time.Duration
 	for range s.Heartbeats {
 		t0 := time.Now()
-		if _, err := c.RegisterBroker(ctx, via.Addr, reg); err != nil {
+		if _, err := c.RegisterBroker(ctx, via.ClientAddr, reg); err != nil {
 			return row, fmt.Errorf("unchanged re-registration: %w", err)
 		}
 		hb = append(hb, time.Since(t0))

@@ -163,7 +163,7 @@ func (s *memoryScenario) fill(ctx context.Context, e *env, sh shape, index int) 
 	// closes them after the last shape.
 	pool := e.newClients(s.Parallel)
 	s.pools = append(s.pools, pool)
-	if err := registerAll(ctx, pool, leader.Addr, regs); err != nil {
+	if err := registerAll(ctx, pool, leader.ClientAddr, regs); err != nil {
 		return row, err
 	}
 	row.FillSeconds = time.Since(t0).Seconds()
@@ -178,7 +178,7 @@ func (s *memoryScenario) fill(ctx context.Context, e *env, sh shape, index int) 
 		return row, err
 	}
 	s.readMemory(ctx, leader, sh, &row)
-	if st, err := leader.status(ctx); err == nil {
+	if st, err := leader.Status(ctx); err == nil {
 		row.Registered = st.Brokers
 	}
 	return row, nil

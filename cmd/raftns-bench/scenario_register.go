@@ -86,7 +86,7 @@ func (s *registerScenario) run(ctx context.Context, e *env, r *Report) error {
 	}
 	clients := e.newClients(s.Clients)
 	defer clients.close()
-	if err := registerAll(ctx, clients, via.Addr, regs); err != nil {
+	if err := registerAll(ctx, clients, via.ClientAddr, regs); err != nil {
 		return err
 	}
 	before := e.snapshotCounters(ctx)
@@ -96,7 +96,7 @@ func (s *registerScenario) run(ctx context.Context, e *env, r *Report) error {
 		if !s.Unchanged {
 			bump(regs[w])
 		}
-		_, err := clients[w].RegisterBroker(ctx, via.Addr, regs[w])
+		_, err := clients[w].RegisterBroker(ctx, via.ClientAddr, regs[w])
 		return err
 	})
 	after := e.snapshotCounters(ctx)
@@ -155,10 +155,10 @@ func (e *env) snapshotCounters(ctx context.Context) counters {
 	var c counters
 	var scrapes []map[string]float64
 	for _, m := range e.members {
-		if !m.alive() {
+		if m.Exited() {
 			continue
 		}
-		if st, err := m.status(ctx); err == nil && st.LastIndex > c.lastIndex {
+		if st, err := m.Status(ctx); err == nil && st.LastIndex > c.lastIndex {
 			c.lastIndex, c.known = st.LastIndex, true
 		}
 		if mt, err := m.metrics(ctx); err == nil {
@@ -172,7 +172,7 @@ func (e *env) snapshotCounters(ctx context.Context) counters {
 
 // role returns the member's Raft state, "" when unknown.
 func (m *member) role(ctx context.Context) string {
-	st, err := m.status(ctx)
+	st, err := m.Status(ctx)
 	if err != nil {
 		return ""
 	}

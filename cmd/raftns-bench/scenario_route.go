@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/raftns/raftns/cmd/internal/launch"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
@@ -128,7 +129,7 @@ func (s *routeScenario) setup(ctx context.Context, e *env) (topics []string, sto
 	}
 	e.logf("route: registering %d brokers with %d topics", s.Brokers, s.Topics)
 	pool := e.newClients(4)
-	if err := registerAll(ctx, pool, e.members[0].Addr, regs); err != nil {
+	if err := registerAll(ctx, pool, e.members[0].ClientAddr, regs); err != nil {
 		pool.close()
 		return nil, nil, err
 	}
@@ -139,10 +140,10 @@ func (s *routeScenario) setup(ctx context.Context, e *env) (topics []string, sto
 		pool.close()
 	}
 	for _, m := range e.members {
-		err := poll(ctx, readyTimeout, 20*time.Millisecond, func() (bool, error) {
-			rd, err := pool[0].GetRoute(ctx, m.Addr, topics[len(topics)-1])
+		err := launch.Poll(ctx, readyTimeout, 20*time.Millisecond, "routes on member "+m.ID, func() (bool, error) {
+			rd, err := pool[0].GetRoute(ctx, m.ClientAddr, topics[len(topics)-1])
 			return err == nil && len(rd.BrokerDatas) == s.Brokers, nil
-		}, "routes on member "+m.ID)
+		})
 		if err != nil {
 			stop()
 			return nil, nil, err
@@ -162,7 +163,7 @@ func (s *routeScenario) query(e *env, clients []*nsclient.Client, topics []strin
 	next := make([]int, s.Clients*s.Pipeline)
 	return func(ctx context.Context, w int) error {
 		client := w / s.Pipeline
-		addr := e.members[client%len(e.members)].Addr
+		addr := e.members[client%len(e.members)].ClientAddr
 		i := (w + next[w]) % len(reqs)
 		next[w]++
 		resp, err := clients[client].Invoke(ctx, addr, reqs[i])
@@ -233,7 +234,7 @@ func (s *routeScenario) table(res routeResults) Table {
 func routeBodySize(ctx context.Context, e *env, topic string) (int, error) {
 	c := e.newClient()
 	defer c.Close()
-	resp, err := c.Invoke(ctx, e.members[0].Addr, &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA",
+	resp, err := c.Invoke(ctx, e.members[0].ClientAddr, &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA",
 		Version: nsclient.Version5, ExtFields: map[string]string{"topic": topic}})
 	if err != nil {
 		return 0, fmt.Errorf("route of %s: %w", topic, err)
