@@ -43,9 +43,10 @@ type Node struct {
 	tracker     *tracker
 	promotions  map[raft.ServerID]time.Time
 
-	local   localHeartbeats
-	readyMu sync.Mutex
-	ready   readiness
+	local localHeartbeats
+	ready atomic.Pointer[readiness]
+	// prevCommit is the readiness monitor's commit-index sample.
+	prevCommit uint64
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}
@@ -83,9 +84,9 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		scanNow:    make(chan struct{}, 1),
 		promotions: map[raft.ServerID]time.Time{},
 		local:      newLocalHeartbeats(),
-		ready:      readiness{reason: "starting"},
 		shutdownCh: make(chan struct{}),
 	}
+	n.ready.Store(&readiness{reason: "starting"})
 	if err := n.start(ln); err != nil {
 		n.closeResources()
 		return nil, err

@@ -10,24 +10,20 @@ import (
 // cached result so that it costs nothing on the request path.
 const readinessTick = 100 * time.Millisecond
 
-// readiness is the cached answer of Ready.
+// readiness is the cached answer of Ready, replaced as a whole.
 type readiness struct {
 	ready  bool
 	reason string
-	// prevCommit is the commit index sampled one tick ago; the member is
-	// caught up when it has applied at least that much (sampling one tick
-	// back keeps a busy follower from flapping).
-	prevCommit uint64
 }
 
 // Ready reports whether this member may serve client reads, and why not
 // (consensus-lessons 19): it has heard from a leader, has applied what the
 // leader had committed, is in the configuration, and its leader contact is
-// fresher than MaxStale; a leader is ready once it has taken office.
+// fresher than MaxStale; a leader is ready once it has taken office. It is a
+// single atomic load: every client read asks.
 func (n *Node) Ready() (bool, string) {
-	n.readyMu.Lock()
-	defer n.readyMu.Unlock()
-	return n.ready.ready, n.ready.reason
+	r := n.ready.Load()
+	return r.ready, r.reason
 }
 
 func (n *Node) monitorReadiness() {
@@ -38,9 +34,7 @@ func (n *Node) monitorReadiness() {
 		select {
 		case <-t.C:
 		case <-n.shutdownCh:
-			n.readyMu.Lock()
-			n.ready = readiness{reason: "shutting down"}
-			n.readyMu.Unlock()
+			n.ready.Store(&readiness{reason: "shutting down"})
 			return
 		}
 	}
@@ -48,11 +42,8 @@ func (n *Node) monitorReadiness() {
 
 func (n *Node) updateReadiness() {
 	ready, reason := n.evaluateReadiness()
-	n.readyMu.Lock()
-	changed := ready != n.ready.ready
-	n.ready.ready, n.ready.reason = ready, reason
-	n.readyMu.Unlock()
-	if changed {
+	prev := n.ready.Swap(&readiness{ready: ready, reason: reason})
+	if ready != prev.ready {
 		if ready {
 			n.logger.Info("member ready")
 		} else {
@@ -68,15 +59,16 @@ func (n *Node) evaluateReadiness() (bool, string) {
 		}
 		return false, "leader taking office"
 	}
+	// The member is caught up when it has applied what was committed one
+	// tick ago (sampling one tick back keeps a busy follower from
+	// flapping). Only the monitor goroutine touches prevCommit.
 	contact := n.raft.LastContact()
-	n.readyMu.Lock()
-	prev := n.ready.prevCommit
+	prev := n.prevCommit
 	if contact.IsZero() {
-		n.ready.prevCommit = 0
+		n.prevCommit = 0
 	} else {
-		n.ready.prevCommit = n.raft.CommitIndex()
+		n.prevCommit = n.raft.CommitIndex()
 	}
-	n.readyMu.Unlock()
 	switch {
 	case contact.IsZero():
 		return false, "no contact with a leader yet"

@@ -1,20 +1,24 @@
 package transport
 
 import (
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Settings are the member's NameServer settings that UPDATE_NAMESRV_CONFIG
 // may change at run time, like the reference's NamesrvConfig. They are per
 // member, not replicated: mqadmin sends the update to every name server.
+// Reads are lock-free (the route handler reads one per request); an update
+// replaces the whole map.
 type Settings struct {
-	mu sync.RWMutex
+	mu sync.Mutex // serializes updates
 	// props holds every known property as text, reported by
-	// GET_NAMESRV_CONFIG.
-	props map[string]string
+	// GET_NAMESRV_CONFIG. The map is never modified once stored.
+	props atomic.Pointer[map[string]string]
 	// persist, when set, saves the properties after an update.
 	persist func(map[string]string) error
 	// protected are keys besides the reference black list that updates may
@@ -38,18 +42,18 @@ var fixedBlackList = []string{"configBlackList", "configStorePath", "kvConfigPat
 // NewSettings returns settings holding props; persist may be nil. Updates
 // may change neither the reference's black-listed keys nor protected.
 func NewSettings(props map[string]string, persist func(map[string]string) error, protected ...string) *Settings {
-	s := &Settings{props: map[string]string{}, persist: persist, protected: protected}
-	for k, v := range props {
-		s.props[k] = v
+	s := &Settings{persist: persist, protected: protected}
+	cp := maps.Clone(props)
+	if cp == nil {
+		cp = map[string]string{}
 	}
+	s.props.Store(&cp)
 	return s
 }
 
-// Bool reads a boolean property; a missing one is def.
+// Bool reads a boolean property; a missing or unparsable one is def.
 func (s *Settings) Bool(key string, def bool) bool {
-	s.mu.RLock()
-	v, ok := s.props[key]
-	s.mu.RUnlock()
+	v, ok := (*s.props.Load())[key]
 	if !ok {
 		return def
 	}
@@ -61,23 +65,12 @@ func (s *Settings) Bool(key string, def bool) bool {
 }
 
 // Properties returns a copy of every property.
-func (s *Settings) Properties() map[string]string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := make(map[string]string, len(s.props))
-	for k, v := range s.props {
-		out[k] = v
-	}
-	return out
-}
+func (s *Settings) Properties() map[string]string { return maps.Clone(*s.props.Load()) }
 
 // blackListed returns the first key of update that may not be changed.
 func (s *Settings) blackListed(update map[string]string) (string, bool) {
-	s.mu.RLock()
-	black := append([]string(nil), fixedBlackList...)
-	black = append(black, s.protected...)
-	black = append(black, strings.Split(s.props[PropConfigBlackList], ";")...)
-	s.mu.RUnlock()
+	black := append(append([]string(nil), fixedBlackList...), s.protected...)
+	black = append(black, strings.Split((*s.props.Load())[PropConfigBlackList], ";")...)
 	keys := make([]string, 0, len(update))
 	for k := range update {
 		keys = append(keys, k)
@@ -97,20 +90,21 @@ func (s *Settings) blackListed(update map[string]string) (string, bool) {
 // unknown keys) and persists the result.
 func (s *Settings) Update(update map[string]string) error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	next := maps.Clone(*s.props.Load())
 	changed := false
 	for k, v := range update {
-		if _, ok := s.props[k]; ok {
-			s.props[k] = strings.TrimSpace(v)
+		if _, ok := next[k]; ok {
+			next[k] = strings.TrimSpace(v)
 			changed = true
 		}
 	}
-	snapshot := make(map[string]string, len(s.props))
-	for k, v := range s.props {
-		snapshot[k] = v
-	}
-	s.mu.Unlock()
-	if !changed || s.persist == nil {
+	if !changed {
 		return nil
 	}
-	return s.persist(snapshot)
+	s.props.Store(&next)
+	if s.persist == nil {
+		return nil
+	}
+	return s.persist(maps.Clone(next))
 }
