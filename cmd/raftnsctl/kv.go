@@ -165,14 +165,9 @@ func cell(s string) string {
 
 // withNameServer runs f with a name server client bounded by --timeout.
 func (a *app) withNameServer(cmd *cobra.Command, f func(context.Context, *nameServer) error) error {
-	ns, err := a.nameServer()
-	if err != nil {
-		return err
-	}
-	defer ns.Close()
-	ctx, cancel := a.context(cmd)
-	defer cancel()
-	return f(ctx, ns)
+	return a.onNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+		return f(ctx, ns)
+	})
 }
 
 func (a *app) kvExportCommand() *cobra.Command {

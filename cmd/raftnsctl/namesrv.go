@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"strconv"
+
+	"github.com/spf13/cobra"
 
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
@@ -24,6 +27,19 @@ func (a *app) nameServer() (*nameServer, error) {
 	}
 	c := nsclient.New(remoting.ClientConfig{DialTimeout: a.timeout, RequestTimeout: a.timeout, WriteTimeout: a.timeout})
 	return &nameServer{addr: a.namesrv, c: c}, nil
+}
+
+// onNameServer runs f with a client for --namesrv and the command's
+// deadline, and closes the client afterwards.
+func (a *app) onNameServer(cmd *cobra.Command, f func(ctx context.Context, ns *nameServer) error) error {
+	ns, err := a.nameServer()
+	if err != nil {
+		return err
+	}
+	defer ns.Close()
+	ctx, cancel := a.context(cmd)
+	defer cancel()
+	return f(ctx, ns)
 }
 
 // Close closes the connection.

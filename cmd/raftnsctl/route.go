@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -27,21 +28,16 @@ X inheritable). A topic without a route exits with 1.`,
 }
 
 func (a *app) runRoute(cmd *cobra.Command, topic string) error {
-	ns, err := a.nameServer()
-	if err != nil {
-		return err
-	}
-	defer ns.Close()
-	ctx, cancel := a.context(cmd)
-	defer cancel()
-	route, err := ns.c.GetRoute(ctx, ns.addr, topic)
-	if err != nil {
-		return ns.fail("route "+topic, err)
-	}
-	if a.json() {
-		return printJSON(a.stdout, newRouteJSON(route))
-	}
-	return printRoute(a.stdout, topic, route)
+	return a.onNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+		route, err := ns.c.GetRoute(ctx, ns.addr, topic)
+		if err != nil {
+			return ns.fail("route "+topic, err)
+		}
+		if a.json() {
+			return printJSON(a.stdout, newRouteJSON(route))
+		}
+		return printRoute(a.stdout, topic, route)
+	})
 }
 
 // routeJSON is the -o json shape of a route, with the Java TopicRouteData
@@ -199,29 +195,24 @@ each group's broker id -> address (id 0 is the master).`,
 }
 
 func (a *app) runClusters(cmd *cobra.Command, _ []string) error {
-	ns, err := a.nameServer()
-	if err != nil {
-		return err
-	}
-	defer ns.Close()
-	ctx, cancel := a.context(cmd)
-	defer cancel()
-	info, err := ns.c.GetClusterInfo(ctx, ns.addr)
-	if err != nil {
-		return ns.fail("cluster info", err)
-	}
-	if a.json() {
-		return printJSON(a.stdout, newClusterJSON(info))
-	}
-	tw := newTable(a.stdout, "CLUSTER", "BROKER", "ID", "ADDRESS")
-	for _, c := range sortedKeys(info.ClusterAddrTable) {
-		names := append([]string(nil), info.ClusterAddrTable[c]...)
-		sort.Strings(names)
-		for _, name := range names {
-			writeBrokerRows(tw, []any{c, name}, info.BrokerAddrTable[name].BrokerAddrs)
+	return a.onNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+		info, err := ns.c.GetClusterInfo(ctx, ns.addr)
+		if err != nil {
+			return ns.fail("cluster info", err)
 		}
-	}
-	return tw.Flush()
+		if a.json() {
+			return printJSON(a.stdout, newClusterJSON(info))
+		}
+		tw := newTable(a.stdout, "CLUSTER", "BROKER", "ID", "ADDRESS")
+		for _, c := range sortedKeys(info.ClusterAddrTable) {
+			names := append([]string(nil), info.ClusterAddrTable[c]...)
+			sort.Strings(names)
+			for _, name := range names {
+				writeBrokerRows(tw, []any{c, name}, info.BrokerAddrTable[name].BrokerAddrs)
+			}
+		}
+		return tw.Flush()
+	})
 }
 
 // clusterJSON is the -o json shape of the cluster table, with the Java
@@ -256,26 +247,21 @@ func (a *app) topicsCommand() *cobra.Command {
 }
 
 func (a *app) runTopics(cmd *cobra.Command, _ []string) error {
-	ns, err := a.nameServer()
-	if err != nil {
-		return err
-	}
-	defer ns.Close()
-	ctx, cancel := a.context(cmd)
-	defer cancel()
-	topics, err := ns.c.GetAllTopics(ctx, ns.addr)
-	if err != nil {
-		return ns.fail("topic list", err)
-	}
-	topics = append([]string{}, topics...)
-	sort.Strings(topics)
-	if a.json() {
-		return printJSON(a.stdout, struct {
-			TopicList []string `json:"topicList"`
-		}{topics})
-	}
-	for _, t := range topics {
-		fmt.Fprintln(a.stdout, t)
-	}
-	return nil
+	return a.onNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+		topics, err := ns.c.GetAllTopics(ctx, ns.addr)
+		if err != nil {
+			return ns.fail("topic list", err)
+		}
+		topics = append([]string{}, topics...)
+		sort.Strings(topics)
+		if a.json() {
+			return printJSON(a.stdout, struct {
+				TopicList []string `json:"topicList"`
+			}{topics})
+		}
+		for _, t := range topics {
+			fmt.Fprintln(a.stdout, t)
+		}
+		return nil
+	})
 }
