@@ -163,13 +163,6 @@ func cell(s string) string {
 	return s
 }
 
-// withNameServer runs f with a name server client bounded by --timeout.
-func (a *app) withNameServer(cmd *cobra.Command, f func(context.Context, *nameServer) error) error {
-	return a.onNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
-		return f(ctx, ns)
-	})
-}
-
 func (a *app) kvExportCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "export NS...",

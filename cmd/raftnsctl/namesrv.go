@@ -29,9 +29,9 @@ func (a *app) nameServer() (*nameServer, error) {
 	return &nameServer{addr: a.namesrv, c: c}, nil
 }
 
-// onNameServer runs f with a client for --namesrv and the command's
+// withNameServer runs f with a client for --namesrv and the command's
 // deadline, and closes the client afterwards.
-func (a *app) onNameServer(cmd *cobra.Command, f func(ctx context.Context, ns *nameServer) error) error {
+func (a *app) withNameServer(cmd *cobra.Command, f func(ctx context.Context, ns *nameServer) error) error {
 	ns, err := a.nameServer()
 	if err != nil {
 		return err

@@ -28,7 +28,7 @@ X inheritable). A topic without a route exits with 1.`,
 }
 
 func (a *app) runRoute(cmd *cobra.Command, topic string) error {
-	return a.onNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+	return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
 		route, err := ns.c.GetRoute(ctx, ns.addr, topic)
 		if err != nil {
 			return ns.fail("route "+topic, err)
@@ -195,7 +195,7 @@ each group's broker id -> address (id 0 is the master).`,
 }
 
 func (a *app) runClusters(cmd *cobra.Command, _ []string) error {
-	return a.onNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+	return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
 		info, err := ns.c.GetClusterInfo(ctx, ns.addr)
 		if err != nil {
 			return ns.fail("cluster info", err)
@@ -247,7 +247,7 @@ func (a *app) topicsCommand() *cobra.Command {
 }
 
 func (a *app) runTopics(cmd *cobra.Command, _ []string) error {
-	return a.onNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+	return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
 		topics, err := ns.c.GetAllTopics(ctx, ns.addr)
 		if err != nil {
 			return ns.fail("topic list", err)
