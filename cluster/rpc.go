@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"net/rpc"
 	"sync"
@@ -183,94 +182,6 @@ func (n *Node) serveRPC(ln net.Listener) {
 			delete(conns, conn)
 			mu.Unlock()
 		}()
-	}
-}
-
-// rpcPool keeps multiplexed net/rpc clients per member address, one per
-// lane, so that a timed-out heartbeat batch or status probe, which drops its
-// connection, never cuts off a large forwarded write in flight.
-type rpcPool struct {
-	mu      sync.Mutex
-	clients map[string]*rpc.Client
-	closed  bool
-}
-
-func newRPCPool() *rpcPool { return &rpcPool{clients: map[string]*rpc.Client{}} }
-
-// lane names the connection a method uses.
-func lane(method string) string {
-	switch method {
-	case "Heartbeats", "Status":
-		return method
-	}
-	return "write"
-}
-
-func (p *rpcPool) get(key, addr string, fresh bool) (*rpc.Client, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return nil, ErrShutdown
-	}
-	if c, ok := p.clients[key]; ok {
-		if !fresh {
-			return c, nil
-		}
-		c.Close()
-		delete(p.clients, key)
-	}
-	conn, err := dialMux(addr, muxRPC, rpcDialTimeout)
-	if err != nil {
-		return nil, err
-	}
-	c := rpc.NewClient(conn)
-	p.clients[key] = c
-	return c, nil
-}
-
-func (p *rpcPool) drop(key string, c *rpc.Client) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.clients[key] == c {
-		delete(p.clients, key)
-	}
-	c.Close()
-}
-
-// call invokes method on the member at addr within ctx. fresh forces a new
-// connection (rqlite's last-retry rule).
-func (p *rpcPool) call(ctx context.Context, addr, method string, args, reply any, fresh bool) error {
-	key := addr + "#" + lane(method)
-	c, err := p.get(key, addr, fresh)
-	if err != nil {
-		return fmt.Errorf("dial %s: %w", addr, err)
-	}
-	call := c.Go("Cluster."+method, args, reply, make(chan *rpc.Call, 1))
-	select {
-	case <-call.Done:
-		if call.Error != nil {
-			var se rpc.ServerError
-			if !errors.As(call.Error, &se) {
-				p.drop(key, c)
-			}
-			return fmt.Errorf("%s on %s: %w", method, addr, call.Error)
-		}
-		return nil
-	case <-ctx.Done():
-		// The connection may carry a late reply; a fresh one is cheaper
-		// than reasoning about it.
-		p.drop(key, c)
-		return fmt.Errorf("%s on %s: %w", method, addr, ctx.Err())
-	}
-}
-
-func (p *rpcPool) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.closed = true
-	for addr, c := range p.clients {
-		c.Close()
-		delete(p.clients, addr)
 	}
 }
 
