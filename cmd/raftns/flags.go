@@ -1,0 +1,51 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/raftns/raftns/transport"
+)
+
+// flagKeys maps flag names to the property keys they set.
+var flagKeys = map[string]string{
+	"id": "id", "data-dir": "dataDir", "listen": "listen", "cluster-addr": "clusterAddr",
+	"http-addr": "httpAddr", "peers": "peers", "join": "join", "bootstrap": "bootstrap",
+	"log-level": "logLevel", "broker-expiry": "brokerExpiry", "scan-interval": "scanNotActiveBrokerInterval",
+	"conn-close-grace": "connCloseGrace", "max-stale": "maxStale", "raft-multiplier": "raftMultiplier",
+	"max-connections": "maxConnections", "order-message-enable": transport.PropOrderMessageEnable,
+}
+
+type flagValues struct {
+	configFile string
+	print      bool
+	values     map[string]string
+}
+
+func registerFlags(fs *flag.FlagSet) *flagValues {
+	fl := &flagValues{values: map[string]string{}}
+	fs.StringVar(&fl.configFile, "c", "", "properties file in the reference NameServer's format")
+	fs.BoolVar(&fl.print, "p", false, "print the effective configuration and exit")
+	help := map[string]string{
+		"id":                   "stable member ID (default: generated once and kept in the data dir)",
+		"data-dir":             "directory for the Raft log and snapshots (default ./data)",
+		"listen":               "RocketMQ client address host:port (default :9876)",
+		"cluster-addr":         "Raft and member RPC address host:port, advertised to peers (default 127.0.0.1:9866)",
+		"http-addr":            "admin HTTP address host:port, empty to disable (default 127.0.0.1:9856)",
+		"peers":                "initial voters ID=HOST:PORT,... (the same list on each initial member)",
+		"join":                 "cluster addresses of existing members to join, HOST:PORT,...",
+		"bootstrap":            "bootstrap a single-member cluster when there are no peers and no join (default true)",
+		"log-level":            "trace, debug, info, warn or error (default info)",
+		"broker-expiry":        "expiry of brokers without their own heartbeat timeout, e.g. 120s",
+		"scan-interval":        "how often the leader looks for silent brokers, e.g. 5s",
+		"conn-close-grace":     "wait after a broker's last connection closed before expiring it, e.g. 5s",
+		"max-stale":            "longest time without leader contact a follower still serves reads, e.g. 10s",
+		"raft-multiplier":      "scale of Raft timers, 1 (LAN) to 10",
+		"max-connections":      "client connection limit",
+		"order-message-enable": "add orderTopicConf to routes (reference orderMessageEnable)",
+	}
+	for name := range flagKeys {
+		key := flagKeys[name]
+		fs.Func(name, help[name], func(v string) error { fl.values[key] = v; return nil })
+	}
+	return fl
+}
