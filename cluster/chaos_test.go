@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/hashicorp/raft"
 )
 
 // Flags of the chaos test. The seed fixes the fault schedule and every
@@ -47,28 +45,14 @@ func TestCluster_ChaosKeepsAcknowledgedWrites(t *testing.T) {
 func runChaos(t *testing.T, members, writers int, seed uint64, d time.Duration) {
 	replay := fmt.Sprintf("go test -race ./cluster -run '%s' -args -chaos.seed=%d -chaos.duration=%v", t.Name(), seed, d)
 	t.Logf("chaos seed %d, %d members, %d writers, %v of faults; replay: %s", seed, members, writers, d, replay)
-	snapDirs := map[string]string{}
 	tc := newTestCluster(t, members, func(c *Config) {
 		c.BrokerExpiry = 10 * time.Minute
 		// Small snapshot settings, so that restarts restore from snapshots
-		// and lagging members catch up by installing one. Snapshots go to
-		// the production file store, reopened from the same directory on
-		// every restart: raft's InmemSnapshotStore publishes a snapshot at
-		// Create, so a leader sending its latest snapshot can read one still
-		// being written (a data race inside raft's test store).
+		// and lagging members catch up by installing one (the harness keeps
+		// each member's file snapshot store across restarts).
 		c.RaftConfig.SnapshotThreshold = 64
 		c.RaftConfig.SnapshotInterval = 200 * time.Millisecond
 		c.RaftConfig.TrailingLogs = 32
-		dir, ok := snapDirs[c.ID]
-		if !ok {
-			dir = t.TempDir()
-			snapDirs[c.ID] = dir
-		}
-		snaps, err := raft.NewFileSnapshotStoreWithLogger(dir, snapshotsRetained, c.Logger.Named("snapshots"))
-		if err != nil {
-			t.Fatalf("snapshot store for %s: %v", c.ID, err)
-		}
-		c.SnapshotStore = snaps
 	})
 	defer func() {
 		if t.Failed() {

@@ -31,7 +31,7 @@ type testMember struct {
 	ln     net.Listener
 	trans  *raft.InmemTransport
 	logs   *raft.InmemStore
-	snaps  *raft.InmemSnapshotStore
+	snaps  raft.SnapshotStore
 	node   *Node
 	closed bool
 }
@@ -72,7 +72,13 @@ func (tc *testCluster) newMember(id string) *testMember {
 	if err != nil {
 		tc.t.Fatal(err)
 	}
-	m := &testMember{id: id, addr: ln.Addr().String(), ln: ln, logs: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore(), closed: true}
+	// raft's file snapshot store: its in-memory one lets a leader read a
+	// snapshot that is still being written (a data race in raft v1.8.0).
+	snaps, err := raft.NewFileSnapshotStoreWithLogger(tc.t.TempDir(), 2, hclog.NewNullLogger())
+	if err != nil {
+		tc.t.Fatal(err)
+	}
+	m := &testMember{id: id, addr: ln.Addr().String(), ln: ln, logs: raft.NewInmemStore(), snaps: snaps, closed: true}
 	tc.mu.Lock()
 	tc.members[id] = m
 	tc.mu.Unlock()

@@ -128,7 +128,9 @@ func errorKind(err error) (string, string) {
 	switch {
 	case err == nil:
 		return rpcErrNone, ""
-	case errors.Is(err, ErrNotLeader):
+	case errors.Is(err, ErrNotLeader), errors.Is(err, ErrShutdown):
+		// A leader shutting down is, to the caller, no longer the leader:
+		// it retries with the next one.
 		return rpcErrNotLeader, err.Error()
 	case errors.Is(err, ErrLeaderNotReady):
 		return rpcErrNotReady, err.Error()
