@@ -84,6 +84,7 @@ func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker) (f
 		n.stats.RegistersDeduped.Add(1)
 		return n.fsm.RegisterResult(cmd), nil
 	}
+	_, known := n.fsm.Registration(cmd.Key())
 	stamped := *cmd
 	stamped.StampMillis = time.Now().UnixMilli()
 	entries, err := fsm.SplitRegistration(&stamped)
@@ -97,6 +98,10 @@ func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker) (f
 		}
 	}
 	n.stats.RegistersWritten.Add(1)
+	if !known {
+		n.logger.Info("broker registered", "cluster", cmd.ClusterName, "broker", cmd.BrokerName,
+			"id", cmd.BrokerID, "addr", cmd.BrokerAddr, "topics", len(cmd.TopicConfigs), "entries", len(entries))
+	}
 	r, _ := res.(fsm.RegisterResult)
 	return r, nil
 }
@@ -111,7 +116,30 @@ func (n *Node) applyAsLeader(ctx context.Context, t fsm.CommandType, cmd any) (a
 	if err != nil {
 		return nil, err
 	}
-	return n.applyEncodedAsLeader(ctx, t, buf)
+	res, err := n.applyEncodedAsLeader(ctx, t, buf)
+	if err == nil {
+		n.logWrite(t, cmd)
+	}
+	return res, err
+}
+
+// logWrite logs, on the leader, the operator- and broker-originated changes
+// an operator wants to find in the logs later.
+func (n *Node) logWrite(t fsm.CommandType, cmd any) {
+	switch c := cmd.(type) {
+	case *fsm.UnregisterBroker:
+		n.logger.Info("broker unregistered", "cluster", c.ClusterName, "broker", c.BrokerName, "id", c.BrokerID, "addr", c.BrokerAddr)
+	case *fsm.WipeWritePerm:
+		n.logger.Info("write permission wiped", "broker", c.BrokerName)
+	case *fsm.AddWritePerm:
+		n.logger.Info("write permission added", "broker", c.BrokerName)
+	case *fsm.DeleteTopic:
+		n.logger.Info("topic deleted", "topic", c.Topic, "cluster", c.ClusterName)
+	case *fsm.RegisterTopic:
+		n.logger.Info("topic registered", "topic", c.Topic, "brokers", len(c.QueueDatas))
+	case *fsm.PutKV, *fsm.DeleteKV:
+		n.logger.Debug("kv config changed", "command", t)
+	}
 }
 
 // applyEncodedAsLeader proposes an encoded entry; it is the only path to
