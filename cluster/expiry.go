@@ -54,9 +54,8 @@ func (n *Node) proposeExpiries(due []fsm.ExpiredBroker, reason string, capped bo
 			return
 		}
 		n.stats.Expirations.Add(uint64(len(batch)))
-		for _, b := range batch {
-			n.logger.Info("broker expired", "cluster", b.Key.Cluster, "broker", b.Key.Addr, "reason", reason, "epoch", b.RegEpoch)
-		}
+		// Each member's FSM logs every broker that actually expired.
+		n.logger.Info("expiry committed", "brokers", len(batch), "reason", reason)
 		if capped {
 			return
 		}

@@ -84,7 +84,6 @@ func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker) (f
 		n.stats.RegistersDeduped.Add(1)
 		return n.fsm.RegisterResult(cmd), nil
 	}
-	_, known := n.fsm.Registration(cmd.Key())
 	stamped := *cmd
 	stamped.StampMillis = time.Now().UnixMilli()
 	entries, err := fsm.SplitRegistration(&stamped)
@@ -98,10 +97,6 @@ func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker) (f
 		}
 	}
 	n.stats.RegistersWritten.Add(1)
-	if !known {
-		n.logger.Info("broker registered", "cluster", cmd.ClusterName, "broker", cmd.BrokerName,
-			"id", cmd.BrokerID, "addr", cmd.BrokerAddr, "topics", len(cmd.TopicConfigs), "entries", len(entries))
-	}
 	r, _ := res.(fsm.RegisterResult)
 	return r, nil
 }
@@ -123,12 +118,11 @@ func (n *Node) applyAsLeader(ctx context.Context, t fsm.CommandType, cmd any) (a
 	return res, err
 }
 
-// logWrite logs, on the leader, the operator- and broker-originated changes
-// an operator wants to find in the logs later.
+// logWrite logs, on the leader, the operator-originated changes an operator
+// wants to find in the logs later. Broker arrivals, departures and expiries
+// are logged by every member's FSM as they are applied.
 func (n *Node) logWrite(t fsm.CommandType, cmd any) {
 	switch c := cmd.(type) {
-	case *fsm.UnregisterBroker:
-		n.logger.Info("broker unregistered", "cluster", c.ClusterName, "broker", c.BrokerName, "id", c.BrokerID, "addr", c.BrokerAddr)
 	case *fsm.WipeWritePerm:
 		n.logger.Info("write permission wiped", "broker", c.BrokerName)
 	case *fsm.AddWritePerm:
