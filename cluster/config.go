@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"crypto/tls"
 	"fmt"
 	"time"
 
@@ -24,6 +25,14 @@ type Config struct {
 	// ClusterAddr is the advertised host:port of the cluster port (Raft and
 	// internal RPCs). The listener itself is passed to New.
 	ClusterAddr string
+	// TLS, when set, makes the cluster port mutual TLS (LoadTLS builds it
+	// from PEM files). The member then accepts only connections presenting
+	// a certificate signed by ClientCAs, and dials other members with its
+	// certificate, verifying theirs against RootCAs for the host of the
+	// address it dials: every member's certificate must carry its cluster
+	// address's host as an IP or DNS SAN. Nil: plain TCP, unauthenticated.
+	// TLS and plain members cannot talk to each other.
+	TLS *tls.Config
 	// ClientAddr and HTTPAddr are published in the member directory.
 	ClientAddr string
 	HTTPAddr   string
@@ -134,6 +143,11 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: mass expiry fraction %v not in (0,1]", ErrBadConfig, c.MassExpiryFraction)
 	case len(c.Peers) > 0 && len(c.Join) > 0:
 		return fmt.Errorf("%w: peers and join are exclusive", ErrBadConfig)
+	}
+	if c.TLS != nil {
+		if err := validateTLS(c.TLS); err != nil {
+			return err
+		}
 	}
 	if len(c.Peers) > 0 {
 		self := false

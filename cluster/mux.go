@@ -1,9 +1,13 @@
 package cluster
 
 import (
+	"context"
+	"crypto/tls"
 	"errors"
+	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -17,18 +21,23 @@ const (
 	muxRPC  byte = 0x02
 )
 
-// muxHandshakeTimeout bounds how long a new connection may take to send its
-// first byte.
+// muxHandshakeTimeout bounds how long a new connection may take to finish
+// its TLS handshake, when there is one, and send its first byte.
 const muxHandshakeTimeout = 5 * time.Second
 
 var errMuxClosed = errors.New("cluster: cluster port closed")
 
 // mux accepts connections on the cluster port and hands each to the Raft
-// transport or the internal RPC server according to its first byte.
+// transport or the internal RPC server according to its first byte. With
+// tls set, a connection first completes a mutual TLS handshake and the
+// first byte travels inside TLS.
 type mux struct {
 	ln        net.Listener
 	advertise net.Addr
 	logger    hclog.Logger
+	tls       *tls.Config
+	// rejected counts connections closed before a protocol was chosen.
+	rejected *atomic.Uint64
 
 	raft *chanListener
 	rpc  *chanListener
@@ -37,12 +46,12 @@ type mux struct {
 	done      chan struct{}
 }
 
-func newMux(ln net.Listener, advertise string, logger hclog.Logger) (*mux, error) {
+func newMux(ln net.Listener, advertise string, tlsConf *tls.Config, rejected *atomic.Uint64, logger hclog.Logger) (*mux, error) {
 	adv, err := net.ResolveTCPAddr("tcp", advertise)
 	if err != nil {
 		return nil, err
 	}
-	m := &mux{ln: ln, advertise: adv, logger: logger, done: make(chan struct{})}
+	m := &mux{ln: ln, advertise: adv, logger: logger, tls: serverTLS(tlsConf), rejected: rejected, done: make(chan struct{})}
 	m.raft = newChanListener(adv, m.done)
 	m.rpc = newChanListener(adv, m.done)
 	return m, nil
@@ -70,13 +79,21 @@ func (m *mux) serve() {
 }
 
 func (m *mux) route(conn net.Conn) {
+	_ = conn.SetDeadline(time.Now().Add(muxHandshakeTimeout))
+	if m.tls != nil {
+		tc := tls.Server(conn, m.tls)
+		if err := tc.Handshake(); err != nil {
+			m.reject(conn, "cluster port TLS handshake failed", err)
+			return
+		}
+		conn = tc
+	}
 	var first [1]byte
-	_ = conn.SetReadDeadline(time.Now().Add(muxHandshakeTimeout))
-	if _, err := conn.Read(first[:]); err != nil {
-		conn.Close()
+	if _, err := io.ReadFull(conn, first[:]); err != nil {
+		m.reject(conn, "cluster port connection sent no protocol byte", err)
 		return
 	}
-	_ = conn.SetReadDeadline(time.Time{})
+	_ = conn.SetDeadline(time.Time{})
 	var target *chanListener
 	switch first[0] {
 	case muxRaft:
@@ -85,6 +102,7 @@ func (m *mux) route(conn net.Conn) {
 		target = m.rpc
 	default:
 		m.logger.Warn("unknown protocol on cluster port", "byte", first[0], "remote", conn.RemoteAddr())
+		m.rejected.Add(1)
 		conn.Close()
 		return
 	}
@@ -93,6 +111,20 @@ func (m *mux) route(conn net.Conn) {
 	case <-m.done:
 		conn.Close()
 	}
+}
+
+// reject closes a connection that failed before choosing a protocol. A
+// connection closed without a byte (a port probe) is logged at debug, any
+// other failure (a plain client on a TLS port, a certificate the CA did not
+// sign, a timeout) at warn.
+func (m *mux) reject(conn net.Conn, msg string, err error) {
+	m.rejected.Add(1)
+	if errors.Is(err, io.EOF) {
+		m.logger.Debug(msg, "remote", conn.RemoteAddr(), "error", err)
+	} else {
+		m.logger.Warn(msg, "remote", conn.RemoteAddr(), "error", err)
+	}
+	conn.Close()
 }
 
 func (m *mux) close() {
@@ -127,20 +159,40 @@ func (l *chanListener) Close() error   { return nil }
 func (l *chanListener) Addr() net.Addr { return l.addr }
 
 // raftLayer is the raft.StreamLayer of the cluster port.
-type raftLayer struct{ *chanListener }
+type raftLayer struct {
+	*chanListener
+	dialer dialer
+}
 
 // Dial opens a Raft connection to a member's cluster port.
 func (l raftLayer) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
-	return dialMux(string(addr), muxRaft, timeout)
+	return l.dialer.dial(string(addr), muxRaft, timeout)
 }
 
-// dialMux connects to a cluster port and selects a protocol.
-func dialMux(addr string, proto byte, timeout time.Duration) (net.Conn, error) {
-	conn, err := net.DialTimeout("tcp", addr, timeout)
+// dialer connects to other members' cluster ports. The Raft stream layer and
+// the RPC pool both dial through it, so both use TLS when tls is set.
+type dialer struct{ tls *tls.Config }
+
+// dial connects to a cluster port, completes the TLS handshake if
+// configured, and selects a protocol, all within timeout.
+func (d dialer) dial(addr string, proto byte, timeout time.Duration) (net.Conn, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var nd net.Dialer
+	conn, err := nd.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	_ = conn.SetWriteDeadline(time.Now().Add(timeout))
+	if d.tls != nil {
+		tc, err := tlsClient(ctx, conn, d.tls, addr)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		conn = tc
+	}
+	deadline, _ := ctx.Deadline()
+	_ = conn.SetWriteDeadline(deadline)
 	if _, err := conn.Write([]byte{proto}); err != nil {
 		conn.Close()
 		return nil, err

@@ -62,6 +62,10 @@ type Stats struct {
 	ForwardedIn      atomic.Uint64
 	Expirations      atomic.Uint64
 	LeaderChanges    atomic.Uint64
+	// ClusterConnsRejected counts connections to the cluster port closed
+	// before they chose a protocol: failed TLS handshakes (no or a foreign
+	// certificate, a plain client on a TLS port), timeouts, unknown bytes.
+	ClusterConnsRejected atomic.Uint64
 }
 
 // New opens the stores, starts Raft on the cluster listener ln and, on a
@@ -78,7 +82,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		cfg:        cfg,
 		logger:     cfg.Logger.Named("cluster"),
 		fsm:        f,
-		pool:       newRPCPool(),
+		pool:       newRPCPool(dialer{tls: cfg.TLS}),
 		notifyCh:   make(chan bool, 10),
 		readyCh:    make(chan struct{}),
 		scanNow:    make(chan struct{}, 1),
@@ -96,7 +100,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 
 func (n *Node) start(ln net.Listener) error {
 	var err error
-	if n.mux, err = newMux(ln, n.cfg.ClusterAddr, n.logger); err != nil {
+	if n.mux, err = newMux(ln, n.cfg.ClusterAddr, n.cfg.TLS, &n.stats.ClusterConnsRejected, n.logger); err != nil {
 		return fmt.Errorf("cluster address %q: %w", n.cfg.ClusterAddr, err)
 	}
 	if n.stores, err = openStores(n.cfg); err != nil {
@@ -105,7 +109,7 @@ func (n *Node) start(ln net.Listener) error {
 	n.trans = n.cfg.Transport
 	if n.trans == nil {
 		n.trans = raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
-			Stream:  raftLayer{n.mux.raft},
+			Stream:  raftLayer{chanListener: n.mux.raft, dialer: n.pool.dialer},
 			MaxPool: 3,
 			Timeout: 10 * time.Second,
 			Logger:  n.cfg.Logger.Named("raft-net"),

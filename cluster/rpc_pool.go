@@ -12,12 +12,13 @@ import (
 // lane, so that a timed-out heartbeat batch or status probe, which drops its
 // connection, never cuts off a large forwarded write in flight.
 type rpcPool struct {
+	dialer  dialer
 	mu      sync.Mutex
 	clients map[string]*rpc.Client
 	closed  bool
 }
 
-func newRPCPool() *rpcPool { return &rpcPool{clients: map[string]*rpc.Client{}} }
+func newRPCPool(d dialer) *rpcPool { return &rpcPool{dialer: d, clients: map[string]*rpc.Client{}} }
 
 // lane names the connection a method uses.
 func lane(method string) string {
@@ -41,7 +42,7 @@ func (p *rpcPool) get(key, addr string, fresh bool) (*rpc.Client, error) {
 		c.Close()
 		delete(p.clients, key)
 	}
-	conn, err := dialMux(addr, muxRPC, rpcDialTimeout)
+	conn, err := p.dialer.dial(addr, muxRPC, rpcDialTimeout)
 	if err != nil {
 		return nil, err
 	}
