@@ -35,6 +35,11 @@ type config struct {
 	RaftMultiplier int
 	MaxConns       int
 	IdleTimeout    time.Duration
+	// ClusterTLSCert, ClusterTLSKey and ClusterTLSCA are PEM files that
+	// make the cluster port mutual TLS; all three or none.
+	ClusterTLSCert string
+	ClusterTLSKey  string
+	ClusterTLSCA   string
 	// Namesrv holds reference NameServer properties (orderMessageEnable…)
 	// and unknown keys from the file, reported by GET_NAMESRV_CONFIG.
 	Namesrv map[string]string
@@ -68,7 +73,8 @@ func defaultConfig() *config {
 // raftnsKeys are the properties RaftNS adds; UPDATE_NAMESRV_CONFIG may not
 // change them and they are never persisted from it.
 var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "httpAddr", "peers", "join", "bootstrap",
-	"logLevel", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections"}
+	"logLevel", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
+	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa"}
 
 // namesrvBoolKeys are reference keys whose values must parse as booleans.
 var namesrvBoolKeys = []string{transport.PropOrderMessageEnable, transport.PropReturnOrderTopicConfigToBroker,
@@ -135,7 +141,7 @@ func (c *config) validate() error {
 	if c.ID != "" && strings.ContainsAny(c.ID, " =,") {
 		return fmt.Errorf("member id %q may not contain spaces, '=' or ','", c.ID)
 	}
-	return nil
+	return c.validateClusterTLS()
 }
 
 // properties returns the effective configuration as properties, for -p and
@@ -159,6 +165,7 @@ func (c *config) properties() map[string]string {
 		"raftMultiplier": strconv.Itoa(c.RaftMultiplier), "maxConnections": strconv.Itoa(c.MaxConns),
 		"serverChannelMaxIdleTimeSeconds": strconv.Itoa(int(c.IdleTimeout / time.Second)),
 		"configStorePath":                 c.persistedPath(),
+		"clusterTlsCert":                  c.ClusterTLSCert, "clusterTlsKey": c.ClusterTLSKey, "clusterTlsCa": c.ClusterTLSCA,
 	} {
 		p[k] = v
 	}

@@ -13,6 +13,7 @@ var flagKeys = map[string]string{
 	"log-level": "logLevel", "broker-expiry": "brokerExpiry", "scan-interval": "scanNotActiveBrokerInterval",
 	"conn-close-grace": "connCloseGrace", "max-stale": "maxStale", "raft-multiplier": "raftMultiplier",
 	"max-connections": "maxConnections", "order-message-enable": transport.PropOrderMessageEnable,
+	"cluster-tls-cert": "clusterTlsCert", "cluster-tls-key": "clusterTlsKey", "cluster-tls-ca": "clusterTlsCa",
 }
 
 type flagValues struct {
@@ -42,6 +43,9 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"raft-multiplier":      "scale of Raft timers, 1 (LAN) to 10",
 		"max-connections":      "client connection limit",
 		"order-message-enable": "add orderTopicConf to routes (reference orderMessageEnable)",
+		"cluster-tls-cert":     "PEM certificate of this member for mutual TLS on the cluster port (with --cluster-tls-key and --cluster-tls-ca)",
+		"cluster-tls-key":      "PEM private key of --cluster-tls-cert",
+		"cluster-tls-ca":       "PEM certificates of the CA that signs every member's certificate",
 	}
 	for name := range flagKeys {
 		key := flagKeys[name]

@@ -58,6 +58,10 @@ func (l *listeners) close() {
 
 // startMember opens the ports, starts Raft and begins serving.
 func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
+	clusterTLS, err := cfg.clusterTLS()
+	if err != nil {
+		return nil, err
+	}
 	lns, err := openListeners(cfg)
 	if err != nil {
 		return nil, err
@@ -69,7 +73,9 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 		logger.Warn("raft metrics unavailable", "error", err)
 	}
 	m := &member{logger: logger, errc: make(chan error, 3)}
-	if m.node, err = cluster.New(clusterConfig(cfg, id, lns, logger), fsm.New(logger), lns.cluster); err != nil {
+	ccfg := clusterConfig(cfg, id, lns, logger)
+	ccfg.TLS = clusterTLS
+	if m.node, err = cluster.New(ccfg, fsm.New(logger), lns.cluster); err != nil {
 		lns.close()
 		return nil, err
 	}
@@ -86,7 +92,7 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 		go func() { m.errc <- m.http.Serve(lns.http) }()
 	}
 	logger.Info("raftns member started", "id", id, "client", lns.client.Addr().String(),
-		"cluster", lns.cluster.Addr().String(), "http", addrOf(lns.http), "data_dir", cfg.DataDir)
+		"cluster", lns.cluster.Addr().String(), "cluster_tls", clusterTLS != nil, "http", addrOf(lns.http), "data_dir", cfg.DataDir)
 	return m, nil
 }
 

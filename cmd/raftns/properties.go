@@ -108,6 +108,12 @@ func (c *config) apply(key, value string) error {
 		c.RaftMultiplier, err = strconv.Atoi(value)
 	case "maxConnections":
 		c.MaxConns, err = strconv.Atoi(value)
+	case "clusterTlsCert":
+		c.ClusterTLSCert = value
+	case "clusterTlsKey":
+		c.ClusterTLSKey = value
+	case "clusterTlsCa":
+		c.ClusterTLSCA = value
 	default:
 		for _, b := range namesrvBoolKeys {
 			if key == b {
