@@ -73,12 +73,13 @@ var (
 	descForwarded     = prometheus.NewDesc("ns_forwarded_total", "Writes forwarded, by direction.", []string{"direction"}, nil)
 	descForwardFails  = prometheus.NewDesc("ns_forward_failures_total", "Forwarding attempts that failed and were retried or given up.", nil, nil)
 	descLeaderChanges = prometheus.NewDesc("ns_leader_changes_total", "Leadership changes seen by this member.", nil, nil)
+	descClusterReject = prometheus.NewDesc("ns_cluster_conns_rejected_total", "Cluster-port connections refused (failed TLS handshake, unknown or missing protocol byte).", nil, nil)
 )
 
 func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLeaderReady, descReady, descRaftState, descApplied, descAppliedLag,
 		descLastContact, descBrokers, descTopics, descExpirations, descRegWritten, descRegDeduped, descForwarded,
-		descForwardFails, descLeaderChanges} {
+		descForwardFails, descLeaderChanges, descClusterReject} {
 		ch <- d
 	}
 }
@@ -117,6 +118,7 @@ func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descForwarded, stats.ForwardedIn.Load(), "in")
 	counter(descForwardFails, stats.ForwardFailures.Load())
 	counter(descLeaderChanges, stats.LeaderChanges.Load())
+	counter(descClusterReject, stats.ClusterConnsRejected.Load())
 }
 
 func b2f(b bool) float64 {
