@@ -81,14 +81,7 @@ func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *ForwardReply) error {
 		reply.ErrKind, reply.Err = rpcErrOther, err.Error()
 		return nil
 	}
-	var res any
-	if reg, ok := cmd.(*fsm.RegisterBroker); ok && t == fsm.RegisterBrokerType {
-		var r fsm.RegisterResult
-		r, err = e.n.registerAsLeader(ctx, reg)
-		res = r
-	} else {
-		res, err = e.n.applyAsLeader(ctx, t, cmd)
-	}
+	res, err := e.n.applyLocally(ctx, t, cmd)
 	e.n.stats.ForwardedIn.Add(1)
 	reply.ErrKind, reply.Err = errorKind(err)
 	switch r := res.(type) {

@@ -15,12 +15,13 @@ import (
 // a follower forwards it to the leader (hop limit one). While there is no
 // leader it holds and retries with jittered backoff for up to ForwardHold,
 // then fails with ErrNoLeader. The result is the FSM's answer
-// (fsm.WritePermResult for the write-permission commands, nil otherwise).
+// (fsm.RegisterResult, fsm.WritePermResult for the write-permission
+// commands, nil otherwise).
 func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
 	var payload []byte
 	return n.retryWrite(ctx, func(ctx context.Context, leaderAddr string, lastTry bool) (any, error) {
 		if leaderAddr == "" {
-			return n.applyAsLeader(ctx, t, cmd)
+			return n.applyLocally(ctx, t, cmd)
 		}
 		if payload == nil {
 			var err error
@@ -30,6 +31,15 @@ func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, erro
 		}
 		return n.forward(ctx, leaderAddr, payload, lastTry)
 	})
+}
+
+// applyLocally applies a write on this member as leader; it serves both
+// local writes and those forwarded by followers.
+func (n *Node) applyLocally(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
+	if reg, ok := cmd.(*fsm.RegisterBroker); ok && t == fsm.RegisterBrokerType {
+		return n.registerAsLeader(ctx, reg)
+	}
+	return n.applyAsLeader(ctx, t, cmd)
 }
 
 // Register handles REGISTER_BROKER. A registration that would change
@@ -42,19 +52,7 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 		n.heard(cmd.Key())
 		return n.fsm.RegisterResult(cmd), nil
 	}
-	var payload []byte
-	res, err := n.retryWrite(ctx, func(ctx context.Context, leaderAddr string, lastTry bool) (any, error) {
-		if leaderAddr == "" {
-			return n.registerAsLeader(ctx, cmd)
-		}
-		if payload == nil {
-			var err error
-			if payload, err = fsm.Encode(fsm.RegisterBrokerType, cmd); err != nil {
-				return nil, err
-			}
-		}
-		return n.forward(ctx, leaderAddr, payload, lastTry)
-	})
+	res, err := n.Apply(ctx, fsm.RegisterBrokerType, cmd)
 	if err != nil {
 		return fsm.RegisterResult{}, err
 	}
