@@ -8,8 +8,8 @@ import (
 )
 
 // Apply applies one committed log entry and returns the response the
-// proposer receives: RegisterResult for RegisterBroker, WritePermResult for
-// Wipe/AddWritePerm, nil otherwise. An entry that does not decode, or whose
+// proposer receives, as the command's description says (RegisterResult for
+// RegisterBroker, WritePermResult for Wipe/AddWritePerm, nil otherwise). An entry that does not decode, or whose
 // type is unknown without IgnoreUnknownTypeFlag, panics: a replica that
 // skipped it would diverge.
 func (f *FSM) Apply(l *raft.Log) interface{} {
@@ -49,40 +49,16 @@ func (f *FSM) applyCommandLocked(l *raft.Log) (any, bool) {
 		panic(fmt.Sprintf("fsm: cannot apply log entry %d (type %d): %v", l.Index, uint8(t), err))
 	}
 	s := f.writableLocked()
-	res, changed := f.dispatch(s, cmd, l.Index)
+	res, changed := f.dispatch(s, t, cmd, l.Index)
 	if changed {
 		s.lastChange = l.Index
 	}
 	return res, changed
 }
 
-// dispatch calls the handler of a decoded command; it reports whether the
-// state changed.
-func (f *FSM) dispatch(s *state, cmd any, index uint64) (any, bool) {
-	switch c := cmd.(type) {
-	case *RegisterBroker:
-		return f.applyRegisterBroker(s, c, index)
-	case *UnregisterBroker:
-		return nil, f.applyUnregisterBroker(s, c)
-	case *ExpireBrokers:
-		return nil, f.applyExpireBrokers(s, c, index)
-	case *WipeWritePerm:
-		return s.applyWritePerm(c.BrokerName, false)
-	case *AddWritePerm:
-		return s.applyWritePerm(c.BrokerName, true)
-	case *DeleteTopic:
-		return nil, s.applyDeleteTopic(c)
-	case *RegisterTopic:
-		return nil, f.applyRegisterTopic(s, c)
-	case *PutKV:
-		return nil, s.applyPutKV(c)
-	case *DeleteKV:
-		return nil, s.applyDeleteKV(c)
-	case *SetMember:
-		return nil, s.applySetMember(c)
-	case *RemoveMember:
-		return nil, s.applyRemoveMember(c)
-	}
-	// Decode only returns the types above; anything else is a bug here.
-	panic(fmt.Sprintf("fsm: no handler for %T at index %d", cmd, index))
+// dispatch calls the apply function of a decoded command; it reports
+// whether the state changed. Decode only returns registered commands, and
+// every registered command has an apply function (newRegistry checks).
+func (f *FSM) dispatch(s *state, t CommandType, cmd any, index uint64) (any, bool) {
+	return commands.lookup(t).apply(f, s, cmd, index)
 }

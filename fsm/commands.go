@@ -26,27 +26,35 @@ const (
 	RemoveMemberType     CommandType = 11
 )
 
-var commandNames = map[CommandType]string{
-	RegisterBrokerType:   "RegisterBroker",
-	UnregisterBrokerType: "UnregisterBroker",
-	ExpireBrokersType:    "ExpireBrokers",
-	WipeWritePermType:    "WipeWritePerm",
-	AddWritePermType:     "AddWritePerm",
-	DeleteTopicType:      "DeleteTopic",
-	RegisterTopicType:    "RegisterTopic",
-	PutKVType:            "PutKV",
-	DeleteKVType:         "DeleteKV",
-	SetMemberType:        "SetMember",
-	RemoveMemberType:     "RemoveMember",
-}
-
-// String returns the command's name for logs.
-func (t CommandType) String() string {
-	if n, ok := commandNames[t&^IgnoreUnknownTypeFlag]; ok {
-		return n
-	}
-	return "Unknown"
-}
+// commands describes every command, once: adding one means a type value
+// above, its struct below, a line here and its apply function (see
+// docs/architecture.md, "Adding a replicated command").
+var commands = newRegistry(
+	commandWithResult(RegisterBrokerType, "RegisterBroker", Forwardable, (*FSM).applyRegisterBroker),
+	command(UnregisterBrokerType, "UnregisterBroker", Forwardable,
+		func(f *FSM, s *state, c *UnregisterBroker, _ uint64) bool { return f.applyUnregisterBroker(s, c) }),
+	command(ExpireBrokersType, "ExpireBrokers", LeaderOnly, (*FSM).applyExpireBrokers),
+	commandWithResult(WipeWritePermType, "WipeWritePerm", Forwardable,
+		func(_ *FSM, s *state, c *WipeWritePerm, _ uint64) (WritePermResult, bool) {
+			return s.applyWritePerm(c.BrokerName, false)
+		}),
+	commandWithResult(AddWritePermType, "AddWritePerm", Forwardable,
+		func(_ *FSM, s *state, c *AddWritePerm, _ uint64) (WritePermResult, bool) {
+			return s.applyWritePerm(c.BrokerName, true)
+		}),
+	command(DeleteTopicType, "DeleteTopic", Forwardable,
+		func(_ *FSM, s *state, c *DeleteTopic, _ uint64) bool { return s.applyDeleteTopic(c) }),
+	command(RegisterTopicType, "RegisterTopic", Forwardable,
+		func(f *FSM, s *state, c *RegisterTopic, _ uint64) bool { return f.applyRegisterTopic(s, c) }),
+	command(PutKVType, "PutKV", Forwardable,
+		func(_ *FSM, s *state, c *PutKV, _ uint64) bool { return s.applyPutKV(c) }),
+	command(DeleteKVType, "DeleteKV", Forwardable,
+		func(_ *FSM, s *state, c *DeleteKV, _ uint64) bool { return s.applyDeleteKV(c) }),
+	command(SetMemberType, "SetMember", LeaderOnly,
+		func(_ *FSM, s *state, c *SetMember, _ uint64) bool { return s.applySetMember(c) }),
+	command(RemoveMemberType, "RemoveMember", LeaderOnly,
+		func(_ *FSM, s *state, c *RemoveMember, _ uint64) bool { return s.applyRemoveMember(c) }),
+)
 
 // RegisterBroker is REGISTER_BROKER with its body decoded. It is proposed only
 // when applying it would change the state (see FSM.WouldChange); otherwise the

@@ -2,7 +2,6 @@ package fsm
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/hashicorp/go-msgpack/v2/codec"
 )
@@ -15,45 +14,15 @@ var msgpackHandle = func() *codec.MsgpackHandle {
 	return h
 }()
 
-// newCommand returns a pointer to a zero command of type t (flag stripped),
-// or nil for a type outside the vocabulary.
-func newCommand(t CommandType) any {
-	switch t &^ IgnoreUnknownTypeFlag {
-	case RegisterBrokerType:
-		return &RegisterBroker{}
-	case UnregisterBrokerType:
-		return &UnregisterBroker{}
-	case ExpireBrokersType:
-		return &ExpireBrokers{}
-	case WipeWritePermType:
-		return &WipeWritePerm{}
-	case AddWritePermType:
-		return &AddWritePerm{}
-	case DeleteTopicType:
-		return &DeleteTopic{}
-	case RegisterTopicType:
-		return &RegisterTopic{}
-	case PutKVType:
-		return &PutKV{}
-	case DeleteKVType:
-		return &DeleteKV{}
-	case SetMemberType:
-		return &SetMember{}
-	case RemoveMemberType:
-		return &RemoveMember{}
-	}
-	return nil
-}
-
 // Encode returns the log entry for a command: the type byte t followed by the
 // msgpack encoding of cmd. cmd is the command struct matching t, by value or
 // pointer; t may carry IgnoreUnknownTypeFlag.
 func Encode(t CommandType, cmd any) ([]byte, error) {
-	want := newCommand(t)
-	if want == nil {
+	spec := commands.lookup(t)
+	if spec == nil {
 		return nil, fmt.Errorf("%w: %d", ErrUnknownCommandType, uint8(t))
 	}
-	if !sameCommandType(want, cmd) {
+	if !spec.matches(cmd) {
 		return nil, fmt.Errorf("%w: %s got %T", ErrCommandMismatch, t, cmd)
 	}
 	payload, err := encodeMsgpack(cmd)
@@ -66,13 +35,24 @@ func Encode(t CommandType, cmd any) ([]byte, error) {
 	return append([]byte{byte(t)}, payload...), nil
 }
 
-// sameCommandType reports whether cmd is a non-nil *T or a T, where want is *T.
-func sameCommandType(want, cmd any) bool {
-	wt, ct := reflect.TypeOf(want), reflect.TypeOf(cmd)
-	if ct == wt {
-		return !reflect.ValueOf(cmd).IsNil()
+// EntryType returns the command type of an encoded entry (flag included)
+// without decoding its payload: a leader checks what a follower forwards
+// before proposing the bytes as they came.
+func EntryType(buf []byte) (CommandType, error) {
+	if len(buf) == 0 {
+		return 0, ErrEmptyCommand
 	}
-	return ct != nil && ct == wt.Elem()
+	t := CommandType(buf[0])
+	if t == compressedType {
+		if len(buf) < 2 {
+			return t, fmt.Errorf("%w: compressed entry without inner type", ErrDecodeCommand)
+		}
+		t = CommandType(buf[1])
+	}
+	if commands.lookup(t) == nil {
+		return t, fmt.Errorf("%w: %d", ErrUnknownCommandType, uint8(t))
+	}
+	return t, nil
 }
 
 // Decode splits a log entry into its type (flag included) and a pointer to
@@ -91,10 +71,11 @@ func Decode(buf []byte) (CommandType, any, error) {
 			return t, nil, err
 		}
 	}
-	cmd := newCommand(t)
-	if cmd == nil {
+	spec := commands.lookup(t)
+	if spec == nil {
 		return t, nil, fmt.Errorf("%w: %d", ErrUnknownCommandType, uint8(t))
 	}
+	cmd := spec.newCmd()
 	if err := decodeMsgpack(buf[1:], cmd); err != nil {
 		return t, nil, fmt.Errorf("%w: %s: %v", ErrDecodeCommand, t, err)
 	}
