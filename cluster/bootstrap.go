@@ -96,15 +96,15 @@ func (n *Node) joinLoop() {
 func (n *Node) askToJoin(addr string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), n.cfg.ForwardHold+n.cfg.ApplyTimeout)
 	defer cancel()
-	var reply JoinReply
+	var reply LeaderReply
 	args := &JoinArgs{ID: n.cfg.ID, ClusterAddr: string(n.trans.LocalAddr())}
 	if err := n.pool.call(ctx, addr, "Join", args, &reply, false); err != nil {
 		return err
 	}
-	if err := kindError(reply.ErrKind, reply.Err); err != nil {
+	if err := reply.err(); err != nil {
 		return err
 	}
-	n.logger.Info("join answered", "outcome", reply.Outcome)
+	n.logger.Info("join answered", "outcome", string(reply.Result))
 	return nil
 }
 

@@ -11,6 +11,9 @@ var (
 	// ErrLeaderNotReady is returned when the leader did not finish taking
 	// office (Barrier and liveness rebuild) within the request's deadline.
 	ErrLeaderNotReady = errors.New("cluster: leader not ready")
+	// ErrNotForwardable refuses, on the leader, a command a follower may
+	// not forward (one the leader alone decides, such as an expiry).
+	ErrNotForwardable = errors.New("cluster: command may not be forwarded by a follower")
 	// ErrShutdown is returned after Shutdown.
 	ErrShutdown = errors.New("cluster: shut down")
 	// ErrQuorumAtRisk refuses a membership change that could lose quorum.

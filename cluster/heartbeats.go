@@ -140,11 +140,11 @@ func (n *Node) sendHeartbeats() {
 		touched, held, closed := n.local.drain()
 		args := &HeartbeatArgs{From: n.cfg.ID, Touched: touched, Held: held, Closed: closed}
 		ctx, cancel := context.WithTimeout(context.Background(), n.cfg.HeartbeatBatchInterval)
-		var reply HeartbeatReply
+		var reply LeaderReply
 		err := n.pool.call(ctx, leaderAddr, "Heartbeats", args, &reply, false)
 		cancel()
 		if err == nil {
-			err = kindError(reply.ErrKind, "")
+			err = reply.err()
 		}
 		if err != nil {
 			n.local.restore(touched, closed)

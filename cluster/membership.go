@@ -16,19 +16,15 @@ const membershipTimeout = 10 * time.Second
 const statusProbeTimeout = time.Second
 
 // Join admits a member as a non-voter; the leader promotes it once it has
-// caught up (consensus-lessons 23, 24). A follower passes the request to
-// the leader. Joining again with the same ID and address changes nothing.
-// The result says what happened.
+// caught up (docs/design.md, "Membership"). A follower passes the request
+// to the leader. Joining again with the same ID and address changes
+// nothing. The result says what happened.
 func (n *Node) Join(ctx context.Context, id, addr string) (string, error) {
-	res, err := n.retryWrite(ctx, func(ctx context.Context, leaderAddr string, _ bool) (any, error) {
-		if leaderAddr == "" {
-			return n.joinAsLeader(id, addr)
-		}
-		var reply JoinReply
-		if err := n.pool.call(ctx, leaderAddr, "JoinAsLeader", &JoinArgs{ID: id, ClusterAddr: addr}, &reply, false); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
-		}
-		return reply.Outcome, kindError(reply.ErrKind, reply.Err)
+	res, err := n.onLeader(ctx, leaderOp{
+		method: "JoinAsLeader",
+		args:   func() (any, error) { return &JoinArgs{ID: id, ClusterAddr: addr}, nil },
+		local:  func(context.Context) (any, error) { return n.joinAsLeader(id, addr) },
+		decode: func(b []byte) (any, error) { return string(b), nil },
 	})
 	outcome, _ := res.(string)
 	return outcome, err
@@ -76,8 +72,18 @@ func (n *Node) AddPeer(ctx context.Context, id, addr string) (string, error) {
 // RemovePeer removes a member. It refuses a removal that would leave fewer
 // connected voters than a quorum, and going from two voters to one, unless
 // force is set. Removing the leader transfers leadership first; the new
-// leader then performs the removal (consensus-lessons 25).
+// leader then performs the removal. Any member may be asked: it passes the
+// request to the leader.
 func (n *Node) RemovePeer(ctx context.Context, id string, force bool) error {
+	_, err := n.onLeader(ctx, leaderOp{
+		method: "Remove",
+		args:   func() (any, error) { return &RemoveArgs{ID: id, Force: force}, nil },
+		local:  func(ctx context.Context) (any, error) { return nil, n.removeAsLeader(ctx, id, force) },
+	})
+	return err
+}
+
+func (n *Node) removeAsLeader(ctx context.Context, id string, force bool) error {
 	if !n.IsLeader() {
 		return ErrNotLeader
 	}
@@ -124,18 +130,7 @@ func (n *Node) removeSelf(ctx context.Context, force bool) error {
 		return fmt.Errorf("transfer leadership before removing the leader: %w", err)
 	}
 	n.logger.Info("leadership transferred; asking the new leader to remove this member")
-	_, err := n.retryWrite(ctx, func(ctx context.Context, leaderAddr string, _ bool) (any, error) {
-		if leaderAddr == "" {
-			return nil, n.RemovePeer(ctx, n.cfg.ID, force)
-		}
-		var reply JoinReply
-		args := &RemoveArgs{ID: n.cfg.ID, Force: force}
-		if err := n.pool.call(ctx, leaderAddr, "Remove", args, &reply, false); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
-		}
-		return nil, kindError(reply.ErrKind, reply.Err)
-	})
-	return err
+	return n.RemovePeer(ctx, n.cfg.ID, force)
 }
 
 // checkQuorumWithout refuses to remove a voter when the voters left that
@@ -181,8 +176,22 @@ func (n *Node) reachable(s raft.Server) bool {
 }
 
 // TransferLeadership hands leadership to the member id, or to the most
-// up-to-date voter when id is empty.
-func (n *Node) TransferLeadership(id string) error {
+// up-to-date voter when id is empty. Any member may be asked: it passes
+// the request to the leader.
+func (n *Node) TransferLeadership(ctx context.Context, id string) error {
+	_, err := n.onLeader(ctx, leaderOp{
+		method: "Transfer",
+		args:   func() (any, error) { return &TransferArgs{ID: id}, nil },
+		local:  func(context.Context) (any, error) { return nil, n.transferAsLeader(id) },
+	})
+	return err
+}
+
+// StepDown hands this member's leadership to the most up-to-date voter; it
+// never acts on another member (ErrNotLeader when this one does not lead).
+func (n *Node) StepDown() error { return n.transferAsLeader("") }
+
+func (n *Node) transferAsLeader(id string) error {
 	if !n.IsLeader() {
 		return ErrNotLeader
 	}

@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/rpc"
 	"sync"
@@ -14,29 +13,16 @@ import (
 // rpcDialTimeout bounds connecting to another member's cluster port.
 const rpcDialTimeout = 3 * time.Second
 
-// Error kinds carried in RPC replies, so that the caller can tell a
-// retryable "ask someone else" from a domain answer.
-const (
-	rpcErrNone      = ""
-	rpcErrNotLeader = "not-leader"
-	rpcErrNotReady  = "not-ready"
-	rpcErrOther     = "error"
-)
+// forwardMethod is the RPC that carries a follower's write to the leader.
+const forwardMethod = "Forward"
 
 // ForwardArgs carries a broker- or client-originated write from a follower
-// to the leader. Commands a member generates itself (expiries) never travel
-// this way (consensus-lessons 5).
+// to the leader. Only commands the fsm registry marks Forwardable are
+// accepted; expiries and member-directory changes are the leader's own
+// decisions (docs/design.md, "Leader-only liveness").
 type ForwardArgs struct {
 	From    string
 	Command []byte // fsm.Encode output
-}
-
-// ForwardReply is the leader's answer to a forwarded write.
-type ForwardReply struct {
-	ErrKind   string
-	Err       string
-	Register  *fsm.RegisterResult
-	WritePerm *fsm.WritePermResult
 }
 
 // HeartbeatArgs is one follower's batch of what it heard since its last
@@ -49,65 +35,86 @@ type HeartbeatArgs struct {
 	Closed  []fsm.BrokerKey
 }
 
-// HeartbeatReply acknowledges a batch.
-type HeartbeatReply struct{ ErrKind string }
-
 // JoinArgs asks the leader to admit a member as a non-voter.
 type JoinArgs struct {
 	ID          string
 	ClusterAddr string
 }
 
-// JoinReply answers a join.
-type JoinReply struct {
-	ErrKind string
-	Err     string
-	Outcome string
+// RemoveArgs asks the leader to remove a member.
+type RemoveArgs struct {
+	ID    string
+	Force bool
 }
+
+// TransferArgs asks the leader to hand leadership to a member ("" for the
+// most up-to-date voter).
+type TransferArgs struct{ ID string }
 
 // StatusArgs asks a member for its status.
 type StatusArgs struct{}
 
 // rpcEndpoint is the net/rpc service a member serves on its cluster port.
+// The leader-side methods run their operation here and never send it on
+// (hop limit one).
 type rpcEndpoint struct{ n *Node }
 
-// Forward applies a forwarded write if this member is the leader. It never
-// forwards again (hop limit one).
-func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *ForwardReply) error {
-	ctx, cancel := context.WithTimeout(context.Background(), e.n.cfg.ApplyTimeout)
-	defer cancel()
-	t, cmd, err := fsm.Decode(args.Command)
-	if err != nil {
-		reply.ErrKind, reply.Err = rpcErrOther, err.Error()
-		return nil
-	}
-	res, err := e.n.applyLocally(ctx, t, cmd)
+// Forward applies a follower's write if this member is the leader.
+func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *LeaderReply) error {
 	e.n.stats.ForwardedIn.Add(1)
-	reply.ErrKind, reply.Err = errorKind(err)
-	switch r := res.(type) {
-	case fsm.RegisterResult:
-		reply.Register = &r
-	case fsm.WritePermResult:
-		reply.WritePerm = &r
-	}
-	return nil
+	return e.run(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
+		return e.n.applyForwarded(ctx, args.Command)
+	})
 }
 
-// Heartbeats takes a follower's batch into the leader's liveness tracker.
-func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *HeartbeatReply) error {
-	if !e.n.receiveHeartbeats(args) {
-		reply.ErrKind = rpcErrNotLeader
-	}
-	return nil
+// JoinAsLeader admits a member.
+func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *LeaderReply) error {
+	return e.run(reply, membershipTimeout, func(context.Context) ([]byte, error) {
+		outcome, err := e.n.joinAsLeader(args.ID, args.ClusterAddr)
+		return []byte(outcome), err
+	})
 }
 
-// Join admits a member as a non-voter; a follower passes it to the leader.
-func (e *rpcEndpoint) Join(args *JoinArgs, reply *JoinReply) error {
-	ctx, cancel := context.WithTimeout(context.Background(), e.n.cfg.ForwardHold+e.n.cfg.ApplyTimeout)
+// Remove removes a member, on behalf of a member that took the operator's
+// request or of a leader that stepped down to be removed.
+func (e *rpcEndpoint) Remove(args *RemoveArgs, reply *LeaderReply) error {
+	return e.run(reply, e.n.cfg.ForwardHold+membershipTimeout, func(ctx context.Context) ([]byte, error) {
+		return nil, e.n.removeAsLeader(ctx, args.ID, args.Force)
+	})
+}
+
+// Transfer hands leadership over.
+func (e *rpcEndpoint) Transfer(args *TransferArgs, reply *LeaderReply) error {
+	return e.run(reply, membershipTimeout, func(context.Context) ([]byte, error) {
+		return nil, e.n.transferAsLeader(args.ID)
+	})
+}
+
+// run runs a leader-side operation within timeout and records its outcome
+// in reply; the RPC itself always succeeds.
+func (e *rpcEndpoint) run(reply *LeaderReply, timeout time.Duration, op func(context.Context) ([]byte, error)) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var err error
-	reply.Outcome, err = e.n.Join(ctx, args.ID, args.ClusterAddr)
-	reply.ErrKind, reply.Err = errorKind(err)
+	reply.Result, err = op(ctx)
+	reply.set(err)
+	return nil
+}
+
+// Join admits a member as a non-voter; it is what a starting member calls
+// on any member it was told to join, which passes it to the leader.
+func (e *rpcEndpoint) Join(args *JoinArgs, reply *LeaderReply) error {
+	return e.run(reply, e.n.cfg.ForwardHold+e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
+		outcome, err := e.n.Join(ctx, args.ID, args.ClusterAddr)
+		return []byte(outcome), err
+	})
+}
+
+// Heartbeats takes a follower's batch into the leader's liveness lessor.
+func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *LeaderReply) error {
+	if !e.n.receiveHeartbeats(args) {
+		reply.set(ErrNotLeader)
+	}
 	return nil
 }
 
@@ -115,35 +122,6 @@ func (e *rpcEndpoint) Join(args *JoinArgs, reply *JoinReply) error {
 func (e *rpcEndpoint) Status(_ *StatusArgs, reply *Status) error {
 	*reply = e.n.Status()
 	return nil
-}
-
-func errorKind(err error) (string, string) {
-	switch {
-	case err == nil:
-		return rpcErrNone, ""
-	case errors.Is(err, ErrNotLeader), errors.Is(err, ErrShutdown):
-		// A leader shutting down is, to the caller, no longer the leader:
-		// it retries with the next one.
-		return rpcErrNotLeader, err.Error()
-	case errors.Is(err, ErrLeaderNotReady):
-		return rpcErrNotReady, err.Error()
-	default:
-		return rpcErrOther, err.Error()
-	}
-}
-
-// kindError turns a reply's error kind back into an error.
-func kindError(kind, msg string) error {
-	switch kind {
-	case rpcErrNone:
-		return nil
-	case rpcErrNotLeader:
-		return ErrNotLeader
-	case rpcErrNotReady:
-		return ErrLeaderNotReady
-	default:
-		return errors.New(msg)
-	}
 }
 
 // serveRPC serves the internal RPCs on connections from the mux.
@@ -178,28 +156,4 @@ func (n *Node) serveRPC(ln net.Listener) {
 			mu.Unlock()
 		}()
 	}
-}
-
-// RemoveArgs asks the leader to remove a member.
-type RemoveArgs struct {
-	ID    string
-	Force bool
-}
-
-// JoinAsLeader admits a member; it is what a follower's Join forwards, and
-// never forwards again.
-func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *JoinReply) error {
-	var err error
-	reply.Outcome, err = e.n.joinAsLeader(args.ID, args.ClusterAddr)
-	reply.ErrKind, reply.Err = errorKind(err)
-	return nil
-}
-
-// Remove removes a member on the leader's behalf of a leader that stepped
-// down to be removed.
-func (e *rpcEndpoint) Remove(args *RemoveArgs, reply *JoinReply) error {
-	ctx, cancel := context.WithTimeout(context.Background(), e.n.cfg.ForwardHold+membershipTimeout)
-	defer cancel()
-	reply.ErrKind, reply.Err = errorKind(e.n.RemovePeer(ctx, args.ID, args.Force))
-	return nil
 }

@@ -82,7 +82,7 @@ func TestClusterTLS_RefusesClientsWithoutAValidCertificate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			before := m.node.Stats().ClusterConnsRejected.Load()
 			c := rawRPCClient(t, m.addr, tc.tls)
-			var reply JoinReply
+			var reply LeaderReply
 			err := c.Call("Cluster.Join", &JoinArgs{ID: "intruder", ClusterAddr: "127.0.0.1:1"}, &reply)
 			if err == nil {
 				t.Fatalf("Join from an unauthenticated client answered %+v, want a refused connection", reply)

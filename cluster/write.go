@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/hashicorp/raft"
@@ -12,34 +11,39 @@ import (
 )
 
 // Apply makes a client- or broker-originated write: the leader proposes it,
-// a follower forwards it to the leader (hop limit one). While there is no
-// leader it holds and retries with jittered backoff for up to ForwardHold,
-// then fails with ErrNoLeader. The result is the FSM's answer
-// (fsm.RegisterResult, fsm.WritePermResult for the write-permission
-// commands, nil otherwise).
+// a follower forwards it to the leader (see onLeader for the retry rules).
+// The result is the FSM's answer (fsm.RegisterResult, fsm.WritePermResult
+// for the write-permission commands, nil otherwise). Commands only a leader
+// decides (fsm.LeaderOnly) are refused here.
 func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
-	var payload []byte
-	return n.retryWrite(ctx, func(ctx context.Context, leaderAddr string, lastTry bool) (any, error) {
-		if leaderAddr == "" {
-			return n.applyLocally(ctx, t, cmd)
-		}
-		if payload == nil {
-			var err error
-			if payload, err = fsm.Encode(t, cmd); err != nil {
-				return nil, err
-			}
-		}
-		return n.forward(ctx, leaderAddr, payload, lastTry)
+	if !fsm.IsForwardable(t) {
+		return nil, fmt.Errorf("%w: %s", ErrNotForwardable, t)
+	}
+	if reg, ok := cmd.(*fsm.RegisterBroker); ok {
+		return n.Register(ctx, reg)
+	}
+	res, err := n.onLeader(ctx, leaderOp{
+		method: forwardMethod,
+		args:   forwardArgs(n.cfg.ID, t, cmd),
+		local:  func(ctx context.Context) (any, error) { return n.applyAsLeader(ctx, t, cmd) },
+		decode: func(b []byte) (any, error) { return fsm.DecodeResult(t, b) },
 	})
+	if err == nil {
+		n.logWrite(cmd)
+	}
+	return res, err
 }
 
-// applyLocally applies a write on this member as leader; it serves both
-// local writes and those forwarded by followers.
-func (n *Node) applyLocally(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
-	if reg, ok := cmd.(*fsm.RegisterBroker); ok && t == fsm.RegisterBrokerType {
-		return n.registerAsLeader(ctx, reg)
+// forwardArgs encodes a command once, for as many forwarding tries as it
+// takes.
+func forwardArgs(from string, t fsm.CommandType, cmd any) func() (any, error) {
+	return func() (any, error) {
+		buf, err := fsm.Encode(t, cmd)
+		if err != nil {
+			return nil, err
+		}
+		return &ForwardArgs{From: from, Command: buf}, nil
 	}
-	return n.applyAsLeader(ctx, t, cmd)
 }
 
 // Register handles REGISTER_BROKER. A registration that would change
@@ -52,12 +56,25 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 		n.heard(cmd.Key())
 		return n.fsm.RegisterResult(cmd), nil
 	}
-	res, err := n.Apply(ctx, fsm.RegisterBrokerType, cmd)
-	if err != nil {
-		return fsm.RegisterResult{}, err
-	}
+	// The member that took the registration stamps it, so a forwarded one
+	// is encoded once here and proposed by the leader as it came.
+	stamped := *cmd
+	stamped.StampMillis = time.Now().UnixMilli()
+	var encoded []byte
+	res, err := n.onLeader(ctx, leaderOp{
+		method: forwardMethod,
+		args: func() (any, error) {
+			a, err := forwardArgs(n.cfg.ID, fsm.RegisterBrokerType, &stamped)()
+			if err == nil {
+				encoded = a.(*ForwardArgs).Command
+			}
+			return a, err
+		},
+		local:  func(ctx context.Context) (any, error) { return n.registerAsLeader(ctx, &stamped, encoded) },
+		decode: func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
+	})
 	r, _ := res.(fsm.RegisterResult)
-	return r, nil
+	return r, err
 }
 
 // Heartbeat refreshes a registered broker's liveness (QUERY_DATA_VERSION,
@@ -71,9 +88,44 @@ func (n *Node) Heartbeat(key fsm.BrokerKey) bool {
 	return true
 }
 
+// applyForwarded runs a follower's encoded write on this member as the
+// leader and encodes the answer for the trip back. Only commands the
+// registry marks forwardable are accepted; the bytes are proposed as they
+// came, except a registration, which is decoded to check that it still
+// changes something.
+func (n *Node) applyForwarded(ctx context.Context, buf []byte) ([]byte, error) {
+	t, err := fsm.EntryType(buf)
+	if err != nil {
+		return nil, err
+	}
+	if !fsm.IsForwardable(t) {
+		return nil, fmt.Errorf("%w: %s", ErrNotForwardable, t)
+	}
+	var res any
+	if t&^fsm.IgnoreUnknownTypeFlag == fsm.RegisterBrokerType {
+		res, err = n.registerForwarded(ctx, buf)
+	} else {
+		res, err = n.applyEncodedAsLeader(ctx, t, buf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fsm.EncodeResult(t, res)
+}
+
+func (n *Node) registerForwarded(ctx context.Context, buf []byte) (any, error) {
+	_, cmd, err := fsm.Decode(buf)
+	if err != nil {
+		return nil, err
+	}
+	return n.registerAsLeader(ctx, cmd.(*fsm.RegisterBroker), buf)
+}
+
 // registerAsLeader applies a registration on the leader unless, by now, it
 // would change nothing (a duplicate from another member got there first).
-func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error) {
+// encoded is the registration's entry when the caller has it already; it is
+// proposed as is unless it must be split.
+func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker, encoded []byte) (fsm.RegisterResult, error) {
 	if err := n.waitLeaderReady(ctx.Done()); err != nil {
 		return fsm.RegisterResult{}, err
 	}
@@ -82,14 +134,16 @@ func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker) (f
 		n.stats.RegistersDeduped.Add(1)
 		return n.fsm.RegisterResult(cmd), nil
 	}
-	stamped := *cmd
-	stamped.StampMillis = time.Now().UnixMilli()
-	entries, err := fsm.SplitRegistration(&stamped)
-	if err != nil {
-		return fsm.RegisterResult{}, err
+	entries := [][]byte{encoded}
+	if encoded == nil || len(encoded) > fsm.MaxEntrySize {
+		var err error
+		if entries, err = fsm.SplitRegistration(cmd); err != nil {
+			return fsm.RegisterResult{}, err
+		}
 	}
 	var res any
 	for _, e := range entries {
+		var err error
 		if res, err = n.applyEncodedAsLeader(ctx, fsm.RegisterBrokerType, e); err != nil {
 			return fsm.RegisterResult{}, err
 		}
@@ -102,24 +156,18 @@ func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker) (f
 // applyAsLeader proposes a command on this member, which must be a ready
 // leader.
 func (n *Node) applyAsLeader(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
-	if err := n.waitLeaderReady(ctx.Done()); err != nil {
-		return nil, err
-	}
 	buf, err := fsm.Encode(t, cmd)
 	if err != nil {
 		return nil, err
 	}
-	res, err := n.applyEncodedAsLeader(ctx, t, buf)
-	if err == nil {
-		n.logWrite(t, cmd)
-	}
-	return res, err
+	return n.applyEncodedAsLeader(ctx, t, buf)
 }
 
-// logWrite logs, on the leader, the operator-originated changes an operator
-// wants to find in the logs later. Broker arrivals, departures and expiries
-// are logged by every member's FSM as they are applied.
-func (n *Node) logWrite(t fsm.CommandType, cmd any) {
+// logWrite logs the operator-originated changes an operator wants to find
+// in the logs later, on the member that took the request. Broker arrivals,
+// departures and expiries are logged by every member's FSM as they are
+// applied.
+func (n *Node) logWrite(cmd any) {
 	switch c := cmd.(type) {
 	case *fsm.WipeWritePerm:
 		n.logger.Info("write permission wiped", "broker", c.BrokerName)
@@ -130,7 +178,7 @@ func (n *Node) logWrite(t fsm.CommandType, cmd any) {
 	case *fsm.RegisterTopic:
 		n.logger.Info("topic registered", "topic", c.Topic, "brokers", len(c.QueueDatas))
 	case *fsm.PutKV, *fsm.DeleteKV:
-		n.logger.Debug("kv config changed", "command", t)
+		n.logger.Debug("kv config changed", "command", fmt.Sprintf("%T", c))
 	}
 }
 
@@ -157,76 +205,4 @@ func (n *Node) applyEncodedAsLeader(ctx context.Context, t fsm.CommandType, buf 
 		return nil, e
 	}
 	return fut.Response(), nil
-}
-
-// forward sends an encoded command to the leader and decodes its answer.
-func (n *Node) forward(ctx context.Context, leaderAddr string, payload []byte, fresh bool) (any, error) {
-	n.stats.ForwardedOut.Add(1)
-	var reply ForwardReply
-	if err := n.pool.call(ctx, leaderAddr, "Forward", &ForwardArgs{From: n.cfg.ID, Command: payload}, &reply, fresh); err != nil {
-		n.stats.ForwardFailures.Add(1)
-		return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
-	}
-	if err := kindError(reply.ErrKind, reply.Err); err != nil {
-		return nil, err
-	}
-	switch {
-	case reply.Register != nil:
-		return *reply.Register, nil
-	case reply.WritePerm != nil:
-		return *reply.WritePerm, nil
-	}
-	return nil, nil
-}
-
-// writeAttempt performs one try of a write: leaderAddr is empty when this
-// member is the leader, else the leader's cluster address.
-type writeAttempt func(ctx context.Context, leaderAddr string, lastTry bool) (any, error)
-
-// retryWrite runs attempts until one succeeds, fails with a non-retryable
-// error, or the hold bound passes (consensus-lessons 16).
-func (n *Node) retryWrite(ctx context.Context, attempt writeAttempt) (any, error) {
-	hold := time.Now().Add(n.cfg.ForwardHold)
-	if dl, ok := ctx.Deadline(); ok && dl.Before(hold) {
-		hold = dl
-	}
-	backoff := 20 * time.Millisecond
-	lastErr := ErrNoLeader
-	for {
-		lastTry := time.Until(hold) < 2*backoff
-		var res any
-		var err error
-		leaderID, leaderAddr := n.Leader()
-		switch {
-		case n.IsLeader():
-			res, err = attempt(ctx, "", lastTry)
-		case leaderAddr != "" && leaderID != n.cfg.ID:
-			res, err = attempt(ctx, leaderAddr, lastTry)
-		default:
-			err = ErrNoLeader
-		}
-		if err == nil || !retryable(err) {
-			return res, err
-		}
-		lastErr = err
-		if time.Now().After(hold) || ctx.Err() != nil {
-			return nil, fmt.Errorf("%w (last error: %v)", ErrNoLeader, lastErr)
-		}
-		select {
-		case <-time.After(jitter(backoff)):
-		case <-ctx.Done():
-		case <-n.shutdownCh:
-			return nil, ErrShutdown
-		}
-		backoff = min(backoff*2, 500*time.Millisecond)
-	}
-}
-
-func retryable(err error) bool {
-	return errors.Is(err, ErrNotLeader) || errors.Is(err, ErrNoLeader) || errors.Is(err, ErrLeaderNotReady)
-}
-
-// jitter returns d plus up to 50% random extra.
-func jitter(d time.Duration) time.Duration {
-	return d + time.Duration(rand.Int64N(int64(d)/2+1))
 }

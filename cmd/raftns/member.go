@@ -152,7 +152,7 @@ func persistSettings(path string) func(map[string]string) error {
 func (m *member) shutdown() error {
 	m.logger.Info("shutting down")
 	if m.node.IsLeader() && len(m.node.FSM().Members()) > 1 {
-		if err := m.node.TransferLeadership(""); err != nil && !errors.Is(err, cluster.ErrNotLeader) {
+		if err := m.node.StepDown(); err != nil && !errors.Is(err, cluster.ErrNotLeader) {
 			m.logger.Warn("leadership transfer before shutdown failed", "error", err)
 		} else {
 			id, _ := m.node.Leader()

@@ -39,9 +39,12 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
 	s.mux.HandleFunc("GET /v1/status", s.status)
 	s.mux.HandleFunc("GET /v1/peers", s.peers)
-	s.mux.HandleFunc("POST /v1/peers", s.leaderOnly(s.addPeer))
-	s.mux.HandleFunc("DELETE /v1/peers/{id}", s.leaderOnly(s.removePeer))
-	s.mux.HandleFunc("POST /v1/leader/transfer", s.leaderOnly(s.transferLeader))
+	// Membership and transfer run on any member, which passes them to the
+	// leader over the cluster port; snapshots stream, so a follower proxies
+	// them to the leader's admin address instead.
+	s.mux.HandleFunc("POST /v1/peers", s.anyMember(s.addPeer))
+	s.mux.HandleFunc("DELETE /v1/peers/{id}", s.anyMember(s.removePeer))
+	s.mux.HandleFunc("POST /v1/leader/transfer", s.anyMember(s.transferLeader))
 	s.mux.HandleFunc("GET /v1/snapshot", s.leaderOnly(s.saveSnapshot))
 	s.mux.HandleFunc("POST /v1/snapshot", s.leaderOnly(s.restoreSnapshot))
 	s.srv = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
@@ -123,16 +126,17 @@ func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) transferLeader(w http.ResponseWriter, r *http.Request) error {
-	if err := s.node.TransferLeadership(r.URL.Query().Get("to")); err != nil {
-		if errors.Is(err, cluster.ErrNotLeader) || errors.Is(err, cluster.ErrUnknownMember) {
+	old, _ := s.node.Leader()
+	if err := s.node.TransferLeadership(r.Context(), r.URL.Query().Get("to")); err != nil {
+		if errors.Is(err, cluster.ErrNotLeader) || errors.Is(err, cluster.ErrNoLeader) || errors.Is(err, cluster.ErrUnknownMember) {
 			return err
 		}
 		return &httpError{code: http.StatusConflict, msg: "leadership transfer refused: " + err.Error()}
 	}
-	// The old leader learns the new one's name with its first heartbeat.
+	// This member learns the new leader's name with its first heartbeat.
 	id := ""
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if id, _ = s.node.Leader(); id != "" && id != s.node.ID() {
+		if id, _ = s.node.Leader(); id != "" && id != old {
 			break
 		}
 	}
@@ -170,17 +174,26 @@ func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// anyMember runs h on this member and writes its error.
+func (s *Server) anyMember(h func(http.ResponseWriter, *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			writeError(w, err)
+		}
+	}
+}
+
 // leaderOnly runs h on the leader and proxies the request to the leader's
-// admin address when this member is a follower.
+// admin address when this member is a follower. A proxied request is run
+// where it arrives, never proxied again (hop limit one).
 func (s *Server) leaderOnly(h func(http.ResponseWriter, *http.Request) error) http.HandlerFunc {
+	run := s.anyMember(h)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.node.IsLeader() && r.Header.Get(forwardedHeader) == "" {
 			s.proxyToLeader(w, r)
 			return
 		}
-		if err := h(w, r); err != nil {
-			writeError(w, err)
-		}
+		run(w, r)
 	}
 }
 

@@ -1,0 +1,75 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// A follower's Forward may carry only commands the registry marks
+// forwardable: a forged expiry or member-directory change is refused by
+// name and changes nothing.
+func TestForward_LeaderRefusesLeaderOnlyCommands(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	register(t, leader, cmd)
+	reg, _ := leader.node.FSM().Registration(cmd.Key())
+	forged := map[fsm.CommandType]any{
+		fsm.ExpireBrokersType: &fsm.ExpireBrokers{Brokers: []fsm.ExpiredBroker{{Key: cmd.Key(), RegEpoch: reg.RegEpoch}}, Reason: "timeout"},
+		fsm.SetMemberType:     &fsm.SetMember{Member: fsm.Member{ID: "intruder", ClusterAddr: "127.0.0.1:1"}},
+		fsm.RemoveMemberType:  &fsm.RemoveMember{ID: leader.id},
+	}
+	client := rawRPCClient(t, leader.addr, nil)
+	for typ, c := range forged {
+		buf, err := fsm.Encode(typ, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := leader.node.FSM().Digest()
+		var reply LeaderReply
+		if err := client.Call("Cluster.Forward", &ForwardArgs{From: "n2", Command: buf}, &reply); err != nil {
+			t.Fatal(err)
+		}
+		if reply.ErrKind != rpcErrOther || !strings.Contains(reply.Err, typ.String()) || !strings.Contains(reply.Err, "may not be forwarded") {
+			t.Fatalf("Forward(%s) = %+v, want a refusal naming the command", typ, reply)
+		}
+		if leader.node.FSM().Digest() != before {
+			t.Fatalf("Forward(%s) changed the state", typ)
+		}
+	}
+	if !registered(leader, cmd) {
+		t.Fatal("the forged expiry removed the broker")
+	}
+}
+
+// A follower does not even send a leader-only command.
+func TestApply_RefusesLeaderOnlyCommandsOnAnyMember(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	for _, m := range tc.running() {
+		_, err := m.node.Apply(context.Background(), fsm.ExpireBrokersType, &fsm.ExpireBrokers{})
+		if !errors.Is(err, ErrNotForwardable) || !strings.Contains(err.Error(), "ExpireBrokers") {
+			t.Fatalf("%s: Apply(ExpireBrokers) = %v, want ErrNotForwardable naming it", m.id, err)
+		}
+	}
+}
+
+// A forwarded write is proposed as the follower encoded it; garbage is
+// refused with a clear error.
+func TestForward_RejectsUndecodableEntries(t *testing.T) {
+	tc := newTestCluster(t, 1, nil)
+	leader := tc.waitLeaderReady()
+	client := rawRPCClient(t, leader.addr, nil)
+	for _, buf := range [][]byte{nil, {99, 1, 2}, {byte(fsm.RegisterBrokerType), 0xc1}} {
+		var reply LeaderReply
+		if err := client.Call("Cluster.Forward", &ForwardArgs{From: "x", Command: buf}, &reply); err != nil {
+			t.Fatal(err)
+		}
+		if reply.ErrKind != rpcErrOther || reply.Err == "" {
+			t.Fatalf("Forward(%v) = %+v, want an error", buf, reply)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// leaderOp is an operation that must run on the leader: a write, a
+// membership change or a leadership transfer. Every one reaches the leader
+// the same way (docs/design.md, "Reaching the leader"): run locally when
+// this member leads, otherwise sent once to the leader over the cluster
+// port, whose handler runs it locally and never sends it on (hop limit one).
+type leaderOp struct {
+	// method is the RPC the leader serves the operation under; its reply is
+	// a LeaderReply.
+	method string
+	// args builds the RPC arguments; it is called at most once, and only if
+	// the operation has to travel.
+	args func() (any, error)
+	// local runs the operation on this member as the leader.
+	local func(ctx context.Context) (any, error)
+	// decode turns the reply's Result back into what local returns; nil
+	// when the operation answers nothing.
+	decode func([]byte) (any, error)
+}
+
+// LeaderReply is the answer of every operation a member runs on the
+// leader's behalf of another: the error, if any, by kind (so the caller
+// knows whether to retry with the next leader) and the operation's result.
+type LeaderReply struct {
+	ErrKind string
+	Err     string
+	// Result is the operation's answer: fsm.EncodeResult's bytes for a
+	// write, the outcome text for a join.
+	Result []byte
+}
+
+// Error kinds carried in LeaderReply.
+const (
+	rpcErrNone      = ""
+	rpcErrNotLeader = "not-leader"
+	rpcErrNotReady  = "not-ready"
+	rpcErrOther     = "error"
+)
+
+// set records err in the reply.
+func (r *LeaderReply) set(err error) {
+	switch {
+	case err == nil:
+		r.ErrKind, r.Err = rpcErrNone, ""
+	case errors.Is(err, ErrNotLeader), errors.Is(err, ErrShutdown):
+		// A leader shutting down is, to the caller, no longer the leader:
+		// it retries with the next one.
+		r.ErrKind, r.Err = rpcErrNotLeader, err.Error()
+	case errors.Is(err, ErrLeaderNotReady):
+		r.ErrKind, r.Err = rpcErrNotReady, err.Error()
+	default:
+		r.ErrKind, r.Err = rpcErrOther, err.Error()
+	}
+}
+
+// err turns the reply's error back into an error the retry policy knows.
+func (r *LeaderReply) err() error {
+	switch r.ErrKind {
+	case rpcErrNone:
+		return nil
+	case rpcErrNotLeader:
+		return fmt.Errorf("%w (leader said: %s)", ErrNotLeader, r.Err)
+	case rpcErrNotReady:
+		return fmt.Errorf("%w (leader said: %s)", ErrLeaderNotReady, r.Err)
+	}
+	return errors.New(r.Err)
+}
+
+// onLeader runs op on the leader. While there is no leader, or the one
+// asked is no longer it or not ready yet, it retries with jittered backoff
+// for up to ForwardHold (or ctx's deadline if sooner), then fails with
+// ErrNoLeader. A leader that answers with any other error is final.
+func (n *Node) onLeader(ctx context.Context, op leaderOp) (any, error) {
+	args := sync.OnceValues(op.args)
+	return n.retryLeader(ctx, func(ctx context.Context, leaderAddr string, lastTry bool) (any, error) {
+		if leaderAddr == "" {
+			return op.local(ctx)
+		}
+		a, err := args()
+		if err != nil {
+			return nil, err
+		}
+		return n.callLeader(ctx, leaderAddr, op, a, lastTry)
+	})
+}
+
+// callLeader sends op to the leader once. The last try uses a fresh
+// connection, in case the pooled one is half-open.
+func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, args any, fresh bool) (any, error) {
+	write := op.method == forwardMethod
+	if write {
+		n.stats.ForwardedOut.Add(1)
+	}
+	var reply LeaderReply
+	if err := n.pool.call(ctx, leaderAddr, op.method, args, &reply, fresh); err != nil {
+		if write {
+			n.stats.ForwardFailures.Add(1)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
+	}
+	if err := reply.err(); err != nil {
+		return nil, err
+	}
+	if op.decode == nil {
+		return nil, nil
+	}
+	return op.decode(reply.Result)
+}
+
+// leaderAttempt performs one try: leaderAddr is empty when this member is
+// the leader, else the leader's cluster address.
+type leaderAttempt func(ctx context.Context, leaderAddr string, lastTry bool) (any, error)
+
+// retryLeader is the one retry policy for reaching the leader.
+func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, error) {
+	hold := time.Now().Add(n.cfg.ForwardHold)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(hold) {
+		hold = dl
+	}
+	backoff := 20 * time.Millisecond
+	for {
+		lastTry := time.Until(hold) < 2*backoff
+		var res any
+		err := ErrNoLeader
+		leaderID, leaderAddr := n.Leader()
+		switch {
+		case n.IsLeader():
+			res, err = attempt(ctx, "", lastTry)
+		case leaderAddr != "" && leaderID != n.cfg.ID:
+			res, err = attempt(ctx, leaderAddr, lastTry)
+		}
+		if err == nil || !retryable(err) {
+			return res, err
+		}
+		if time.Now().After(hold) || ctx.Err() != nil {
+			return nil, fmt.Errorf("%w (last error: %v)", ErrNoLeader, err)
+		}
+		select {
+		case <-time.After(jitter(backoff)):
+		case <-ctx.Done():
+		case <-n.shutdownCh:
+			return nil, ErrShutdown
+		}
+		backoff = min(backoff*2, 500*time.Millisecond)
+	}
+}
+
+func retryable(err error) bool {
+	return errors.Is(err, ErrNotLeader) || errors.Is(err, ErrNoLeader) || errors.Is(err, ErrLeaderNotReady)
+}
+
+// jitter returns d plus up to 50% random extra.
+func jitter(d time.Duration) time.Duration {
+	return d + time.Duration(rand.Int64N(int64(d)/2+1))
+}
