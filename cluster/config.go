@@ -98,6 +98,11 @@ type Config struct {
 	LogStore      raft.LogStore
 	StableStore   raft.StableStore
 	SnapshotStore raft.SnapshotStore
+
+	// linkDown, set by in-process tests only, reports whether the link to
+	// the member at a cluster address is cut: every RPC to it fails, as a
+	// partition would make it (Raft traffic is cut in the test transport).
+	linkDown func(addr string) bool
 }
 
 // DefaultConfig returns the defaults for a single member in ./data.

@@ -22,6 +22,8 @@ type testCluster struct {
 	mu      sync.Mutex
 	members map[string]*testMember
 	tune    func(*Config)
+	// isolated holds the cluster addresses of partitioned members.
+	isolated map[string]bool
 }
 
 // testMember keeps what survives a member's restart: its stores.
@@ -50,7 +52,7 @@ func fastRaftConfig() *raft.Config {
 // member's config before start.
 func newTestCluster(t *testing.T, n int, tune func(*Config)) *testCluster {
 	t.Helper()
-	tc := &testCluster{t: t, members: map[string]*testMember{}, tune: tune}
+	tc := &testCluster{t: t, members: map[string]*testMember{}, tune: tune, isolated: map[string]bool{}}
 	var peers []Peer
 	var ms []*testMember
 	for i := 1; i <= n; i++ {
@@ -108,6 +110,8 @@ func (tc *testCluster) start(m *testMember, extra func(*Config)) {
 	cfg.ForwardHold = 3 * time.Second
 	cfg.ApplyTimeout = 3 * time.Second
 	cfg.PromoteAfter = 300 * time.Millisecond
+	from := m.addr
+	cfg.linkDown = func(to string) bool { return tc.cut(from, to) }
 	cfg.Logger = hclog.New(&hclog.LoggerOptions{Name: m.id, Level: hclog.Warn, Output: testWriter{tc.t}})
 	if extra != nil {
 		extra(cfg)
@@ -123,10 +127,12 @@ func (tc *testCluster) start(m *testMember, extra func(*Config)) {
 	tc.connectAll()
 }
 
-// connectAll wires every running member's transport to every other.
+// connectAll wires every running member's transport to every other and
+// heals every partition.
 func (tc *testCluster) connectAll() {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
+	clear(tc.isolated)
 	for _, a := range tc.members {
 		for _, b := range tc.members {
 			if a != b && a.trans != nil && b.trans != nil {
@@ -136,16 +142,27 @@ func (tc *testCluster) connectAll() {
 	}
 }
 
-// partition cuts Raft traffic between m and every other member.
+// partition cuts all traffic between m and every other member: Raft, and
+// the cluster RPCs (forwarded writes, membership, heartbeat batches, status
+// probes).
 func (tc *testCluster) partition(m *testMember) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
+	tc.isolated[m.addr] = true
 	m.trans.DisconnectAll()
 	for _, o := range tc.members {
 		if o != m && o.trans != nil {
 			o.trans.Disconnect(raft.ServerAddress(m.addr))
 		}
 	}
+}
+
+// cut reports whether the link between the members at two cluster
+// addresses is cut.
+func (tc *testCluster) cut(from, to string) bool {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	return from != to && (tc.isolated[from] || tc.isolated[to])
 }
 
 // stop shuts a member down, keeping its stores for a restart.

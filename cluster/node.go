@@ -82,7 +82,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		cfg:        cfg,
 		logger:     cfg.Logger.Named("cluster"),
 		fsm:        f,
-		pool:       newRPCPool(dialer{tls: cfg.TLS}),
+		pool:       newRPCPool(dialer{tls: cfg.TLS}, cfg.linkDown),
 		notifyCh:   make(chan bool, 10),
 		readyCh:    make(chan struct{}),
 		scanNow:    make(chan struct{}, 1),

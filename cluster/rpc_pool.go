@@ -12,13 +12,17 @@ import (
 // lane, so that a timed-out heartbeat batch or status probe, which drops its
 // connection, never cuts off a large forwarded write in flight.
 type rpcPool struct {
-	dialer  dialer
-	mu      sync.Mutex
-	clients map[string]*rpc.Client
-	closed  bool
+	dialer dialer
+	// linkDown cuts links in tests (Config.linkDown); nil in production.
+	linkDown func(addr string) bool
+	mu       sync.Mutex
+	clients  map[string]*rpc.Client
+	closed   bool
 }
 
-func newRPCPool(d dialer) *rpcPool { return &rpcPool{dialer: d, clients: map[string]*rpc.Client{}} }
+func newRPCPool(d dialer, linkDown func(string) bool) *rpcPool {
+	return &rpcPool{dialer: d, linkDown: linkDown, clients: map[string]*rpc.Client{}}
+}
 
 // lane names the connection a method uses.
 func lane(method string) string {
@@ -63,6 +67,9 @@ func (p *rpcPool) drop(key string, c *rpc.Client) {
 // call invokes method on the member at addr within ctx. fresh forces a new
 // connection (rqlite's last-retry rule).
 func (p *rpcPool) call(ctx context.Context, addr, method string, args, reply any, fresh bool) error {
+	if p.linkDown != nil && p.linkDown(addr) {
+		return fmt.Errorf("%s on %s: link cut", method, addr)
+	}
 	key := addr + "#" + lane(method)
 	c, err := p.get(key, addr, fresh)
 	if err != nil {
