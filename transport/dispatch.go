@@ -2,20 +2,19 @@ package transport
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
-// handlerFunc answers one request; nil means no answer.
-type handlerFunc func(ctx context.Context, c *remoting.Conn, req *remoting.Command) *remoting.Command
+// handlerFunc answers one request, or returns the error the dispatcher
+// turns into the answer (errorResponse).
+type handlerFunc func(ctx context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error)
 
 // handler is one request code's handler and whether it only reads (reads
 // are refused while the member is not ready; writes and broker heartbeats
-// are forwarded to the leader regardless).
+// are forwarded to the leader regardless, within the write timeout).
 type handler struct {
 	fn   handlerFunc
 	read bool
@@ -64,7 +63,7 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 		c.Close()
 		return nil
 	default:
-		resp = h.fn(ctx, c, req)
+		resp = s.serve(ctx, h, c, req)
 	}
 	if s.cfg.Observer != nil && resp != nil {
 		s.cfg.Observer.ObserveRequest(req.Code, resp.Code, time.Since(start))
@@ -77,24 +76,17 @@ func (s *Server) ready() bool {
 	return ready
 }
 
-// writeContext bounds a write, leader wait included.
-func (s *Server) writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, s.cfg.WriteTimeout)
-}
-
-// errorResponse maps an error to the RocketMQ answer; every handler error
-// goes through here.
-func errorResponse(req *remoting.Command, err error) *remoting.Command {
-	switch {
-	case errors.Is(err, cluster.ErrNoLeader), errors.Is(err, cluster.ErrLeaderNotReady), errors.Is(err, cluster.ErrNotLeader):
-		return remoting.NewResponse(req, remoting.SystemError, "raftns: no leader available, retry another name server: "+err.Error())
-	case errors.Is(err, context.DeadlineExceeded):
-		return remoting.NewResponse(req, remoting.SystemError, "raftns: write timed out: "+err.Error())
+// serve runs a handler, bounding everything but a read by the write
+// timeout (the wait for a leader included), and maps its error.
+func (s *Server) serve(ctx context.Context, h handler, c *remoting.Conn, req *remoting.Command) *remoting.Command {
+	if !h.read {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.WriteTimeout)
+		defer cancel()
 	}
-	return remoting.NewResponse(req, remoting.SystemError, err.Error())
-}
-
-// success returns an empty SUCCESS answer.
-func success(req *remoting.Command) *remoting.Command {
-	return remoting.NewResponse(req, remoting.Success, "")
+	resp, err := h.fn(ctx, c, req)
+	if err != nil {
+		return errorResponse(req, err)
+	}
+	return resp
 }

@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -12,30 +13,30 @@ import (
 
 // updateNamesrvConfig is UPDATE_NAMESRV_CONFIG (318). It changes this member
 // only, like the reference; mqadmin sends it to every name server.
-func (s *Server) updateNamesrvConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) updateNamesrvConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	if len(req.Body) == 0 {
-		return success(req)
+		return success(req), nil
 	}
 	update, err := ParseProperties(req.Body)
 	if err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, "string2Properties error")
+		return nil, badRequest("string2Properties error")
 	}
 	if key, black := s.cfg.Settings.blackListed(update); black {
 		s.logger.Warn("refused name server config update", "key", key)
-		return remoting.NewResponse(req, remoting.NoPermission, "Can not update config in black list.")
+		return nil, refused(remoting.NoPermission, "Can not update config in black list.")
 	}
 	if err := s.cfg.Settings.Update(update); err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, "persist config: "+err.Error())
+		return nil, fmt.Errorf("persist config: %w", err)
 	}
 	s.logger.Info("name server config updated", "keys", len(update))
-	return success(req)
+	return success(req), nil
 }
 
 // getNamesrvConfig is GET_NAMESRV_CONFIG (319): key=value lines, sorted.
-func (s *Server) getNamesrvConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) getNamesrvConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	resp := success(req)
 	resp.Body = FormatProperties(s.cfg.Settings.Properties())
-	return resp
+	return resp, nil
 }
 
 // ParseProperties reads Java properties text (comments, continuations,

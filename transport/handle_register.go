@@ -12,16 +12,14 @@ import (
 
 // registerBroker is REGISTER_BROKER (103). An unchanged registration is a
 // heartbeat answered locally; a changed one is applied by the leader.
-func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remoting.Command) *remoting.Command {
-	cmd, errResp := s.decodeRegistration(req)
-	if errResp != nil {
-		return errResp
+func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+	cmd, err := s.decodeRegistration(req)
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := s.writeContext(ctx)
-	defer cancel()
 	res, err := s.cluster.Register(ctx, cmd)
 	if err != nil {
-		return errorResponse(req, err)
+		return nil, err
 	}
 	s.brokers.attach(cmd.Key(), c)
 	resp := success(req)
@@ -33,11 +31,11 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 	if res.HasOrderTopicConfig && s.cfg.Settings.Bool(PropReturnOrderTopicConfigToBroker, true) {
 		resp.Body = body.EncodeKVTable(res.OrderTopicConfig)
 	}
-	return resp
+	return resp, nil
 }
 
 // decodeRegistration checks the header and the body of a registration.
-func (s *Server) decodeRegistration(req *remoting.Command) (*fsm.RegisterBroker, *remoting.Command) {
+func (s *Server) decodeRegistration(req *remoting.Command) (*fsm.RegisterBroker, error) {
 	f := headerFields(req)
 	cmd := &fsm.RegisterBroker{
 		BrokerName:   f.required("brokerName"),
@@ -50,18 +48,18 @@ func (s *Server) decodeRegistration(req *remoting.Command) (*fsm.RegisterBroker,
 	cmd.HeartbeatTimeoutMillis, _ = f.optInt64("heartbeatTimeoutMillis")
 	cmd.EnableActingMaster, cmd.HasEnableActingMaster = f.optBool("enableActingMaster")
 	crc, hasCRC := f.optInt64("bodyCrc32")
-	if f.err != nil {
-		return nil, remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	if req.Version < 0 {
-		return nil, remoting.NewResponse(req, remoting.SystemError, "invalid request version "+strconv.Itoa(int(req.Version)))
+		return nil, badRequest("invalid request version " + strconv.Itoa(int(req.Version)))
 	}
 	if hasCRC && crc != 0 && int64(crc32.ChecksumIEEE(req.Body)&0x7FFFFFFF) != crc {
-		return nil, remoting.NewResponse(req, remoting.SystemError, "crc32 not match")
+		return nil, badRequest("crc32 not match")
 	}
 	rb, err := body.DecodeRegisterBody(req.Body, f.boolean("compressed"), req.Version)
 	if err != nil {
-		return nil, remoting.NewResponse(req, remoting.SystemError, err.Error())
+		return nil, badRequest(err.Error())
 	}
 	cmd.DataVersion = rb.DataVersion
 	cmd.TopicConfigs = rb.TopicConfigs
@@ -72,7 +70,7 @@ func (s *Server) decodeRegistration(req *remoting.Command) (*fsm.RegisterBroker,
 
 // unregisterBroker is UNREGISTER_BROKER (104). Unlike 5.x it answers once
 // the removal is committed.
-func (s *Server) unregisterBroker(ctx context.Context, c *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) unregisterBroker(ctx context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	cmd := &fsm.UnregisterBroker{
 		BrokerName:  f.required("brokerName"),
@@ -80,34 +78,32 @@ func (s *Server) unregisterBroker(ctx context.Context, c *remoting.Conn, req *re
 		ClusterName: f.required("clusterName"),
 		BrokerID:    f.int64("brokerId"),
 	}
-	if f.err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	if err := f.check(); err != nil {
+		return nil, err
 	}
-	ctx, cancel := s.writeContext(ctx)
-	defer cancel()
 	if _, err := s.cluster.Apply(ctx, fsm.UnregisterBrokerType, cmd); err != nil {
-		return errorResponse(req, err)
+		return nil, err
 	}
 	s.brokers.detach(fsm.BrokerKey{Cluster: cmd.ClusterName, Addr: cmd.BrokerAddr}, c)
-	return success(req)
+	return success(req), nil
 }
 
 // queryDataVersion is QUERY_DATA_VERSION (322): a heartbeat that also tells
 // the broker whether the name server's copy of its DataVersion differs.
-func (s *Server) queryDataVersion(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) queryDataVersion(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	f.required("brokerName")
 	key := fsm.BrokerKey{Addr: f.required("brokerAddr"), Cluster: f.required("clusterName")}
 	f.int64("brokerId")
-	if f.err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	changed := true
 	var sent fsm.DataVersion
 	if len(req.Body) > 0 {
 		var err error
 		if sent, err = body.DecodeDataVersion(req.Body, -1); err != nil {
-			return remoting.NewResponse(req, remoting.SystemError, err.Error())
+			return nil, badRequest(err.Error())
 		}
 	}
 	reg, known := s.fsm.Registration(key)
@@ -120,17 +116,17 @@ func (s *Server) queryDataVersion(_ context.Context, _ *remoting.Conn, req *remo
 	if known {
 		resp.Body = body.EncodeDataVersion(reg.DataVersion)
 	}
-	return resp
+	return resp, nil
 }
 
 // brokerHeartbeat is BROKER_HEARTBEAT (904, 5.x).
-func (s *Server) brokerHeartbeat(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) brokerHeartbeat(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	f.required("brokerName")
 	key := fsm.BrokerKey{Addr: f.required("brokerAddr"), Cluster: f.required("clusterName")}
-	if f.err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	s.cluster.Heartbeat(key)
-	return success(req)
+	return success(req), nil
 }

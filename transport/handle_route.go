@@ -17,10 +17,10 @@ const topicNotExistFAQ = "https://rocketmq.apache.org/docs/bestPractice/06FAQ"
 
 // getRouteInfoByTopic is GET_ROUTEINFO_BY_TOPIC (105): a map lookup and a
 // write of a body encoded once per state generation.
-func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	topic := req.ExtFields["topic"]
 	if topic == "" {
-		return remoting.NewResponse(req, remoting.SystemError, "the custom field <topic> is null")
+		return nil, badRequest("the custom field <topic> is null")
 	}
 	key := routeKey{
 		topic:    topic,
@@ -34,12 +34,12 @@ func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *r
 		s.routes.put(gen, key, encoded)
 	}
 	if encoded == nil {
-		return remoting.NewResponse(req, remoting.TopicNotExist,
+		return nil, refused(remoting.TopicNotExist,
 			"No topic route info in name server for the topic: "+topic+"\nSee "+topicNotExistFAQ+" for further details.")
 	}
 	resp := success(req)
 	resp.Body = encoded
-	return resp
+	return resp, nil
 }
 
 func (s *Server) encodeRoute(k routeKey) []byte {
@@ -55,45 +55,43 @@ func (s *Server) encodeRoute(k routeKey) []byte {
 }
 
 // getBrokerClusterInfo is GET_BROKER_CLUSTER_INFO (106).
-func (s *Server) getBrokerClusterInfo(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) getBrokerClusterInfo(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	info := s.fsm.ClusterInfo()
 	resp := success(req)
 	resp.Body = body.EncodeClusterInfo(&info)
-	return resp
+	return resp, nil
 }
 
 // getBrokerMemberGroup is GET_BROKER_MEMBER_GROUP (901, 5.x).
-func (s *Server) getBrokerMemberGroup(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) getBrokerMemberGroup(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	cluster, name := f.required("clusterName"), f.required("brokerName")
-	if f.err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	group := s.fsm.BrokerMemberGroup(cluster, name)
 	// 5.x never clears its placeholder remark here; answer as it does.
 	resp := remoting.NewResponse(req, remoting.Success, "not set any response code")
 	resp.Body = body.EncodeBrokerMemberGroup(&group)
-	return resp
+	return resp, nil
 }
 
 // topicListResponse answers a topic list request with list.
-func topicListResponse(req *remoting.Command, list fsm.TopicList) *remoting.Command {
+func topicListResponse(req *remoting.Command, list fsm.TopicList) (*remoting.Command, error) {
 	resp := success(req)
 	resp.Body = body.EncodeTopicList(&list)
-	return resp
+	return resp, nil
 }
 
-// listsDisabled is the 5.x answer when a list switch is off.
-func listsDisabled(req *remoting.Command) *remoting.Command {
-	return remoting.NewResponse(req, remoting.SystemError, "disable")
-}
+// errListsDisabled is the 5.x answer when a list switch is off.
+var errListsDisabled = refused(remoting.SystemError, "disable")
 
 // topicList answers a list request from list, unless the 5.x switch gate
 // is off ("" means the list cannot be switched off).
 func (s *Server) topicList(gate string, list func() fsm.TopicList) handlerFunc {
-	return func(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	return func(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 		if gate != "" && !s.cfg.Settings.Bool(gate, true) {
-			return listsDisabled(req)
+			return nil, errListsDisabled
 		}
 		return topicListResponse(req, list())
 	}
@@ -101,14 +99,14 @@ func (s *Server) topicList(gate string, list func() fsm.TopicList) handlerFunc {
 
 // getTopicsByCluster is GET_TOPICS_BY_CLUSTER (224); the header key is
 // "cluster" and an unknown cluster answers an empty list.
-func (s *Server) getTopicsByCluster(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) getTopicsByCluster(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	if !s.cfg.Settings.Bool(PropEnableTopicList, true) {
-		return listsDisabled(req)
+		return nil, errListsDisabled
 	}
 	f := headerFields(req)
 	cluster := f.required("cluster")
-	if f.err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	return topicListResponse(req, s.fsm.TopicsByCluster(cluster))
 }

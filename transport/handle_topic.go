@@ -10,75 +10,65 @@ import (
 )
 
 // wipeWritePerm is WIPE_WRITE_PERM_OF_BROKER (205).
-func (s *Server) wipeWritePerm(ctx context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) wipeWritePerm(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	return s.writePerm(ctx, req, fsm.WipeWritePermType, "wipeTopicCount")
 }
 
 // addWritePerm is ADD_WRITE_PERM_OF_BROKER (327).
-func (s *Server) addWritePerm(ctx context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) addWritePerm(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	return s.writePerm(ctx, req, fsm.AddWritePermType, "addTopicCount")
 }
 
-func (s *Server) writePerm(ctx context.Context, req *remoting.Command, t fsm.CommandType, countField string) *remoting.Command {
+func (s *Server) writePerm(ctx context.Context, req *remoting.Command, t fsm.CommandType, countField string) (*remoting.Command, error) {
 	f := headerFields(req)
 	name := f.required("brokerName")
-	if f.err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	var cmd any = &fsm.WipeWritePerm{BrokerName: name}
 	if t == fsm.AddWritePermType {
 		cmd = &fsm.AddWritePerm{BrokerName: name}
 	}
-	ctx, cancel := s.writeContext(ctx)
-	defer cancel()
 	res, err := s.cluster.Apply(ctx, t, cmd)
 	if err != nil {
-		return errorResponse(req, err)
+		return nil, err
 	}
 	count, _ := res.(fsm.WritePermResult)
 	resp := success(req)
 	resp.ExtFields = map[string]string{countField: strconv.Itoa(count.TopicCount)}
-	return resp
+	return resp, nil
 }
 
 // deleteTopic is DELETE_TOPIC_IN_NAMESRV (216); clusterName is optional.
-func (s *Server) deleteTopic(ctx context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) deleteTopic(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	cmd := &fsm.DeleteTopic{Topic: f.required("topic"), ClusterName: f.str("clusterName")}
-	if f.err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	if err := f.check(); err != nil {
+		return nil, err
 	}
-	ctx, cancel := s.writeContext(ctx)
-	defer cancel()
-	if _, err := s.cluster.Apply(ctx, fsm.DeleteTopicType, cmd); err != nil {
-		return errorResponse(req, err)
-	}
-	return success(req)
+	_, err := s.cluster.Apply(ctx, fsm.DeleteTopicType, cmd)
+	return success(req), err
 }
 
 // registerTopic is REGISTER_TOPIC_IN_NAMESRV (217, 5.x): the queueDatas of a
 // TopicRouteData body. An empty list is answered SUCCESS and ignored.
-func (s *Server) registerTopic(ctx context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) registerTopic(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	topic := f.required("topic")
-	if f.err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, f.err.Error())
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	if len(req.Body) == 0 {
-		return success(req)
+		return success(req), nil
 	}
 	route, err := body.DecodeTopicRouteData(req.Body)
 	if err != nil {
-		return remoting.NewResponse(req, remoting.SystemError, err.Error())
+		return nil, badRequest(err.Error())
 	}
 	if len(route.QueueDatas) == 0 {
-		return success(req)
+		return success(req), nil
 	}
-	ctx, cancel := s.writeContext(ctx)
-	defer cancel()
 	cmd := &fsm.RegisterTopic{Topic: topic, QueueDatas: route.QueueDatas}
-	if _, err := s.cluster.Apply(ctx, fsm.RegisterTopicType, cmd); err != nil {
-		return errorResponse(req, err)
-	}
-	return success(req)
+	_, err = s.cluster.Apply(ctx, fsm.RegisterTopicType, cmd)
+	return success(req), err
 }

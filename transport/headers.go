@@ -18,6 +18,14 @@ type fields struct {
 
 func headerFields(req *remoting.Command) *fields { return &fields{ext: req.ExtFields} }
 
+// check returns the first problem as the bad-request answer, nil if none.
+func (f *fields) check() error {
+	if f.err != nil {
+		return badRequest(f.err.Error())
+	}
+	return nil
+}
+
 // str returns an optional string field ("" when absent).
 func (f *fields) str(name string) string { return f.ext[name] }
 

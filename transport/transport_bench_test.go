@@ -117,8 +117,8 @@ func BenchmarkDecodeRegistration(b *testing.B) {
 				b.SetBytes(int64(len(raw)))
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, errResp := s.decodeRegistration(req); errResp != nil {
-						b.Fatalf("decode: %s", errResp.Remark)
+					if _, err := s.decodeRegistration(req); err != nil {
+						b.Fatalf("decode: %v", err)
 					}
 				}
 			})

@@ -1,0 +1,51 @@
+package transport
+
+import (
+	"context"
+	"errors"
+
+	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/transport/remoting"
+)
+
+// answerError is a non-SUCCESS answer a handler chose: the code and remark
+// as the reference NameServer words them (a missing header field, a body
+// that does not decode, an unknown key, a switched-off list).
+type answerError struct {
+	code   int32
+	remark string
+	// ext, when non-nil, is sent as the answer's extFields (the reference
+	// sends an empty map with some not-found answers).
+	ext map[string]string
+}
+
+func (e *answerError) Error() string { return e.remark }
+
+// badRequest answers SYSTEM_ERROR with msg, which is how the reference
+// answers a request it cannot read.
+func badRequest(msg string) error { return &answerError{code: remoting.SystemError, remark: msg} }
+
+// refused answers code with remark.
+func refused(code int32, remark string) error { return &answerError{code: code, remark: remark} }
+
+// errorResponse maps a handler's error to the RocketMQ answer. It is the
+// only place errors become answers.
+func errorResponse(req *remoting.Command, err error) *remoting.Command {
+	var ae *answerError
+	switch {
+	case errors.As(err, &ae):
+		resp := remoting.NewResponse(req, ae.code, ae.remark)
+		resp.ExtFields = ae.ext
+		return resp
+	case errors.Is(err, cluster.ErrNoLeader), errors.Is(err, cluster.ErrLeaderNotReady), errors.Is(err, cluster.ErrNotLeader):
+		return remoting.NewResponse(req, remoting.SystemError, "raftns: no leader available, retry another name server: "+err.Error())
+	case errors.Is(err, context.DeadlineExceeded):
+		return remoting.NewResponse(req, remoting.SystemError, "raftns: write timed out: "+err.Error())
+	}
+	return remoting.NewResponse(req, remoting.SystemError, err.Error())
+}
+
+// success returns an empty SUCCESS answer.
+func success(req *remoting.Command) *remoting.Command {
+	return remoting.NewResponse(req, remoting.Success, "")
+}
