@@ -214,19 +214,17 @@ func TestCluster_LeadershipRegainedRerunsSetup(t *testing.T) {
 	m := tc.waitLeaderReady()
 	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
 	register(t, m, cmd)
-	m.node.trackerMu.Lock()
-	first := m.node.tracker
-	m.node.trackerMu.Unlock()
+	m.node.lessor.mu.Lock()
+	first := m.node.lessor.leases
+	m.node.lessor.mu.Unlock()
 
 	m.node.notifyCh <- true // Raft's "true after true": lost and regained
 	waitFor(t, 5*time.Second, "a new liveness table", func() bool {
-		m.node.trackerMu.Lock()
-		defer m.node.trackerMu.Unlock()
-		return m.node.tracker != nil && m.node.tracker != first && m.node.LeaderReady()
+		m.node.lessor.mu.Lock()
+		defer m.node.lessor.mu.Unlock()
+		return m.node.lessor.leases != nil && m.node.lessor.leases != first && m.node.LeaderReady()
 	})
-	m.node.trackerMu.Lock()
-	ago, ok := m.node.tracker.lastSeenAgo(cmd.Key())
-	m.node.trackerMu.Unlock()
+	ago, ok := m.node.lessor.LastSeenAgo(cmd.Key())
 	if !ok || ago > time.Second {
 		t.Fatalf("after re-establishing, broker last seen %v ago (known %v), want just now", ago, ok)
 	}

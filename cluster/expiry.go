@@ -11,35 +11,30 @@ import (
 // guard applies; below it one silent broker is a large fraction by nature.
 const massExpiryMinBrokers = 5
 
-// expireSilentBrokers proposes expiries for the brokers the tracker finds
+// expireSilentBrokers proposes expiries for the brokers the lessor finds
 // due. Expiries are leader-local applies, never forwarded, re-checked
-// against leadership right before each proposal (consensus-lessons 5, 8, 10).
+// against the term of office and leadership right before each proposal
+// (docs/design.md, "Leader-only liveness").
 func (n *Node) expireSilentBrokers() {
-	regs := n.fsm.Registrations()
-	n.trackerMu.Lock()
-	if n.tracker == nil {
-		n.trackerMu.Unlock()
+	due, ok := n.lessor.Due(time.Now())
+	if !ok {
 		return
 	}
-	n.tracker.setHeld(n.cfg.ID, n.local.heldKeys())
-	timedOut, closed := n.tracker.due(regs)
-	n.trackerMu.Unlock()
-
 	capped := false
-	if len(regs) >= massExpiryMinBrokers && float64(len(timedOut)) > n.cfg.MassExpiryFraction*float64(len(regs)) {
+	if due.registered >= massExpiryMinBrokers && float64(len(due.timedOut)) > n.cfg.MassExpiryFraction*float64(due.registered) {
 		n.logger.Warn("mass expiry suspected: verifying leadership and expiring at the capped rate",
-			"due", len(timedOut), "registered", len(regs))
+			"due", len(due.timedOut), "registered", due.registered)
 		capped = true
 	}
-	n.proposeExpiries(timedOut, "timeout", capped)
-	n.proposeExpiries(closed, "connection-closed", false)
+	n.proposeExpiries(due.epoch, due.timedOut, "timeout", capped)
+	n.proposeExpiries(due.epoch, due.closed, "connection-closed", false)
 }
 
-func (n *Node) proposeExpiries(due []fsm.ExpiredBroker, reason string, capped bool) {
+func (n *Node) proposeExpiries(epoch uint64, due []fsm.ExpiredBroker, reason string, capped bool) {
 	for len(due) > 0 {
 		batch := due[:min(len(due), n.cfg.ExpiryBatchMax)]
 		due = due[len(batch):]
-		if !n.leaderReady.Load() {
+		if !n.leaderReady.Load() || n.lessor.Epoch() != epoch {
 			return
 		}
 		if err := n.raft.VerifyLeader().Error(); err != nil {

@@ -6,7 +6,7 @@ import (
 	"github.com/hashicorp/raft"
 )
 
-// Leadership lifecycle (consensus-lessons 1-6).
+// Leadership lifecycle (docs/design.md, "Taking office").
 const (
 	barrierTimeout   = 10 * time.Second
 	barrierAttempts  = 3
@@ -48,10 +48,11 @@ func (n *Node) startLeaderLoop() {
 }
 
 // stopLeaderLoop revokes leader duties: leaderReady is cleared first so no
-// new write or expiry starts, then the loop stops and the liveness table is
-// discarded.
+// new write or expiry starts, the lease table is discarded, then the loop
+// stops.
 func (n *Node) stopLeaderLoop() {
 	n.leaderReady.Store(false)
+	n.lessor.Demote()
 	n.leaderMu.Lock()
 	stop, done := n.leaderStop, n.leaderDone
 	n.leaderStop, n.leaderDone = nil, nil
@@ -61,9 +62,9 @@ func (n *Node) stopLeaderLoop() {
 	}
 	close(stop)
 	<-done
-	n.trackerMu.Lock()
-	n.tracker = nil
-	n.trackerMu.Unlock()
+	// Again: the loop may have taken office after the first revocation.
+	n.leaderReady.Store(false)
+	n.lessor.Demote()
 	n.leaderMu.Lock()
 	n.readyCh = make(chan struct{})
 	n.leaderMu.Unlock()
@@ -75,10 +76,7 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	if !n.barrier(stop) {
 		return
 	}
-	n.trackerMu.Lock()
-	n.tracker = newTracker(time.Now, n.cfg.BrokerExpiry, n.cfg.ConnCloseGrace,
-		heldReportMaxAge*n.cfg.HeartbeatBatchInterval, n.fsm.Registrations())
-	n.trackerMu.Unlock()
+	n.lessor.Promote(n.raft.LastIndex())
 
 	scan := time.NewTicker(n.cfg.ScanInterval)
 	defer scan.Stop()

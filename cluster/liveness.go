@@ -10,8 +10,8 @@ import (
 // broker was last heard from (monotonic time), which members hold a live
 // connection from it, and when its last connection closed. It is never
 // replicated; a new leader builds a fresh one in which every registered
-// broker was just heard from (consensus-lessons 2, 7). It is not safe for
-// concurrent use; the leader guards it with a mutex.
+// broker was just heard from (docs/design.md, "Leader-only liveness"). It
+// is not safe for concurrent use; the lessor guards it.
 type tracker struct {
 	now        func() time.Time
 	defaultTTL time.Duration
@@ -97,8 +97,7 @@ func (t *tracker) ttl(r fsm.BrokerRegistration) time.Duration {
 // no sign of life since and no other member holding a connection. It also
 // forgets brokers that are no longer registered and starts the clock for
 // registrations it had not seen.
-func (t *tracker) due(regs []fsm.BrokerRegistration) (timedOut, closed []fsm.ExpiredBroker) {
-	now := t.now()
+func (t *tracker) due(now time.Time, regs []fsm.BrokerRegistration) (timedOut, closed []fsm.ExpiredBroker) {
 	known := make(map[fsm.BrokerKey]struct{}, len(regs))
 	for _, r := range regs {
 		known[r.Key] = struct{}{}

@@ -39,12 +39,10 @@ type Node struct {
 	leaderStop  chan struct{}
 	leaderDone  chan struct{}
 	scanNow     chan struct{}
-	trackerMu   sync.Mutex
-	tracker     *tracker
 	promotions  map[raft.ServerID]time.Time
 
-	local localHeartbeats
-	ready atomic.Pointer[readiness]
+	lessor *lessor
+	ready  atomic.Pointer[readiness]
 	// prevCommit is the readiness monitor's commit-index sample.
 	prevCommit uint64
 
@@ -87,9 +85,9 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		readyCh:    make(chan struct{}),
 		scanNow:    make(chan struct{}, 1),
 		promotions: map[raft.ServerID]time.Time{},
-		local:      newLocalHeartbeats(),
 		shutdownCh: make(chan struct{}),
 	}
+	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
 	n.ready.Store(&readiness{reason: "starting"})
 	if err := n.start(ln); err != nil {
 		n.closeResources()

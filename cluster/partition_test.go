@@ -1,0 +1,67 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// A broker that keeps talking only to a partitioned follower is silent as
+// far as the majority knows: neither heartbeat batches nor forwarded
+// registrations reach the leader, so the leader expires the broker one
+// expiry time after it last heard from it, not earlier and not never.
+func TestPartition_FollowerCannotKeepItsBrokersAlive(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	f := tc.followers()[0]
+	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	register(t, f, cmd)
+	f.node.BrokerConnected(cmd.Key())
+	tc.waitApplied(leader.node.Raft().LastIndex())
+
+	tc.partition(f)
+	partitioned := time.Now()
+	expiry := leader.node.cfg.BrokerExpiry
+
+	// The broker keeps heartbeating and re-registering on the follower.
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			f.node.Heartbeat(cmd.Key())
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			_, _ = f.node.Register(ctx, cmd) // unchanged: a sign of life, no entry
+			cancel()
+		}
+	}()
+	defer func() { close(stop); <-done }()
+
+	// A write through the follower cannot reach the leader either.
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	changed := registration("c1", "broker-a", "10.0.0.1:10911", 0, 2)
+	if _, err := f.node.Register(ctx, changed); !errors.Is(err, ErrNoLeader) {
+		t.Fatalf("changed registration through a partitioned follower: err = %v, want ErrNoLeader", err)
+	}
+	cancel()
+
+	waitFor(t, expiry+10*time.Second, "the leader to expire the silent broker", func() bool {
+		return !registered(leader, cmd)
+	})
+	if since := time.Since(partitioned); since < expiry {
+		t.Fatalf("expired %v after the partition, before the expiry time %v", since, expiry)
+	}
+	if got := leader.node.Stats().Expirations.Load(); got != 1 {
+		t.Fatalf("leader expirations = %d, want 1", got)
+	}
+	// The follower, cut off, still has the broker: it applied nothing.
+	if !registered(f, cmd) {
+		t.Fatal("the partitioned follower applied the expiry")
+	}
+}
