@@ -50,7 +50,7 @@ func (n *Node) SaveSnapshot(w io.Writer) (int64, error) {
 // RestoreSnapshot replaces the replicated state with a backup on every
 // member. check validates the bytes first (format, checksum), so a damaged
 // file changes nothing. Afterwards the leader re-establishes: Barrier, then
-// liveness is rebuilt from the restored tables (consensus-lessons 6).
+// liveness is rebuilt from the restored tables (docs/design.md, "Taking office").
 func (n *Node) RestoreSnapshot(r io.Reader, check func([]byte) error) error {
 	if !n.IsLeader() {
 		return ErrNotLeader

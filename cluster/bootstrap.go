@@ -12,7 +12,7 @@ import (
 )
 
 // bootstrap forms the initial configuration on a member without Raft state
-// (consensus-lessons 22): the same voter list on every initial member, or
+// (docs/design.md, "Membership"): the same voter list on every initial member, or
 // this member alone when it neither has peers nor joins. A member started
 // with Join, or with Bootstrap false, waits to be added.
 func (n *Node) bootstrap() error {
@@ -45,7 +45,7 @@ func (n *Node) bootstrap() error {
 }
 
 // peersFile is the quorum-loss recovery file an operator may place in the
-// Raft directory (consensus-lessons 27).
+// Raft directory (docs/design.md, "Membership").
 func peersFile(dataDir string) string { return filepath.Join(raftDir(dataDir), "peers.json") }
 
 // recoverFromPeersFile rewrites the configuration from peers.json, then

@@ -21,7 +21,7 @@ var (
 
 // TestCluster_ChaosKeepsAcknowledgedWrites writes through random members
 // while a seeded schedule partitions, stops, restarts members and moves
-// leadership (consensus-lessons 35). While it runs, samples check one ready
+// leadership (docs/design.md, "Testing with faults"). While it runs, samples check one ready
 // leader per term, a never-decreasing applied index per running member and
 // equal digests at equal applied indexes. After the schedule, with every
 // member back and connected, every acknowledged write must be on every

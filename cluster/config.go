@@ -174,7 +174,7 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// raftConfig derives the Raft configuration (consensus-lessons 29, 30).
+// raftConfig derives the Raft configuration (docs/design.md, "Raft configuration and storage").
 func (c *Config) raftConfig() *raft.Config {
 	if c.RaftConfig != nil {
 		rc := *c.RaftConfig

@@ -172,7 +172,7 @@ func (n *Node) Leader() (id, addr string) {
 }
 
 // Shutdown leaves gracefully: a leader hands leadership to another voter
-// first (consensus-lessons 26), then Raft stops and the ports close.
+// first (docs/design.md, "Membership"), then Raft stops and the ports close.
 func (n *Node) Shutdown() error {
 	var err error
 	n.shutdownOnce.Do(func() {

@@ -17,7 +17,7 @@ type readiness struct {
 }
 
 // Ready reports whether this member may serve client reads, and why not
-// (consensus-lessons 19): it has heard from a leader, has applied what the
+// (docs/design.md, "Readiness"): it has heard from a leader, has applied what the
 // leader had committed, is in the configuration, and its leader contact is
 // fresher than MaxStale; a leader is ready once it has taken office. It is a
 // single atomic load: every client read asks.

@@ -25,7 +25,7 @@ type stores struct {
 func raftDir(dataDir string) string { return filepath.Join(dataDir, "raft") }
 
 // openStores opens the on-disk stores under dataDir, or takes the injected
-// ones (consensus-lessons 31).
+// ones (in-process tests use raft's in-memory stores).
 func openStores(cfg *Config) (*stores, error) {
 	if cfg.LogStore != nil && cfg.StableStore != nil && cfg.SnapshotStore != nil {
 		return &stores{logs: cfg.LogStore, stable: cfg.StableStore, snaps: cfg.SnapshotStore}, nil

@@ -59,7 +59,7 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 		resp = remoting.NewResponse(req, remoting.RequestCodeNotSupported, fmt.Sprintf(" request type %d not supported", req.Code))
 	case h.read && !s.ready():
 		// An unready member drops the connection so the client moves on
-		// to another name server (consensus-lessons 20).
+		// to another name server (docs/design.md, "Readiness").
 		c.Close()
 		return nil
 	default:

@@ -12,7 +12,7 @@ import (
 )
 
 // suggestedMaxEntry is hashicorp/raft's SuggestedMaxDataSize: entries above
-// it slow replication and snapshots down (consensus-lessons 17).
+// it slow replication and snapshots down (docs/design.md, "Entry size").
 const suggestedMaxEntry = 512 << 10
 
 // largeScenario registers one broker per size, each carrying that many
@@ -196,7 +196,7 @@ func (s *largeScenario) table(rows []largeRow) Table {
 func (s *largeScenario) notes(r *Report, e *env, rows []largeRow) {
 	for _, row := range rows {
 		if row.OverSuggested {
-			r.notef("a broker with %d topics produces a %s Raft entry, above hashicorp/raft's suggested 512 KiB (consensus-lessons 17)",
+			r.notef("a broker with %d topics produces a %s Raft entry, above hashicorp/raft's suggested 512 KiB",
 				row.Topics, sizeCell(int64(row.EntryBytes)))
 		}
 	}

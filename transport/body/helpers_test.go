@@ -78,7 +78,7 @@ func deflate(t testing.TB, raw []byte) []byte {
 	return buf.Bytes()
 }
 
-// layout builds the decompressed binary form of §3.2 by hand.
+// layout builds the decompressed binary form (docs/protocol.md, "Register bodies") by hand.
 type layout []byte
 
 // i32 and chunk never write into l's spare capacity, so layouts derived
@@ -90,7 +90,7 @@ func (l layout) i32(v int32) layout {
 
 func (l layout) chunk(s string) layout { return append(l.i32(int32(len(s))), s...) }
 
-// oneGroupRoute is the single broker group with ids 0, 1 and 12 of §3.5.
+// oneGroupRoute is the single broker group with ids 0, 1 and 12 of testdata/bodies/route_*.json.
 func oneGroupRoute() *fsm.TopicRouteData {
 	return &fsm.TopicRouteData{
 		BrokerDatas: []fsm.BrokerData{{

@@ -31,7 +31,7 @@ func TestEncodeRoute_Golden(t *testing.T) {
 	}
 }
 
-// TestEncodeRoute_EscapingFragments checks the fragments §3.5 gives verbatim.
+// TestEncodeRoute_EscapingFragments checks the zone and orderTopicConf fragments of testdata/bodies/route_zone_*.json.
 func TestEncodeRoute_EscapingFragments(t *testing.T) {
 	def := string(EncodeRoute(zoneRoute(), Default))
 	wantDef := `"enableActingMaster":false,"zoneName":"zone1"}],"filterServerTable":{},"orderTopicConf":"broker-a:4;broker-é/b:2","queueDatas":`

@@ -20,8 +20,8 @@ type Metrics struct {
 	latency  *prometheus.HistogramVec
 }
 
-// NewMetrics registers the name-server and Raft metrics of node (consensus-
-// lessons 36) plus Go runtime and process metrics. extra collectors (for
+// NewMetrics registers the name-server and Raft metrics of node (listed in
+// docs/operations.md) plus Go runtime and process metrics. extra collectors (for
 // example connection counters) are registered too.
 func NewMetrics(node *cluster.Node, extra ...prometheus.Collector) *Metrics {
 	return NewMetricsIn(prometheus.NewRegistry(), node, extra...)

@@ -57,8 +57,8 @@ func (c *Conn) writeBatch(bw *bufio.Writer, buf *[]byte, f outFrame) error {
 
 // writeFrame encodes one response into buf and writes it to bw. The
 // server's own fields override the handler's: the request's opaque and
-// serialize type (mirrored, protocol doc §1.7), and the response flag alone
-// (§1.6). A response that cannot be encoded is replaced by SYSTEM_ERROR.
+// serialize type (mirrored; docs/protocol.md, "Answers"), and the response flag alone
+// (same section). A response that cannot be encoded is replaced by SYSTEM_ERROR.
 func (c *Conn) writeFrame(bw *bufio.Writer, buf []byte, f outFrame) ([]byte, error) {
 	r := *f.resp
 	r.Opaque = f.opaque
