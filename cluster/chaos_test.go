@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // Flags of the chaos test. The seed fixes the fault schedule and every
@@ -114,7 +116,7 @@ func converge(t *testing.T, tc *testCluster) {
 	t.Helper()
 	leader := tc.waitLeaderReady()
 	last := leader.node.Raft().LastIndex()
-	waitFor(t, 20*time.Second, fmt.Sprintf("every member to apply index %d", last), func() bool {
+	poll.For(t, 20*time.Second, fmt.Sprintf("every member to apply index %d", last), func() bool {
 		for _, m := range tc.running() {
 			if m.node.Raft().AppliedIndex() < last {
 				return false

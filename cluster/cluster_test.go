@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 func TestCluster_WriteThroughFollowerIsForwardedAndReplicated(t *testing.T) {
@@ -89,7 +90,7 @@ func TestCluster_SilentBrokerExpiresAfterTTLPlusScan(t *testing.T) {
 	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
 	start := time.Now()
 	register(t, tc.followers()[0], cmd)
-	waitFor(t, 10*time.Second, "the silent broker to expire", func() bool { return !registered(leader, cmd) })
+	poll.For(t, 10*time.Second, "the silent broker to expire", func() bool { return !registered(leader, cmd) })
 	elapsed := time.Since(start)
 	if elapsed < time.Second {
 		t.Fatalf("expired after %v, before its TTL of 1s", elapsed)
@@ -189,7 +190,7 @@ func TestCluster_PartitionedOldLeaderExpiresNothing(t *testing.T) {
 
 	tc.partition(old)
 	var newLeader *testMember
-	waitFor(t, 15*time.Second, "a new leader on the majority side", func() bool {
+	poll.For(t, 15*time.Second, "a new leader on the majority side", func() bool {
 		for _, m := range tc.running() {
 			if m != old && m.node.LeaderReady() {
 				newLeader = m
@@ -219,7 +220,7 @@ func TestCluster_LeadershipRegainedRerunsSetup(t *testing.T) {
 	m.node.lessor.mu.Unlock()
 
 	m.node.notifyCh <- true // Raft's "true after true": lost and regained
-	waitFor(t, 5*time.Second, "a new liveness table", func() bool {
+	poll.For(t, 5*time.Second, "a new liveness table", func() bool {
 		m.node.lessor.mu.Lock()
 		defer m.node.lessor.mu.Unlock()
 		return m.node.lessor.leases != nil && m.node.lessor.leases != first && m.node.LeaderReady()
@@ -245,7 +246,7 @@ func TestCluster_RestartedFollowerUnreadyUntilCaughtUp(t *testing.T) {
 	} else if reason == "" {
 		t.Fatal("unready without a reason")
 	}
-	waitFor(t, 10*time.Second, "the restarted follower to become ready", func() bool {
+	poll.For(t, 10*time.Second, "the restarted follower to become ready", func() bool {
 		ready, _ := f.node.Ready()
 		return ready
 	})
@@ -263,7 +264,7 @@ func TestCluster_JoinAsNonvoterThenPromotion(t *testing.T) {
 	m4 := tc.newMember("n4")
 	tc.start(m4, func(c *Config) { c.Join = []string{via}; c.Bootstrap = false })
 	sawNonvoter := false
-	waitFor(t, 10*time.Second, "n4 promoted to voter", func() bool {
+	poll.For(t, 10*time.Second, "n4 promoted to voter", func() bool {
 		switch suffrageOf(t, tc.waitLeaderReady(), "n4") {
 		case raft.Nonvoter:
 			sawNonvoter = true
@@ -276,7 +277,7 @@ func TestCluster_JoinAsNonvoterThenPromotion(t *testing.T) {
 		t.Fatal("n4 became a voter without first being a non-voter")
 	}
 	tc.waitSame()
-	waitFor(t, 5*time.Second, "n4 in the member directory", func() bool {
+	poll.For(t, 5*time.Second, "n4 in the member directory", func() bool {
 		for _, mem := range m4.node.FSM().Members() {
 			if mem.ID == "n4" && mem.ClusterAddr == m4.addr && mem.ClientAddr == "client-n4" {
 				return true
@@ -295,7 +296,7 @@ func TestCluster_RemoveLeader(t *testing.T) {
 		t.Fatalf("remove leader: %v", err)
 	}
 	var newLeader *testMember
-	waitFor(t, 10*time.Second, "a new leader without the old one", func() bool {
+	poll.For(t, 10*time.Second, "a new leader without the old one", func() bool {
 		for _, m := range tc.running() {
 			if m != old && m.node.LeaderReady() {
 				newLeader = m
@@ -304,10 +305,10 @@ func TestCluster_RemoveLeader(t *testing.T) {
 		}
 		return false
 	})
-	waitFor(t, 10*time.Second, "the old leader out of the configuration", func() bool {
+	poll.For(t, 10*time.Second, "the old leader out of the configuration", func() bool {
 		return suffrageOf(t, newLeader, old.id) == -1
 	})
-	waitFor(t, 10*time.Second, "the removed member to become unready", func() bool {
+	poll.For(t, 10*time.Second, "the removed member to become unready", func() bool {
 		ready, _ := old.node.Ready()
 		return !ready
 	})
@@ -356,7 +357,7 @@ func TestCluster_SnapshotRestoreEquality(t *testing.T) {
 	if err := leader.node.RestoreSnapshot(&backup, func([]byte) error { return nil }); err != nil {
 		t.Fatalf("restore: %v", err)
 	}
-	waitFor(t, 10*time.Second, "every member back at the backed-up state", func() bool {
+	poll.For(t, 10*time.Second, "every member back at the backed-up state", func() bool {
 		for _, m := range tc.running() {
 			if m.node.FSM().Digest() != want {
 				return false
@@ -421,7 +422,7 @@ func TestCluster_FollowerReadyWhenLastEntriesNeverReachTheFSM(t *testing.T) {
 	register(t, leader, registration("c1", "broker-a", "10.0.0.1:10911", 0, 1))
 	// The leader's housekeeping writes the member directory; let it finish
 	// so the barriers below are the last entries.
-	waitFor(t, 10*time.Second, "the member directory", func() bool { return len(leader.node.FSM().Members()) == 3 })
+	poll.For(t, 10*time.Second, "the member directory", func() bool { return len(leader.node.FSM().Members()) == 3 })
 	for i := 0; i < 3; i++ {
 		if err := leader.node.Raft().Barrier(5 * time.Second).Error(); err != nil {
 			t.Fatal(err)
@@ -429,13 +430,13 @@ func TestCluster_FollowerReadyWhenLastEntriesNeverReachTheFSM(t *testing.T) {
 	}
 	last := leader.node.Raft().LastIndex()
 	for _, f := range tc.followers() {
-		waitFor(t, 10*time.Second, f.id+" to see the leader's commit index", func() bool {
+		poll.For(t, 10*time.Second, f.id+" to see the leader's commit index", func() bool {
 			return f.node.Raft().CommitIndex() >= last
 		})
 		if f.node.FSM().AppliedIndex() >= last {
 			t.Fatalf("FSM applied %d, the barriers at the end (%d) should not reach it", f.node.FSM().AppliedIndex(), last)
 		}
-		waitFor(t, 5*time.Second, f.id+" ready", func() bool { ready, _ := f.node.Ready(); return ready })
+		poll.For(t, 5*time.Second, f.id+" ready", func() bool { ready, _ := f.node.Ready(); return ready })
 	}
 }
 
@@ -453,17 +454,17 @@ func TestCluster_LaggingFollowerCatchesUpThroughSnapshot(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		register(t, leader, registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1))
 	}
-	waitFor(t, 10*time.Second, "the leader to compact its log", func() bool {
+	poll.For(t, 10*time.Second, "the leader to compact its log", func() bool {
 		first, err := leader.logs.FirstIndex()
 		return err == nil && first > 10
 	})
 	tc.start(f, nil)
-	waitFor(t, 10*time.Second, "the follower to install a snapshot", func() bool {
+	poll.For(t, 10*time.Second, "the follower to install a snapshot", func() bool {
 		metas, err := f.snaps.List()
 		return err == nil && len(metas) > 0
 	})
 	tc.waitSame()
-	waitFor(t, 5*time.Second, "the follower ready", func() bool { ready, _ := f.node.Ready(); return ready })
+	poll.For(t, 5*time.Second, "the follower ready", func() bool { ready, _ := f.node.Ready(); return ready })
 }
 
 // TestCluster_HugeRegistrationIsSplitAcrossEntries registers a broker whose
@@ -515,7 +516,7 @@ func TestCluster_MemberDirectoryFollowsChangedAddresses(t *testing.T) {
 	f := tc.followers()[0]
 	tc.stop(f)
 	tc.start(f, func(c *Config) { c.ClientAddr = "moved-" + f.id })
-	waitFor(t, 10*time.Second, "the directory to show the new client address", func() bool {
+	poll.For(t, 10*time.Second, "the directory to show the new client address", func() bool {
 		for _, m := range leader.node.FSM().Members() {
 			if m.ID == f.id {
 				return m.ClientAddr == "moved-"+f.id

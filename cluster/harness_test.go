@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // testCluster runs members in-process: Raft over raft.InmemTransport (so
@@ -221,7 +222,7 @@ func sortedIDs(ms map[string]*testMember) []string {
 func (tc *testCluster) waitLeaderReady() *testMember {
 	tc.t.Helper()
 	var leader *testMember
-	waitFor(tc.t, 10*time.Second, "a ready leader", func() bool {
+	poll.For(tc.t, 10*time.Second, "a ready leader", func() bool {
 		for _, m := range tc.running() {
 			if m.node.LeaderReady() {
 				leader = m
@@ -246,7 +247,7 @@ func (tc *testCluster) followers() []*testMember {
 // waitApplied waits until every running member applied index.
 func (tc *testCluster) waitApplied(index uint64) {
 	tc.t.Helper()
-	waitFor(tc.t, 10*time.Second, fmt.Sprintf("every member at index %d", index), func() bool {
+	poll.For(tc.t, 10*time.Second, fmt.Sprintf("every member at index %d", index), func() bool {
 		for _, m := range tc.running() {
 			if m.node.FSM().AppliedIndex() < index {
 				return false
@@ -259,7 +260,7 @@ func (tc *testCluster) waitApplied(index uint64) {
 // waitSame waits until every running member has the same state digest.
 func (tc *testCluster) waitSame() {
 	tc.t.Helper()
-	waitFor(tc.t, 10*time.Second, "equal state on every member", func() bool {
+	poll.For(tc.t, 10*time.Second, "equal state on every member", func() bool {
 		ms := tc.running()
 		for _, m := range ms[1:] {
 			if m.node.FSM().Digest() != ms[0].node.FSM().Digest() {
@@ -268,18 +269,6 @@ func (tc *testCluster) waitSame() {
 		}
 		return true
 	})
-}
-
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", timeout, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 type testWriter struct{ t *testing.T }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // A broker that keeps talking only to a partitioned follower is silent as
@@ -51,7 +53,7 @@ func TestPartition_FollowerCannotKeepItsBrokersAlive(t *testing.T) {
 	}
 	cancel()
 
-	waitFor(t, expiry+10*time.Second, "the leader to expire the silent broker", func() bool {
+	poll.For(t, expiry+10*time.Second, "the leader to expire the silent broker", func() bool {
 		return !registered(leader, cmd)
 	})
 	if since := time.Since(partitioned); since < expiry {

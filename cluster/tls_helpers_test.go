@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // A TLS member runs Raft over the real NetworkTransport on its cluster port
@@ -95,7 +96,7 @@ func startTLSCluster(t *testing.T, ca *tlstest.CA, n int) []*testMember {
 func waitNetLeader(t *testing.T, ms []*testMember) *testMember {
 	t.Helper()
 	var leader *testMember
-	waitFor(t, 15*time.Second, "a ready leader", func() bool {
+	poll.For(t, 15*time.Second, "a ready leader", func() bool {
 		for _, m := range ms {
 			if m.node.LeaderReady() {
 				leader = m

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/cluster/tlstest"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 func TestClusterTLS_MembersFormClusterForwardWritesAndAdmitJoiner(t *testing.T) {
@@ -33,15 +34,15 @@ func TestClusterTLS_MembersFormClusterForwardWritesAndAdmitJoiner(t *testing.T) 
 		t.Fatalf("forwarded out of %s = %d, want at least 1", follower.id, got)
 	}
 	for _, m := range ms {
-		waitFor(t, 10*time.Second, "the registration on "+m.id, func() bool { return registered(m, cmd) })
+		poll.For(t, 10*time.Second, "the registration on "+m.id, func() bool { return registered(m, cmd) })
 	}
 
 	// A fourth member joins through a follower: the Join RPC, the leader's
 	// JoinAsLeader and the Raft replication to it all run over TLS.
 	n4 := startNetMember(t, "n4", listenLoopback(t), loadTestTLS(t, ca.Issue(t, t.TempDir(), "n4")),
 		func(c *Config) { c.Join = []string{follower.addr} })
-	waitFor(t, 15*time.Second, "n4 in the configuration", func() bool { return configuredIDs(t, leader)["n4"] })
-	waitFor(t, 10*time.Second, "the registration on n4", func() bool { return registered(n4, cmd) })
+	poll.For(t, 15*time.Second, "n4 in the configuration", func() bool { return configuredIDs(t, leader)["n4"] })
+	poll.For(t, 10*time.Second, "the registration on n4", func() bool { return registered(n4, cmd) })
 	for _, m := range append(ms, n4) {
 		if got := m.node.Stats().ClusterConnsRejected.Load(); got != 0 {
 			t.Errorf("%s rejected %d connections between members, want 0", m.id, got)
@@ -90,7 +91,7 @@ func TestClusterTLS_RefusesClientsWithoutAValidCertificate(t *testing.T) {
 			if ids := configuredIDs(t, m); len(ids) != 1 || !ids["n1"] {
 				t.Fatalf("configuration = %v after a refused Join, want only n1", ids)
 			}
-			waitFor(t, 5*time.Second, "the refusal counted and logged with "+tc.serverLog, func() bool {
+			poll.For(t, 5*time.Second, "the refusal counted and logged with "+tc.serverLog, func() bool {
 				return m.node.Stats().ClusterConnsRejected.Load() > before && strings.Contains(logs.String(), tc.serverLog)
 			})
 		})
@@ -133,7 +134,7 @@ func TestClusterTLS_SilentConnectionIsClosedAfterHandshakeTimeout(t *testing.T) 
 	if err == nil || (!errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "reset")) {
 		t.Fatalf("read after stalled handshake = %v, want the connection closed", err)
 	}
-	waitFor(t, 5*time.Second, "the stalled connection counted", func() bool {
+	poll.For(t, 5*time.Second, "the stalled connection counted", func() bool {
 		return m.node.Stats().ClusterConnsRejected.Load() == 1
 	})
 }
@@ -157,7 +158,7 @@ func TestClusterTLS_DialerFailsCleanlyAgainstPlainPort(t *testing.T) {
 			t.Fatalf("TLS dial of a plain port took %v, want a prompt failure", took)
 		}
 	}
-	waitFor(t, 5*time.Second, "the plain port counting both refusals", func() bool {
+	poll.For(t, 5*time.Second, "the plain port counting both refusals", func() bool {
 		return plain.node.Stats().ClusterConnsRejected.Load() == 2
 	})
 }
@@ -168,7 +169,7 @@ func TestClusterTLS_PlainMemberCannotJoinTLSCluster(t *testing.T) {
 	m := startNetMember(t, "n1", listenLoopback(t), loadTestTLS(t, ca.Issue(t, dir, "n1")), nil)
 	waitNetLeader(t, []*testMember{m})
 	plain := startNetMember(t, "plain", listenLoopback(t), nil, func(c *Config) { c.Join = []string{m.addr} })
-	waitFor(t, 10*time.Second, "join attempts refused", func() bool {
+	poll.For(t, 10*time.Second, "join attempts refused", func() bool {
 		return m.node.Stats().ClusterConnsRejected.Load() >= 2
 	})
 	if ids := configuredIDs(t, m); len(ids) != 1 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
@@ -82,16 +83,10 @@ func TestHandlers_OnewayRegistrationIsAppliedNotAnswered(t *testing.T) {
 	if err := ts.client.Remoting().InvokeOneway(context.Background(), ts.addr, r); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if _, ok := ts.node.FSM().Route("TopicA", false); ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("oneway registration never applied")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.For(t, 5*time.Second, "the oneway registration to be applied", func() bool {
+		_, ok := ts.node.FSM().Route("TopicA", false)
+		return ok
+	})
 }
 
 func TestHandlers_KVConfig(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/rocketmq-client-go/v2/primitive"
 	"github.com/raftns/raftns/cmd/internal/launch"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/nsclient"
 )
 
@@ -62,7 +63,7 @@ func TestProcess_AcknowledgedRegistrationsSurviveLeaderKill(t *testing.T) {
 			}
 		}(w)
 	}
-	waitFor(t, 30*time.Second, "some registrations before the kill", func() bool {
+	poll.For(t, 30*time.Second, "some registrations before the kill", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(acked) >= 20
@@ -70,7 +71,7 @@ func TestProcess_AcknowledgedRegistrationsSurviveLeaderKill(t *testing.T) {
 	leader.Kill()
 	rest := survivors(ps, leader)
 	newLeader := leaderOf(t, rest)
-	waitFor(t, 30*time.Second, "registrations after the failover", func() bool {
+	poll.For(t, 30*time.Second, "registrations after the failover", func() bool {
 		mu.Lock()
 		n := len(acked)
 		mu.Unlock()
@@ -84,7 +85,7 @@ func TestProcess_AcknowledgedRegistrationsSurviveLeaderKill(t *testing.T) {
 	for _, p := range rest {
 		for _, reg := range acked {
 			topic := reg.Body.TopicConfigs[0].TopicName
-			waitFor(t, 20*time.Second, fmt.Sprintf("%s on %s", topic, p.ID), func() bool {
+			poll.For(t, 20*time.Second, fmt.Sprintf("%s on %s", topic, p.ID), func() bool {
 				route, err := c.GetRoute(ctx, p.ClientAddr, topic)
 				return err == nil && len(route.BrokerDatas) == 1 && route.BrokerDatas[0].BrokerAddrs[0] == reg.BrokerAddr
 			})
@@ -132,7 +133,7 @@ func TestProcess_RegistrationsThroughFollowerContinueAcrossLeaderChange(t *testi
 	}
 	dv, ok := 0, false
 	for _, p := range survivors(ps, leader) {
-		waitFor(t, 10*time.Second, "the last data version on "+p.ID, func() bool {
+		poll.For(t, 10*time.Second, "the last data version on "+p.ID, func() bool {
 			changed, stored, err := c.QueryDataVersion(ctx, p.ClientAddr, "c1", "broker-a", "10.0.0.1:10911", 0, fsm.DataVersion{Timestamp: 1700000000000, Counter: counter})
 			return err == nil && !changed && stored != nil
 		})
@@ -205,7 +206,7 @@ func TestProcess_GoClientReadsTheSameRouteFromEveryMember(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, 10*time.Second, fmt.Sprintf("the route from %v", addrs), func() bool {
+		poll.For(t, 10*time.Second, fmt.Sprintf("the route from %v", addrs), func() bool {
 			queues, err := adm.FetchPublishMessageQueues(ctx, "TopicTest")
 			return err == nil && len(queues) == 4 && queues[0].BrokerName == "broker-a"
 		})
@@ -244,7 +245,7 @@ func TestProcess_QuorumLossRecoveryFromPeersFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	survivor := survivors(ps, leader)[0]
-	waitFor(t, 10*time.Second, "the survivor to have the route", func() bool {
+	poll.For(t, 10*time.Second, "the survivor to have the route", func() bool {
 		_, err := c.GetRoute(ctx, survivor.ClientAddr, "Kept")
 		return err == nil
 	})
@@ -295,7 +296,7 @@ func TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl(t *testing.T) {
 		t.Fatalf("peers add said %q", out)
 	}
 	n4.waitReady()
-	waitFor(t, 30*time.Second, "n4 promoted to voter", func() bool {
+	poll.For(t, 30*time.Second, "n4 promoted to voter", func() bool {
 		return strings.Contains(ctl("-o", "json", "peers", "list"), `"id": "n4"`) &&
 			regexpVoter.MatchString(ctl("-o", "json", "peers", "list"))
 	})
@@ -308,7 +309,7 @@ func TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl(t *testing.T) {
 		t.Fatalf("n4 route = %+v, %v; want %+v", got, err, want)
 	}
 	ctl("peers", "remove", "n4")
-	waitFor(t, 30*time.Second, "n4 out of the configuration and unready", func() bool {
+	poll.For(t, 30*time.Second, "n4 out of the configuration and unready", func() bool {
 		return !strings.Contains(ctl("-o", "json", "peers", "list"), `"id": "n4"`) && !n4.ready()
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster/tlstest"
+	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
 )
@@ -44,7 +45,7 @@ func TestProcess_ClusterTLSMembersFormClusterAndForwardWrites(t *testing.T) {
 		t.Fatalf("registration through follower %s: %v", follower.ID, err)
 	}
 	for _, p := range ps {
-		waitFor(t, 20*time.Second, "TopicTLS on "+p.ID, func() bool {
+		poll.For(t, 20*time.Second, "TopicTLS on "+p.ID, func() bool {
 			route, err := c.GetRoute(ctx, p.ClientAddr, "TopicTLS")
 			return err == nil && len(route.BrokerDatas) == 1 && route.BrokerDatas[0].BrokerAddrs[0] == reg.BrokerAddr
 		})

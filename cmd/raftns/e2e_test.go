@@ -13,6 +13,7 @@ import (
 	"github.com/apache/rocketmq-client-go/v2/primitive"
 	"github.com/apache/rocketmq-client-go/v2/producer"
 	"github.com/apache/rocketmq-client-go/v2/rlog"
+	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
 )
@@ -207,7 +208,7 @@ func TestProcess_RestartAfterKillServesStateAndExpiresSilentBrokers(t *testing.T
 	if v, err := c.GetKV(ctx, p.ClientAddr, "ORDER_TOPIC_CONFIG", "TopicA"); err != nil || v != "broker-a:4" {
 		t.Fatalf("KV after restart = %q, %v", v, err)
 	}
-	waitFor(t, 30*time.Second, "the silent broker to expire", func() bool {
+	poll.For(t, 30*time.Second, "the silent broker to expire", func() bool {
 		_, err := c.GetRoute(ctx, p.ClientAddr, "TopicA")
 		return nsclient.IsCode(err, remoting.TopicNotExist)
 	})

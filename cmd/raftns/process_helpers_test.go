@@ -14,6 +14,7 @@ import (
 
 	"github.com/raftns/raftns/cmd/internal/launch"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
@@ -115,15 +116,6 @@ func (p *proc) waitReady() {
 	}
 }
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	err := launch.Poll(context.Background(), timeout, 20*time.Millisecond, what, func() (bool, error) { return cond(), nil })
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // startCluster starts n members with the same peer list and waits until all
 // are ready.
 func startCluster(t *testing.T, n int, extra ...string) []*proc {
@@ -148,7 +140,7 @@ func startCluster(t *testing.T, n int, extra ...string) []*proc {
 func leaderOf(t *testing.T, ps []*proc) *proc {
 	t.Helper()
 	var leader *proc
-	waitFor(t, 30*time.Second, "a ready leader", func() bool {
+	poll.For(t, 30*time.Second, "a ready leader", func() bool {
 		for _, p := range ps {
 			if !p.Exited() && p.isLeader() {
 				leader = p

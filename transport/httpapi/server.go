@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/snapshots"
 )
 
@@ -135,11 +136,10 @@ func (s *Server) transferLeader(w http.ResponseWriter, r *http.Request) error {
 	}
 	// This member learns the new leader's name with its first heartbeat.
 	id := ""
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if id, _ = s.node.Leader(); id != "" && id != old {
-			break
-		}
-	}
+	_ = poll.Until(r.Context(), 3*time.Second, 20*time.Millisecond, "the new leader", func() (bool, error) {
+		id, _ = s.node.Leader()
+		return id != "" && id != old, nil
+	})
 	writeJSON(w, http.StatusOK, map[string]string{"result": "transferred", "leaderId": id})
 	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/raftns/raftns/internal/poll"
 )
 
 const (
@@ -170,7 +172,7 @@ func TestServer_HandlerPanicAnswersSystemError(t *testing.T) {
 	oneway := request(codeSlow, 2, "oneway")
 	oneway.Flag = FlagOneway
 	rc.send(oneway)
-	waitFor(t, "second panic", func() bool { return srv.Stats().HandlerPanics == 2 })
+	poll.For(t, 5*time.Second, "second panic", func() bool { return srv.Stats().HandlerPanics == 2 })
 	rc.send(request(codeFast, 3, ""))
 	if got := rc.read(); got.Opaque != 3 || got.Code != Success {
 		t.Fatalf("after oneway panic got %+v, want the answer to opaque 3", got)
@@ -199,7 +201,7 @@ func TestServer_MaxInflightPerConn(t *testing.T) {
 	}
 	recv(t, entered, "handler 1")
 	recv(t, entered, "handler 2")
-	waitFor(t, "third request read", func() bool { return srv.Stats().Requests == 3 })
+	poll.For(t, 5*time.Second, "third request read", func() bool { return srv.Stats().Requests == 3 })
 	if conns := srv.Conns(); len(conns) != 1 || conns[0].InFlight() != 2 {
 		t.Fatalf("in flight = %d, want 2", conns[0].InFlight())
 	}

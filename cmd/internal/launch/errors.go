@@ -1,11 +1,15 @@
 package launch
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/raftns/raftns/internal/poll"
+)
 
 var (
 	// ErrTimeout is returned by Poll when its condition did not come true
 	// before the deadline.
-	ErrTimeout = errors.New("launch: timed out")
+	ErrTimeout = poll.ErrTimeout
 	// ErrExited is returned by WaitReady when the process ended before it
 	// became ready.
 	ErrExited = errors.New("launch: member exited")

@@ -1,8 +1,9 @@
-package launch
+package poll
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -28,17 +29,37 @@ func TestPoll(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := 0
-			err := Poll(tc.ctx, 50*time.Millisecond, time.Millisecond, "it", func() (bool, error) {
+			err := Until(tc.ctx, 50*time.Millisecond, time.Millisecond, "it", func() (bool, error) {
 				ok := tc.results[min(calls, len(tc.results)-1)]
 				calls++
 				return ok, tc.err
 			})
 			if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
-				t.Fatalf("Poll = %v, want %v", err, tc.want)
+				t.Fatalf("Until = %v, want %v", err, tc.want)
 			}
 			if errors.Is(err, ErrTimeout) && !strings.Contains(err.Error(), "waiting for it") {
 				t.Fatalf("timeout error %q does not say what was awaited", err)
 			}
 		})
+	}
+}
+
+// fakeTB records a failure instead of stopping the test.
+type fakeTB struct{ failed string }
+
+func (f *fakeTB) Helper()           {}
+func (f *fakeTB) Fatal(args ...any) { f.failed = fmt.Sprint(args...) }
+
+func TestFor(t *testing.T) {
+	var ok fakeTB
+	calls := 0
+	For(&ok, time.Second, "the third call", func() bool { calls++; return calls == 3 })
+	if ok.failed != "" || calls != 3 {
+		t.Fatalf("For failed %q after %d calls, want success on the third", ok.failed, calls)
+	}
+	var late fakeTB
+	For(&late, 30*time.Millisecond, "never", func() bool { return false })
+	if !strings.Contains(late.failed, "waiting for never") {
+		t.Fatalf("For on a condition that never holds reported %q", late.failed)
 	}
 }

@@ -1,0 +1,59 @@
+// Package poll waits for a condition with a deadline: the one polling helper
+// of RaftNS's tests, multi-process harness and load generator (tests never
+// sleep a fixed time to wait for something).
+package poll
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrTimeout is returned by Until when its condition did not come true in
+// time.
+var ErrTimeout = errors.New("timed out")
+
+// Until calls cond at once and then on every tick of interval until it
+// reports true (nil), returns an error (that error), ctx ends (ctx.Err()) or
+// timeout passes (ErrTimeout, naming what was awaited).
+func Until(ctx context.Context, timeout, interval time.Duration, what string, cond func() (bool, error)) error {
+	deadline := time.Now().Add(timeout)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		ok, err := cond()
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w after %v waiting for %s", ErrTimeout, timeout, what)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// testInterval is how often For checks its condition.
+const testInterval = 10 * time.Millisecond
+
+// TB is the part of testing.TB that For uses (this package stays free of
+// the testing package, so that non-test code may use Until).
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+}
+
+// For fails the test unless cond comes true within timeout.
+func For(t TB, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	if err := Until(context.Background(), timeout, testInterval, what, func() (bool, error) { return cond(), nil }); err != nil {
+		t.Fatal(err)
+	}
+}
