@@ -19,7 +19,7 @@ func (n *Node) BrokerConnected(key fsm.BrokerKey) { n.lessor.Heard(key, ConnOpen
 // of it and expires the broker after the grace unless a sign of life comes.
 func (n *Node) BrokerDisconnected(key fsm.BrokerKey) {
 	if n.lessor.Heard(key, ConnClosed) {
-		n.requestScan(n.cfg.ConnCloseGrace)
+		n.expiry.requestScan(n.cfg.ConnCloseGrace)
 	}
 }
 
@@ -51,7 +51,7 @@ func (n *Node) sendHeartbeats() {
 func (n *Node) receiveHeartbeats(args *HeartbeatArgs) bool {
 	accepted, closed := n.lessor.Receive(args)
 	if closed {
-		n.requestScan(n.cfg.ConnCloseGrace)
+		n.expiry.requestScan(n.cfg.ConnCloseGrace)
 	}
 	return accepted
 }

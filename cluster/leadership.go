@@ -96,9 +96,9 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 		case <-stop:
 			return
 		case <-scan.C:
-			n.expireSilentBrokers()
-		case <-n.scanNow:
-			n.expireSilentBrokers()
+			n.expiry.scan()
+		case <-n.expiry.scanNow:
+			n.expiry.scan()
 		case <-house.C:
 			n.promoteCaughtUpNonvoters()
 			n.reconcileMemberDirectory(false)

@@ -38,10 +38,10 @@ type Node struct {
 	readyCh     chan struct{}
 	leaderStop  chan struct{}
 	leaderDone  chan struct{}
-	scanNow     chan struct{}
 	promotions  map[raft.ServerID]time.Time
 
 	lessor *lessor
+	expiry *expirer
 	ready  atomic.Pointer[readiness]
 	// prevCommit is the readiness monitor's commit-index sample.
 	prevCommit uint64
@@ -83,7 +83,6 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		pool:       newRPCPool(dialer{tls: cfg.TLS}, cfg.linkDown),
 		notifyCh:   make(chan bool, 10),
 		readyCh:    make(chan struct{}),
-		scanNow:    make(chan struct{}, 1),
 		promotions: map[raft.ServerID]time.Time{},
 		shutdownCh: make(chan struct{}),
 	}
@@ -122,6 +121,8 @@ func (n *Node) start(ln net.Listener) error {
 	if n.raft, err = raft.NewRaft(rc, n.fsm, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans); err != nil {
 		return fmt.Errorf("start raft: %w", err)
 	}
+	n.expiry = &expirer{cfg: n.cfg, logger: n.logger, lessor: n.lessor, raft: n.raft, stats: &n.stats,
+		inOffice: n.leaderReady.Load, propose: n.applyAsLeader, scanNow: make(chan struct{}, 1)}
 	if n.stores.bolt != nil {
 		n.goLoop(func() { n.stores.bolt.RunMetrics(n.shutdownContext(), boltMetricsInterval) })
 	}
