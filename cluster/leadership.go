@@ -88,7 +88,7 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	close(n.readyCh)
 	n.leaderMu.Unlock()
 	n.logger.Info("leader ready", "brokers", len(n.fsm.Registrations()))
-	n.reconcileMemberDirectory(true)
+	n.members.reconcileMemberDirectory(true)
 	refresh := time.NewTicker(n.cfg.DirectoryRefresh)
 	defer refresh.Stop()
 	for {
@@ -100,12 +100,12 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 		case <-n.expiry.scanNow:
 			n.expiry.scan()
 		case <-house.C:
-			n.promoteCaughtUpNonvoters()
-			n.reconcileMemberDirectory(false)
+			n.members.promoteCaughtUpNonvoters()
+			n.members.reconcileMemberDirectory(false)
 		case <-refresh.C:
 			// Re-read every member's addresses, so one restarted with new
 			// client or admin addresses is republished.
-			n.reconcileMemberDirectory(true)
+			n.members.reconcileMemberDirectory(true)
 		}
 	}
 }

@@ -38,11 +38,11 @@ type Node struct {
 	readyCh     chan struct{}
 	leaderStop  chan struct{}
 	leaderDone  chan struct{}
-	promotions  map[raft.ServerID]time.Time
 
-	lessor *lessor
-	expiry *expirer
-	ready  atomic.Pointer[readiness]
+	lessor  *lessor
+	expiry  *expirer
+	members *membership
+	ready   atomic.Pointer[readiness]
 	// prevCommit is the readiness monitor's commit-index sample.
 	prevCommit uint64
 
@@ -83,7 +83,6 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		pool:       newRPCPool(dialer{tls: cfg.TLS}, cfg.linkDown),
 		notifyCh:   make(chan bool, 10),
 		readyCh:    make(chan struct{}),
-		promotions: map[raft.ServerID]time.Time{},
 		shutdownCh: make(chan struct{}),
 	}
 	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
@@ -123,6 +122,9 @@ func (n *Node) start(ln net.Listener) error {
 	}
 	n.expiry = &expirer{cfg: n.cfg, logger: n.logger, lessor: n.lessor, raft: n.raft, stats: &n.stats,
 		inOffice: n.leaderReady.Load, propose: n.applyAsLeader, scanNow: make(chan struct{}, 1)}
+	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
+		promotions: map[raft.ServerID]time.Time{}, propose: n.applyAsLeader,
+		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer}
 	if n.stores.bolt != nil {
 		n.goLoop(func() { n.stores.bolt.RunMetrics(n.shutdownContext(), boltMetricsInterval) })
 	}

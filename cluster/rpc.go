@@ -70,7 +70,7 @@ func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *LeaderReply) error {
 // JoinAsLeader admits a member.
 func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *LeaderReply) error {
 	return e.run(reply, membershipTimeout, func(context.Context) ([]byte, error) {
-		outcome, err := e.n.joinAsLeader(args.ID, args.ClusterAddr)
+		outcome, err := e.n.members.joinAsLeader(args.ID, args.ClusterAddr)
 		return []byte(outcome), err
 	})
 }
@@ -79,14 +79,14 @@ func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *LeaderReply) error {
 // request or of a leader that stepped down to be removed.
 func (e *rpcEndpoint) Remove(args *RemoveArgs, reply *LeaderReply) error {
 	return e.run(reply, e.n.cfg.ForwardHold+membershipTimeout, func(ctx context.Context) ([]byte, error) {
-		return nil, e.n.removeAsLeader(ctx, args.ID, args.Force)
+		return nil, e.n.members.removeAsLeader(ctx, args.ID, args.Force)
 	})
 }
 
 // Transfer hands leadership over.
 func (e *rpcEndpoint) Transfer(args *TransferArgs, reply *LeaderReply) error {
 	return e.run(reply, membershipTimeout, func(context.Context) ([]byte, error) {
-		return nil, e.n.transferAsLeader(args.ID)
+		return nil, e.n.members.transferAsLeader(args.ID)
 	})
 }
 

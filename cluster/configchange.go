@@ -1,0 +1,182 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
+)
+
+// membership makes the leader's changes to the Raft configuration: admit,
+// remove, transfer leadership, promote caught-up non-voters, and keep the
+// replicated member directory in line (docs/design.md, "Membership").
+// Every method but removeSelf acts on this member only; the Node's public
+// methods bring requests here from any member.
+type membership struct {
+	cfg    *Config
+	logger hclog.Logger
+	raft   *raft.Raft
+	fsm    *fsm.FSM
+	// promotions remembers since when each non-voter has been caught up.
+	promotions map[raft.ServerID]time.Time
+	// propose applies a command as the leader.
+	propose func(ctx context.Context, t fsm.CommandType, cmd any) (any, error)
+	// probe asks another member for its status; self is this member's.
+	probe func(ctx context.Context, addr string) (Status, error)
+	self  func() Status
+	// removeViaLeader asks whoever leads to remove a member.
+	removeViaLeader func(ctx context.Context, id string, force bool) error
+}
+
+func (m *membership) isLeader() bool { return m.raft.State() == raft.Leader }
+
+func (m *membership) joinAsLeader(id, addr string) (string, error) {
+	if !m.isLeader() {
+		return "", ErrNotLeader
+	}
+	conf, err := configuration(m.raft)
+	if err != nil {
+		return "", err
+	}
+	outcome := JoinedAsNonvoter
+	for _, s := range conf.Servers {
+		switch {
+		case string(s.ID) == id && string(s.Address) == addr:
+			return AlreadyMember, nil
+		case string(s.ID) == id || string(s.Address) == addr:
+			m.logger.Warn("replacing stale member entry", "id", s.ID, "address", s.Address)
+			if err := m.removeServer(s, false); err != nil {
+				return "", err
+			}
+			outcome = fmt.Sprintf("replaced %s at %s, then %s", s.ID, s.Address, JoinedAsNonvoter)
+		}
+	}
+	if err := m.raft.AddNonvoter(raft.ServerID(id), raft.ServerAddress(addr), 0, membershipTimeout).Error(); err != nil {
+		return "", fmt.Errorf("add non-voter %s: %w", id, err)
+	}
+	m.logger.Info("member added as non-voter", "id", id, "address", addr)
+	return outcome, nil
+}
+
+func (m *membership) removeAsLeader(ctx context.Context, id string, force bool) error {
+	if !m.isLeader() {
+		return ErrNotLeader
+	}
+	conf, err := configuration(m.raft)
+	if err != nil {
+		return err
+	}
+	for _, s := range conf.Servers {
+		if string(s.ID) != id {
+			continue
+		}
+		if id == m.cfg.ID {
+			return m.removeSelf(ctx, force)
+		}
+		return m.removeServer(s, force)
+	}
+	return fmt.Errorf("%w: %s", ErrUnknownMember, id)
+}
+
+func (m *membership) removeServer(s raft.Server, force bool) error {
+	if s.Suffrage == raft.Voter && !force {
+		if err := m.checkQuorumWithout(s.ID); err != nil {
+			return err
+		}
+	}
+	if err := m.raft.RemoveServer(s.ID, 0, membershipTimeout).Error(); err != nil {
+		return fmt.Errorf("remove %s: %w", s.ID, err)
+	}
+	m.logger.Info("member removed", "id", s.ID, "address", s.Address)
+	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.ApplyTimeout)
+	defer cancel()
+	if _, err := m.propose(ctx, fsm.RemoveMemberType, &fsm.RemoveMember{ID: string(s.ID)}); err != nil {
+		m.logger.Warn("member directory not updated; the leader will retry", "id", s.ID, "error", err)
+	}
+	return nil
+}
+
+// removeSelf hands leadership to another voter and asks it to remove us.
+func (m *membership) removeSelf(ctx context.Context, force bool) error {
+	if err := m.checkQuorumWithout(raft.ServerID(m.cfg.ID)); err != nil && !force {
+		return err
+	}
+	if err := m.raft.LeadershipTransfer().Error(); err != nil {
+		return fmt.Errorf("transfer leadership before removing the leader: %w", err)
+	}
+	m.logger.Info("leadership transferred; asking the new leader to remove this member")
+	return m.removeViaLeader(ctx, m.cfg.ID, force)
+}
+
+// checkQuorumWithout refuses to remove a voter when the voters left that
+// answer would be fewer than a quorum of the new configuration, or when it
+// would go from two voters to one (etcd mayRemoveMember).
+func (m *membership) checkQuorumWithout(id raft.ServerID) error {
+	conf, err := configuration(m.raft)
+	if err != nil {
+		return err
+	}
+	var remaining []raft.Server
+	for _, s := range conf.Servers {
+		if s.Suffrage == raft.Voter && s.ID != id {
+			remaining = append(remaining, s)
+		}
+	}
+	if len(remaining) == 0 {
+		return fmt.Errorf("%w: cannot remove the last voter", ErrQuorumAtRisk)
+	}
+	if len(remaining) == 1 {
+		return fmt.Errorf("%w: going from two voters to one needs force", ErrQuorumAtRisk)
+	}
+	connected := 0
+	for _, s := range remaining {
+		if m.reachable(s) {
+			connected++
+		}
+	}
+	if need := len(remaining)/2 + 1; connected < need {
+		return fmt.Errorf("%w: %d of %d remaining voters reachable, quorum needs %d", ErrQuorumAtRisk, connected, len(remaining), need)
+	}
+	return nil
+}
+
+func (m *membership) reachable(s raft.Server) bool {
+	if string(s.ID) == m.cfg.ID {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), statusProbeTimeout)
+	defer cancel()
+	st, err := m.probe(ctx, string(s.Address))
+	return err == nil && st.LastContactMillis >= 0 && time.Duration(st.LastContactMillis)*time.Millisecond < m.cfg.MaxStale
+}
+
+func (m *membership) transferAsLeader(id string) error {
+	if !m.isLeader() {
+		return ErrNotLeader
+	}
+	if id == "" {
+		return m.raft.LeadershipTransfer().Error()
+	}
+	conf, err := configuration(m.raft)
+	if err != nil {
+		return err
+	}
+	for _, s := range conf.Servers {
+		if string(s.ID) == id {
+			return m.raft.LeadershipTransferToServer(s.ID, s.Address).Error()
+		}
+	}
+	return fmt.Errorf("%w: %s", ErrUnknownMember, id)
+}
+
+// configuration reads the latest Raft configuration.
+func configuration(r *raft.Raft) (raft.Configuration, error) {
+	fut := r.GetConfiguration()
+	if err := fut.Error(); err != nil {
+		return raft.Configuration{}, fmt.Errorf("read configuration: %w", err)
+	}
+	return fut.Configuration(), nil
+}

@@ -1,0 +1,101 @@
+package cluster
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
+)
+
+// promoteCaughtUpNonvoters makes a non-voter a voter once its applied index
+// stayed within PromoteMaxLag of the leader's last index for PromoteAfter.
+func (m *membership) promoteCaughtUpNonvoters() {
+	fut := m.raft.GetConfiguration()
+	if fut.Error() != nil {
+		return
+	}
+	now := time.Now()
+	last := m.raft.LastIndex()
+	for _, s := range fut.Configuration().Servers {
+		if s.Suffrage != raft.Nonvoter {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), statusProbeTimeout)
+		st, err := m.probe(ctx, string(s.Address))
+		cancel()
+		if err != nil || st.RaftAppliedIndex+m.cfg.PromoteMaxLag < last {
+			delete(m.promotions, s.ID)
+			continue
+		}
+		since, ok := m.promotions[s.ID]
+		if !ok {
+			m.promotions[s.ID] = now
+			continue
+		}
+		if now.Sub(since) < m.cfg.PromoteAfter {
+			continue
+		}
+		if err := m.raft.AddVoter(s.ID, s.Address, fut.Index(), membershipTimeout).Error(); err != nil {
+			m.logger.Warn("promotion failed", "id", s.ID, "error", err)
+			continue
+		}
+		delete(m.promotions, s.ID)
+		m.logger.Info("member promoted to voter", "id", s.ID, "applied", st.RaftAppliedIndex, "leader_last", last)
+	}
+}
+
+// reconcileMemberDirectory keeps the replicated member directory in line
+// with the Raft configuration, so any member can name every member's client
+// and admin addresses. Members missing from the directory, or listed with
+// another cluster address, are published; with full set, every member's
+// addresses are re-read and republished if they changed.
+func (m *membership) reconcileMemberDirectory(full bool) {
+	conf, err := configuration(m.raft)
+	if err != nil {
+		return
+	}
+	known := map[string]fsm.Member{}
+	for _, member := range m.fsm.Members() {
+		known[member.ID] = member
+	}
+	inConf := map[string]bool{}
+	for _, s := range conf.Servers {
+		inConf[string(s.ID)] = true
+		listed, ok := known[string(s.ID)]
+		if ok && listed.ClusterAddr == string(s.Address) && !full {
+			continue
+		}
+		if fresh, ok2 := m.memberEntry(s); ok2 && (!ok || fresh != listed) {
+			m.applyMemberChange(fsm.SetMemberType, &fsm.SetMember{Member: fresh})
+		}
+	}
+	for id := range known {
+		if !inConf[id] {
+			m.applyMemberChange(fsm.RemoveMemberType, &fsm.RemoveMember{ID: id})
+		}
+	}
+}
+
+// memberEntry reads a member's addresses; false if it did not answer.
+func (m *membership) memberEntry(s raft.Server) (fsm.Member, bool) {
+	st := m.self()
+	if string(s.ID) != m.cfg.ID {
+		ctx, cancel := context.WithTimeout(context.Background(), statusProbeTimeout)
+		var err error
+		st, err = m.probe(ctx, string(s.Address))
+		cancel()
+		if err != nil {
+			return fsm.Member{}, false
+		}
+	}
+	return fsm.Member{ID: string(s.ID), ClientAddr: st.ClientAddr, ClusterAddr: string(s.Address), HTTPAddr: st.HTTPAddr}, true
+}
+
+func (m *membership) applyMemberChange(t fsm.CommandType, cmd any) {
+	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.ApplyTimeout)
+	defer cancel()
+	if _, err := m.propose(ctx, t, cmd); err != nil {
+		m.logger.Warn("member directory update failed", "command", t, "error", err)
+	}
+}
