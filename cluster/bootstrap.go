@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // bootstrap forms the initial configuration on a member without Raft state
@@ -86,7 +87,7 @@ func (n *Node) joinLoop() {
 			n.logger.Info("admitted to cluster", "via", addr)
 			return
 		}
-		if !n.sleepOrShutdown(jitter(backoff)) {
+		if !poll.Sleep(jitter(backoff), n.shutdownCh) {
 			return
 		}
 		backoff = min(backoff*2, 5*time.Second)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // heard records a sign of life from a broker.
@@ -26,7 +27,7 @@ func (n *Node) BrokerDisconnected(key fsm.BrokerKey) {
 // sendHeartbeats delivers this member's batch to the leader every interval;
 // on the leader the lessor takes what it hears directly.
 func (n *Node) sendHeartbeats() {
-	for n.sleepOrShutdown(n.cfg.HeartbeatBatchInterval) {
+	for poll.Sleep(n.cfg.HeartbeatBatchInterval, n.shutdownCh) {
 		_, leaderAddr := n.Leader()
 		if n.IsLeader() || leaderAddr == "" {
 			continue

@@ -239,15 +239,3 @@ func (n *Node) shutdownContext() context.Context {
 	}()
 	return ctx
 }
-
-// sleepOrShutdown waits d and reports false if the node shut down meanwhile.
-func (n *Node) sleepOrShutdown(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-n.shutdownCh:
-		return false
-	}
-}

@@ -57,3 +57,16 @@ func For(t TB, timeout time.Duration, what string, cond func() bool) {
 		t.Fatal(err)
 	}
 }
+
+// Sleep waits d, or less if stop closes first; it reports whether the whole
+// d passed.
+func Sleep(d time.Duration, stop <-chan struct{}) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-stop:
+		return false
+	}
+}

@@ -63,3 +63,14 @@ func TestFor(t *testing.T) {
 		t.Fatalf("For on a condition that never holds reported %q", late.failed)
 	}
 }
+
+func TestSleep(t *testing.T) {
+	if !Sleep(time.Millisecond, nil) {
+		t.Fatal("Sleep without a stop channel reported an early stop")
+	}
+	stop := make(chan struct{})
+	close(stop)
+	if Sleep(time.Hour, stop) {
+		t.Fatal("Sleep ignored a closed stop channel")
+	}
+}

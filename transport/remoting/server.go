@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // Handler answers requests. ServeRemoting is called on its own goroutine for
@@ -108,7 +109,7 @@ func (s *Server) Serve(ln net.Listener) error {
 			// net/http does instead of spinning.
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
 			s.logger.Warn("accept failed", "error", err, "retry_in", backoff)
-			if !s.sleep(backoff) {
+			if !poll.Sleep(backoff, s.done) {
 				return ErrServerClosed
 			}
 			continue
@@ -123,18 +124,6 @@ func (s *Server) dropListener(ln net.Listener) {
 	delete(s.listeners, ln)
 	s.mu.Unlock()
 	_ = ln.Close()
-}
-
-// sleep waits d or until Close; it reports false if the server closed.
-func (s *Server) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-s.done:
-		return false
-	}
 }
 
 func (s *Server) isClosed() bool {
