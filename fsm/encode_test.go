@@ -108,8 +108,9 @@ func TestCommandType_String(t *testing.T) {
 	}
 }
 
-// FuzzDecode feeds arbitrary entries to Decode: it must not panic, and what
-// it accepts must re-encode and decode to the same command.
+// FuzzDecode feeds arbitrary entries to Decode and EntryType: neither may
+// panic, EntryType accepts what Decode accepts with the same type, and
+// what Decode accepts must re-encode and decode to the same command.
 func FuzzDecode(f *testing.F) {
 	for typ, cmd := range sampleCommands() {
 		buf, err := Encode(typ, cmd)
@@ -119,9 +120,13 @@ func FuzzDecode(f *testing.F) {
 		f.Add(buf)
 	}
 	f.Fuzz(func(t *testing.T, buf []byte) {
+		peeked, peekErr := EntryType(buf)
 		typ, cmd, err := Decode(buf)
 		if err != nil {
 			return
+		}
+		if peekErr != nil || peeked != typ {
+			t.Fatalf("EntryType = %v, %v; Decode said %v", peeked, peekErr, typ)
 		}
 		again, err := Encode(typ, cmd)
 		if err != nil {
