@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -310,4 +311,4 @@ func (s *failoverScenario) tables(res failoverResults) []Table {
 }
 
 // msDur converts fractional milliseconds back to a duration.
-func msDur(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+func msDur(v float64) time.Duration { return time.Duration(math.Round(v * float64(time.Millisecond))) }

@@ -112,3 +112,13 @@ func TestRate_PerSecond(t *testing.T) {
 		})
 	}
 }
+
+// A duration survives the trip through fractional milliseconds, so a
+// one-round summary equals its round exactly.
+func TestMsDur_RoundTripsThroughMilliseconds(t *testing.T) {
+	for _, d := range []time.Duration{2048592108, 1, 999999, 123456789012} {
+		if got := msDur(ms(d)); got != d {
+			t.Errorf("msDur(ms(%d)) = %d", d, got)
+		}
+	}
+}
