@@ -20,6 +20,8 @@ func (f *FSM) applyExpireBrokers(s *state, c *ExpireBrokers, index uint64) bool 
 		}
 		f.logger.Info("broker expired", "cluster", eb.Key.Cluster, "addr", eb.Key.Addr,
 			"broker", reg.BrokerName, "reason", c.Reason, "index", index)
+		f.notify(BrokerChange{Kind: BrokerExpired, Cluster: eb.Key.Cluster, BrokerName: reg.BrokerName,
+			BrokerID: reg.BrokerID, Addr: eb.Key.Addr, Reason: c.Reason, Index: index})
 		req, found := s.lookupBroker(eb.Key)
 		if !found {
 			// DEVIATION: the reference does nothing when no group of the

@@ -23,6 +23,8 @@ func (f *FSM) applyRegisterBroker(s *state, c *RegisterBroker, index uint64) (Re
 	if p.newReg {
 		f.logger.Info("new broker registered", "cluster", c.ClusterName, "broker", c.BrokerName,
 			"id", c.BrokerID, "addr", c.BrokerAddr, "haServer", c.HaServerAddr, "index", index)
+		f.notify(BrokerChange{Kind: BrokerRegistered, Cluster: c.ClusterName, BrokerName: c.BrokerName,
+			BrokerID: c.BrokerID, Addr: c.BrokerAddr, Index: index})
 	}
 	return registerResult(s, p), true
 }

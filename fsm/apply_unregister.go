@@ -12,6 +12,8 @@ func (f *FSM) applyUnregisterBroker(s *state, c *UnregisterBroker) bool {
 	if changed {
 		f.logger.Info("broker unregistered", "cluster", c.ClusterName, "broker", c.BrokerName,
 			"id", c.BrokerID, "addr", c.BrokerAddr)
+		f.notify(BrokerChange{Kind: BrokerUnregistered, Cluster: c.ClusterName, BrokerName: c.BrokerName,
+			BrokerID: c.BrokerID, Addr: c.BrokerAddr})
 	}
 	return changed
 }

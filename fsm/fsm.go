@@ -13,6 +13,8 @@ import (
 // be called from any goroutine at any time and return copies.
 type FSM struct {
 	logger hclog.Logger
+	// observer hears about broker changes; set before Raft starts.
+	observer Observer
 
 	// mu guards st. Applies hold it for writing, reads for reading; a
 	// snapshot only freezes st under it and streams without it.

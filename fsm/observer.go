@@ -1,0 +1,42 @@
+package fsm
+
+// BrokerChangeKind names what happened to a broker.
+type BrokerChangeKind string
+
+// The broker changes an Observer hears about.
+const (
+	BrokerRegistered   BrokerChangeKind = "registered"
+	BrokerUnregistered BrokerChangeKind = "unregistered"
+	BrokerExpired      BrokerChangeKind = "expired"
+)
+
+// BrokerChange is one registration of a new broker, unregistration or
+// expiry the FSM applied, on every member alike.
+type BrokerChange struct {
+	Kind       BrokerChangeKind
+	Cluster    string
+	BrokerName string
+	BrokerID   int64
+	Addr       string
+	// Reason is the leader's reason for an expiry ("timeout",
+	// "connection-closed"); empty otherwise.
+	Reason string
+	// Index is the Raft index of the entry, 0 where unknown.
+	Index uint64
+}
+
+// Observer hears about broker changes as they are applied. It is called
+// with the FSM's lock held, so it must return quickly and must not call
+// back into the FSM.
+type Observer interface {
+	BrokerChanged(BrokerChange)
+}
+
+// SetObserver installs o (nil removes it). Call it before Raft starts.
+func (f *FSM) SetObserver(o Observer) { f.observer = o }
+
+func (f *FSM) notify(c BrokerChange) {
+	if f.observer != nil {
+		f.observer.BrokerChanged(c)
+	}
+}
