@@ -17,6 +17,8 @@ type PeerStatus struct {
 	Reachable    bool   `json:"reachable"`
 	State        string `json:"state,omitempty"`
 	Ready        bool   `json:"ready"`
+	ReadyReason  string `json:"readyReason,omitempty"`
+	Term         uint64 `json:"term,omitempty"`
 	AppliedIndex uint64 `json:"appliedIndex"`
 	// Lag is the leader's last index minus the member's Raft applied index.
 	Lag               uint64 `json:"lag"`
@@ -67,7 +69,7 @@ func peerStatus(s raft.Server, st Status, reachable, leader bool, leaderLast uin
 		return p
 	}
 	p.Reachable = true
-	p.State, p.Ready = st.State, st.Ready
+	p.State, p.Ready, p.ReadyReason, p.Term = st.State, st.Ready, st.ReadyReason, st.Term
 	p.AppliedIndex, p.LastContactMillis = st.AppliedIndex, st.LastContactMillis
 	p.ClientAddr, p.HTTPAddr = st.ClientAddr, st.HTTPAddr
 	if leaderLast > st.RaftAppliedIndex {

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport"
 	"github.com/raftns/raftns/transport/httpapi"
@@ -24,6 +25,10 @@ type member struct {
 	ns     *transport.Server
 	http   *httpapi.Server
 	errc   chan error
+	// events is what this member saw happen, for the status page;
+	// stopEvents ends its Raft watcher.
+	events     *events.Ring
+	stopEvents chan struct{}
 }
 
 // listeners are a member's three ports; http is nil when disabled.
@@ -72,13 +77,16 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	if err := httpapi.InstallRaftMetrics(registry); err != nil {
 		logger.Warn("raft metrics unavailable", "error", err)
 	}
-	m := &member{logger: logger, errc: make(chan error, 3)}
+	m := &member{logger: logger, errc: make(chan error, 3), events: events.NewRing(events.DefaultCapacity), stopEvents: make(chan struct{})}
 	ccfg := clusterConfig(cfg, id, lns, logger)
 	ccfg.TLS = clusterTLS
-	if m.node, err = cluster.New(ccfg, fsm.New(logger), lns.cluster); err != nil {
+	f := fsm.New(logger)
+	f.SetObserver(m.events)
+	if m.node, err = cluster.New(ccfg, f, lns.cluster); err != nil {
 		lns.close()
 		return nil, err
 	}
+	go events.WatchRaft(m.node.Raft(), m.events, m.stopEvents)
 	tcfg := transport.DefaultConfig()
 	tcfg.Settings = transport.NewSettings(cfg.properties(), persistSettings(cfg.persistedPath()), raftnsKeys...)
 	tcfg.Logger = logger
@@ -89,6 +97,7 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	go func() { m.errc <- m.ns.Serve(lns.client) }()
 	if lns.http != nil {
 		m.http = httpapi.New(m.node, registry, logger)
+		m.http.EnableStatusPage(m.events)
 		go func() { m.errc <- m.http.Serve(lns.http) }()
 	}
 	logger.Info("raftns member started", "id", id, "client", lns.client.Addr().String(),
@@ -160,6 +169,7 @@ func (m *member) shutdown() error {
 		}
 	}
 	m.ns.Close()
+	close(m.stopEvents)
 	err := m.node.Shutdown()
 	if m.http != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
