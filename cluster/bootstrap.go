@@ -81,7 +81,7 @@ func (n *Node) joinLoop() {
 		}
 		for _, addr := range n.cfg.Join {
 			if err := n.askToJoin(addr); err != nil {
-				n.logger.Warn("join attempt failed", "member", addr, "error", err)
+				n.logger.Warn("join attempt failed", "addr", addr, "error", err)
 				continue
 			}
 			n.logger.Info("admitted to cluster", "via", addr)

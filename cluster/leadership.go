@@ -25,10 +25,10 @@ func (n *Node) monitorLeadership() {
 			n.stats.LeaderChanges.Add(1)
 			n.stopLeaderLoop()
 			if isLeader {
-				n.logger.Info("gained leadership")
+				n.logger.Info("gained leadership", "term", n.raft.CurrentTerm())
 				n.startLeaderLoop()
 			} else {
-				n.logger.Info("lost leadership")
+				n.logger.Info("lost leadership", "term", n.raft.CurrentTerm())
 			}
 		case <-n.shutdownCh:
 			return

@@ -17,17 +17,19 @@ import (
 // -c properties file, then the settings UPDATE_NAMESRV_CONFIG persisted in
 // the data directory, then command-line flags.
 type config struct {
-	ConfigFile     string
-	PrintOnly      bool
-	ID             string
-	DataDir        string
-	Listen         string
-	ClusterAddr    string
-	HTTPAddr       string
-	Peers          []cluster.Peer
-	Join           []string
-	Bootstrap      bool
-	LogLevel       string
+	ConfigFile  string
+	PrintOnly   bool
+	ID          string
+	DataDir     string
+	Listen      string
+	ClusterAddr string
+	HTTPAddr    string
+	Peers       []cluster.Peer
+	Join        []string
+	Bootstrap   bool
+	LogLevel    string
+	// LogFormat is "text" (hclog's default) or "json", one object a line.
+	LogFormat      string
 	BrokerExpiry   time.Duration
 	ScanInterval   time.Duration
 	ConnCloseGrace time.Duration
@@ -53,6 +55,7 @@ func defaultConfig() *config {
 		HTTPAddr:       "127.0.0.1:9856",
 		Bootstrap:      true,
 		LogLevel:       "info",
+		LogFormat:      "text",
 		BrokerExpiry:   120 * time.Second,
 		ScanInterval:   5 * time.Second,
 		ConnCloseGrace: 5 * time.Second,
@@ -73,7 +76,7 @@ func defaultConfig() *config {
 // raftnsKeys are the properties RaftNS adds; UPDATE_NAMESRV_CONFIG may not
 // change them and they are never persisted from it.
 var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "httpAddr", "peers", "join", "bootstrap",
-	"logLevel", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
+	"logLevel", "logFormat", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
 	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa"}
 
 // namesrvBoolKeys are reference keys whose values must parse as booleans.
@@ -132,6 +135,9 @@ func (c *config) validate() error {
 	default:
 		return fmt.Errorf("log level %q is not trace, debug, info, warn or error", c.LogLevel)
 	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return fmt.Errorf("log format %q is not text or json", c.LogFormat)
+	}
 	if c.MaxConns < 1 {
 		return fmt.Errorf("max connections %d must be at least 1", c.MaxConns)
 	}
@@ -159,7 +165,7 @@ func (c *config) properties() map[string]string {
 	for k, v := range map[string]string{
 		"id": c.ID, "dataDir": c.DataDir, "listen": c.Listen, "listenPort": port, "clusterAddr": c.ClusterAddr,
 		"httpAddr": c.HTTPAddr, "peers": strings.Join(peers, ","), "join": strings.Join(c.Join, ","),
-		"bootstrap": strconv.FormatBool(c.Bootstrap), "logLevel": c.LogLevel, "brokerExpiry": c.BrokerExpiry.String(),
+		"bootstrap": strconv.FormatBool(c.Bootstrap), "logLevel": c.LogLevel, "logFormat": c.LogFormat, "brokerExpiry": c.BrokerExpiry.String(),
 		"scanNotActiveBrokerInterval": strconv.FormatInt(c.ScanInterval.Milliseconds(), 10),
 		"connCloseGrace":              c.ConnCloseGrace.String(), "maxStale": c.MaxStale.String(),
 		"raftMultiplier": strconv.Itoa(c.RaftMultiplier), "maxConnections": strconv.Itoa(c.MaxConns),

@@ -89,6 +89,7 @@ func TestConfig_BadInputIsRefusedClearly(t *testing.T) {
 		{"bad peer", []string{"--peers", "n1"}, "", "ID=HOST:PORT"},
 		{"bad listen", []string{"--listen", "nonsense"}, "", "listen"},
 		{"bad log level", []string{"--log-level", "loud"}, "", "log level"},
+		{"bad log format", []string{"--log-format", "xml"}, "", "log format"},
 		{"extra argument", []string{"serve"}, "", "unexpected argument"},
 		{"missing file", []string{"-c", "/nonexistent/raftns.properties"}, "", "read config file"},
 		{"bad multiplier", nil, "raftMultiplier=x", "raftMultiplier"},

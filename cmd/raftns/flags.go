@@ -10,7 +10,7 @@ import (
 var flagKeys = map[string]string{
 	"id": "id", "data-dir": "dataDir", "listen": "listen", "cluster-addr": "clusterAddr",
 	"http-addr": "httpAddr", "peers": "peers", "join": "join", "bootstrap": "bootstrap",
-	"log-level": "logLevel", "broker-expiry": "brokerExpiry", "scan-interval": "scanNotActiveBrokerInterval",
+	"log-level": "logLevel", "log-format": "logFormat", "broker-expiry": "brokerExpiry", "scan-interval": "scanNotActiveBrokerInterval",
 	"conn-close-grace": "connCloseGrace", "max-stale": "maxStale", "raft-multiplier": "raftMultiplier",
 	"max-connections": "maxConnections", "order-message-enable": transport.PropOrderMessageEnable,
 	"cluster-tls-cert": "clusterTlsCert", "cluster-tls-key": "clusterTlsKey", "cluster-tls-ca": "clusterTlsCa",
@@ -36,6 +36,7 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"join":                 "cluster addresses of existing members to join, HOST:PORT,...",
 		"bootstrap":            "bootstrap a single-member cluster when there are no peers and no join (default true)",
 		"log-level":            "trace, debug, info, warn or error (default info)",
+		"log-format":           "text, or json for one JSON object a line with stable field names (default text)",
 		"broker-expiry":        "expiry of brokers without their own heartbeat timeout, e.g. 120s",
 		"scan-interval":        "how often the leader looks for silent brokers, e.g. 5s",
 		"conn-close-grace":     "wait after a broker's last connection closed before expiring it, e.g. 5s",

@@ -33,15 +33,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	logger := hclog.New(&hclog.LoggerOptions{
-		Name:   "raftns",
-		Level:  hclog.LevelFromString(cfg.LogLevel),
-		Output: stderr,
+		Name:       "raftns",
+		Level:      hclog.LevelFromString(cfg.LogLevel),
+		Output:     stderr,
+		JSONFormat: cfg.LogFormat == "json",
 	})
 	id, err := cfg.resolveID()
 	if err != nil {
 		logger.Error("cannot start", "error", err)
 		return 1
 	}
+	// Every line, Raft's included, names the member that wrote it.
+	logger = logger.With(logFieldMember, id)
 	m, err := startMember(cfg, id, logger)
 	if err != nil {
 		logger.Error("cannot start", "error", err)
@@ -72,3 +75,8 @@ func printProperties(w io.Writer, props map[string]string) {
 		fmt.Fprintf(w, "%s=%s\n", k, props[k])
 	}
 }
+
+// logFieldMember is the log field naming the member that wrote a line. The
+// other stable fields are broker, cluster (a RocketMQ cluster name), topic,
+// peer (another member's ID) and term; docs/operations.md lists them.
+const logFieldMember = "member"

@@ -100,8 +100,8 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 		m.http.EnableStatusPage(m.events)
 		go func() { m.errc <- m.http.Serve(lns.http) }()
 	}
-	logger.Info("raftns member started", "id", id, "client", lns.client.Addr().String(),
-		"cluster", lns.cluster.Addr().String(), "cluster_tls", clusterTLS != nil, "http", addrOf(lns.http), "data_dir", cfg.DataDir)
+	logger.Info("raftns member started", "client_addr", lns.client.Addr().String(),
+		"cluster_addr", lns.cluster.Addr().String(), "cluster_tls", clusterTLS != nil, "http_addr", addrOf(lns.http), "data_dir", cfg.DataDir)
 	return m, nil
 }
 

@@ -92,6 +92,8 @@ func (c *config) apply(key, value string) error {
 		c.Bootstrap, err = strconv.ParseBool(value)
 	case "logLevel":
 		c.LogLevel = strings.ToLower(value)
+	case "logFormat":
+		c.LogFormat = strings.ToLower(value)
 	case "brokerExpiry":
 		c.BrokerExpiry, err = parseDuration(value)
 	case "scanNotActiveBrokerInterval":
