@@ -27,6 +27,11 @@ func (n *Node) bootstrap() error {
 	}
 	var servers []raft.Server
 	switch {
+	case len(n.cfg.Peers) > 0 && !n.cfg.listedInPeers():
+		// A StatefulSet scaled up starts new members with the initial list.
+		n.logger.Warn("this member is not among the initial peers: not bootstrapping; waiting to be added (raftnsctl peers add)",
+			"peers", len(n.cfg.Peers))
+		return nil
 	case len(n.cfg.Peers) > 0:
 		for _, p := range n.cfg.Peers {
 			servers = append(servers, raft.Server{Suffrage: raft.Voter, ID: raft.ServerID(p.ID), Address: raft.ServerAddress(p.Addr)})

@@ -155,7 +155,6 @@ func (c *Config) Validate() error {
 		}
 	}
 	if len(c.Peers) > 0 {
-		self := false
 		seen := map[string]bool{}
 		for _, p := range c.Peers {
 			if p.ID == "" || p.Addr == "" {
@@ -165,10 +164,6 @@ func (c *Config) Validate() error {
 				return fmt.Errorf("%w: peer id %q listed twice", ErrBadConfig, p.ID)
 			}
 			seen[p.ID] = true
-			self = self || p.ID == c.ID
-		}
-		if !self {
-			return fmt.Errorf("%w: peers do not include this member's id %q", ErrBadConfig, c.ID)
 		}
 	}
 	return nil
@@ -202,4 +197,14 @@ func (c *Config) raftConfig() *raft.Config {
 	// keep one AppendEntries RPC around a few MB.
 	rc.MaxAppendEntries = 16
 	return rc
+}
+
+// listedInPeers reports whether this member's ID is among Peers.
+func (c *Config) listedInPeers() bool {
+	for _, p := range c.Peers {
+		if p.ID == c.ID {
+			return true
+		}
+	}
+	return false
 }

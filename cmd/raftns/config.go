@@ -24,10 +24,14 @@ type config struct {
 	Listen      string
 	ClusterAddr string
 	HTTPAddr    string
-	Peers       []cluster.Peer
-	Join        []string
-	Bootstrap   bool
-	LogLevel    string
+	// AdvertiseHost replaces an unspecified listen host (":9866",
+	// "0.0.0.0:9866") in the addresses this member gives to the others;
+	// empty means 127.0.0.1.
+	AdvertiseHost string
+	Peers         []cluster.Peer
+	Join          []string
+	Bootstrap     bool
+	LogLevel      string
 	// LogFormat is "text" (hclog's default) or "json", one object a line.
 	LogFormat      string
 	BrokerExpiry   time.Duration
@@ -75,7 +79,7 @@ func defaultConfig() *config {
 
 // raftnsKeys are the properties RaftNS adds; UPDATE_NAMESRV_CONFIG may not
 // change them and they are never persisted from it.
-var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "httpAddr", "peers", "join", "bootstrap",
+var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "httpAddr", "advertiseHost", "peers", "join", "bootstrap",
 	"logLevel", "logFormat", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
 	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa"}
 
@@ -164,7 +168,7 @@ func (c *config) properties() map[string]string {
 	}
 	for k, v := range map[string]string{
 		"id": c.ID, "dataDir": c.DataDir, "listen": c.Listen, "listenPort": port, "clusterAddr": c.ClusterAddr,
-		"httpAddr": c.HTTPAddr, "peers": strings.Join(peers, ","), "join": strings.Join(c.Join, ","),
+		"httpAddr": c.HTTPAddr, "advertiseHost": c.AdvertiseHost, "peers": strings.Join(peers, ","), "join": strings.Join(c.Join, ","),
 		"bootstrap": strconv.FormatBool(c.Bootstrap), "logLevel": c.LogLevel, "logFormat": c.LogFormat, "brokerExpiry": c.BrokerExpiry.String(),
 		"scanNotActiveBrokerInterval": strconv.FormatInt(c.ScanInterval.Milliseconds(), 10),
 		"connCloseGrace":              c.ConnCloseGrace.String(), "maxStale": c.MaxStale.String(),

@@ -9,7 +9,7 @@ import (
 // flagKeys maps flag names to the property keys they set.
 var flagKeys = map[string]string{
 	"id": "id", "data-dir": "dataDir", "listen": "listen", "cluster-addr": "clusterAddr",
-	"http-addr": "httpAddr", "peers": "peers", "join": "join", "bootstrap": "bootstrap",
+	"http-addr": "httpAddr", "advertise-host": "advertiseHost", "peers": "peers", "join": "join", "bootstrap": "bootstrap",
 	"log-level": "logLevel", "log-format": "logFormat", "broker-expiry": "brokerExpiry", "scan-interval": "scanNotActiveBrokerInterval",
 	"conn-close-grace": "connCloseGrace", "max-stale": "maxStale", "raft-multiplier": "raftMultiplier",
 	"max-connections": "maxConnections", "order-message-enable": transport.PropOrderMessageEnable,
@@ -32,7 +32,8 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"listen":               "RocketMQ client address host:port (default :9876)",
 		"cluster-addr":         "Raft and member RPC address host:port, advertised to peers (default 127.0.0.1:9866)",
 		"http-addr":            "admin HTTP address host:port, empty to disable (default 127.0.0.1:9856)",
-		"peers":                "initial voters ID=HOST:PORT,... (the same list on each initial member)",
+		"advertise-host":       "host name or address other members use for this one when a listen address has no host, e.g. the pod's DNS name (default 127.0.0.1)",
+		"peers":                "initial voters ID=HOST:PORT,... (the same list on each initial member; a member not in it waits to be added)",
 		"join":                 "cluster addresses of existing members to join, HOST:PORT,...",
 		"bootstrap":            "bootstrap a single-member cluster when there are no peers and no join (default true)",
 		"log-level":            "trace, debug, info, warn or error (default info)",

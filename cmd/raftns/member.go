@@ -108,9 +108,11 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) *cluster.Config {
 	c := cluster.DefaultConfig()
 	c.ID, c.DataDir = id, cfg.DataDir
-	c.ClusterAddr = advertised(cfg.ClusterAddr, lns.cluster)
-	c.ClientAddr = advertised(cfg.Listen, lns.client)
-	c.HTTPAddr = addrOf(lns.http)
+	c.ClusterAddr = advertised(cfg.ClusterAddr, lns.cluster, cfg.AdvertiseHost)
+	c.ClientAddr = advertised(cfg.Listen, lns.client, cfg.AdvertiseHost)
+	if lns.http != nil {
+		c.HTTPAddr = advertised(cfg.HTTPAddr, lns.http, cfg.AdvertiseHost)
+	}
 	c.Peers, c.Join, c.Bootstrap = cfg.Peers, cfg.Join, cfg.Bootstrap
 	c.RaftMultiplier = cfg.RaftMultiplier
 	c.BrokerExpiry, c.ScanInterval, c.ConnCloseGrace, c.MaxStale = cfg.BrokerExpiry, cfg.ScanInterval, cfg.ConnCloseGrace, cfg.MaxStale
@@ -119,12 +121,16 @@ func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) 
 }
 
 // advertised returns the configured address with the bound port filled in
-// (for port 0) and an unspecified host replaced by the loopback address.
-func advertised(configured string, ln net.Listener) string {
+// (for port 0) and an unspecified host replaced by advertiseHost, or the
+// loopback address when that is empty.
+func advertised(configured string, ln net.Listener, advertiseHost string) string {
 	host, _, _ := net.SplitHostPort(configured)
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1"
+		host = advertiseHost
+		if host == "" {
+			host = "127.0.0.1"
+		}
 	}
 	return net.JoinHostPort(host, port)
 }

@@ -84,6 +84,8 @@ func (c *config) apply(key, value string) error {
 		c.ClusterAddr = value
 	case "httpAddr":
 		c.HTTPAddr = value
+	case "advertiseHost":
+		c.AdvertiseHost = value
 	case "peers":
 		c.Peers, err = parsePeers(value)
 	case "join":
