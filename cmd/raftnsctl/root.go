@@ -75,8 +75,10 @@ func (a *app) rootCommand(getenv func(string) string) *cobra.Command {
 Member commands (status, peers, leader, snapshot) use the member's admin HTTP
 API (--addr, env ` + envAdminAddr + `); leader-only operations sent to a follower are
 forwarded to the leader by the member. Name server commands (route, clusters,
-topics, kv) speak the RocketMQ remoting protocol to the member's client port
-(--namesrv, env ` + envNamesrvAddr + `), as mqadmin does.
+topics, kv, perm, delete-topic, config, member-group) speak the RocketMQ
+remoting protocol to the member's client port (--namesrv, env ` + envNamesrvAddr + `),
+as mqadmin does. "raftnsctl completion bash" (zsh, fish, powershell) prints a
+shell completion script.
 
 Exit status: 0 on success, 1 when the operation failed, 2 on a usage error.`,
 		Example: `  raftnsctl status
@@ -92,7 +94,8 @@ Exit status: 0 on success, 1 when the operation failed, 2 on a usage error.`,
 
 		SuggestionsMinimumDistance: 2,
 	}
-	root.CompletionOptions.HiddenDefaultCmd = true
+	// "raftnsctl completion bash|zsh|fish|powershell" prints a completion script.
+	root.CompletionOptions.DisableDescriptions = false
 	// Command groups run only to report a missing subcommand: show them as
 	// "raftnsctl peers [command]" alone in their usage.
 	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(),
@@ -109,7 +112,8 @@ Exit status: 0 on success, 1 when the operation failed, 2 on a usage error.`,
 		"deadline of the whole command, including snapshot transfers")
 	fs.StringVarP(&a.output, "output", "o", outputTable, "output format: table or json")
 	root.AddCommand(a.statusCommand(), a.peersCommand(), a.leaderCommand(), a.snapshotCommand(),
-		a.routeCommand(), a.clustersCommand(), a.topicsCommand(), a.kvCommand())
+		a.routeCommand(), a.clustersCommand(), a.topicsCommand(), a.kvCommand(), a.permCommand(),
+		a.deleteTopicCommand(), a.configCommand(), a.memberGroupCommand())
 	return root
 }
 
