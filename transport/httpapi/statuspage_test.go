@@ -1,0 +1,92 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/cluster/clustertest"
+	"github.com/raftns/raftns/events"
+	"github.com/raftns/raftns/fsm"
+)
+
+func TestStatusPage_LeaderViewIsSelfContained(t *testing.T) {
+	node := clustertest.Single(t, nil)
+	ring := events.NewRing(5)
+	ring.BrokerChanged(fsm.BrokerChange{Kind: fsm.BrokerRegistered, Cluster: "c1", BrokerName: "b<1>", Addr: "h:1"})
+	s := New(node, prometheus.NewRegistry(), nil)
+	s.EnableStatusPage(ring)
+	h := s.Handler()
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	page := rec.Body.String()
+	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("GET / = %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
+		t.Fatalf("no restrictive content security policy: %q", csp)
+	}
+	for _, want := range []string{`data-role="leader"`, `data-member="solo"`, `name="viewport"`, `data-kind="broker-registered"`,
+		"b&lt;1&gt;", `id="topic-count">0<`} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("page lacks %q:\n%s", want, page)
+		}
+	}
+	if regexp.MustCompile(`(?i)(src|href)="(https?:)?//`).MatchString(strings.ReplaceAll(page, `href="http://`+node.Status().LeaderHTTPAddr, "")) {
+		t.Fatalf("page loads something from elsewhere:\n%s", page)
+	}
+
+	code, part := get(t, h, "/?part=main")
+	if code != http.StatusOK || strings.Contains(part, "<html") || !strings.Contains(part, `data-member="solo"`) {
+		t.Fatalf("GET /?part=main = %d, want the content alone:\n%s", code, part)
+	}
+	if code, _ := get(t, h, "/nothing-here"); code != http.StatusNotFound {
+		t.Fatalf("GET /nothing-here = %d, want 404 (the page is at / only)", code)
+	}
+
+	code, body := get(t, h, "/v1/events")
+	var evs []events.Event
+	if err := json.Unmarshal([]byte(body), &evs); code != http.StatusOK || err != nil || len(evs) != 1 || evs[0].Broker != "b<1>" {
+		t.Fatalf("GET /v1/events = %d %s (%v)", code, body, err)
+	}
+	code, body = get(t, h, "/v1/brokers")
+	var live []cluster.BrokerLiveness
+	if err := json.Unmarshal([]byte(body), &live); code != http.StatusOK || err != nil {
+		t.Fatalf("GET /v1/brokers on the leader = %d %s (%v)", code, body, err)
+	}
+}
+
+func TestClusterViews_JoinsLivenessByClusterAndAddress(t *testing.T) {
+	ci := fsm.ClusterInfo{
+		BrokerAddrTable: map[string]fsm.BrokerData{
+			"b": {Cluster: "c", BrokerName: "b", BrokerAddrs: map[int64]string{1: "h:2", 0: "h:1"}},
+			"a": {Cluster: "c", BrokerName: "a", BrokerAddrs: map[int64]string{0: "h:3"}},
+		},
+		ClusterAddrTable: map[string][]string{"c": {"a", "b"}},
+	}
+	live := map[livenessKey]cluster.BrokerLiveness{
+		{"c", "h:1"}: {LastHeartbeatMillis: 1500, ExpiresInMillis: 118500},
+		{"c", "h:3"}: {LastHeartbeatMillis: 200, ExpiresInMillis: -300},
+	}
+	views := clusterViews(ci, live)
+	if len(views) != 1 || len(views[0].Brokers) != 3 {
+		t.Fatalf("views = %+v", views)
+	}
+	got := views[0].Brokers
+	want := []brokerView{
+		{Name: "a", ID: 0, Addr: "h:3", LastHeartbeat: "200ms ago", ExpiresIn: "-300ms", Overdue: true},
+		{Name: "b", ID: 0, Addr: "h:1", LastHeartbeat: "1.5s ago", ExpiresIn: "1m58s"},
+		{Name: "b", ID: 1, Addr: "h:2", LastHeartbeat: "—", ExpiresIn: "—"},
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("broker %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
