@@ -78,6 +78,10 @@ func (n *Node) Status() Status {
 // memberStatus asks another member for its status over the cluster port.
 func (n *Node) memberStatus(ctx context.Context, addr string) (Status, error) {
 	var st Status
-	err := n.pool.call(ctx, addr, "Status", &StatusArgs{}, &st, false)
-	return st, err
+	if err := n.pool.call(ctx, addr, "Status", &StatusArgs{}, &st, false); err != nil {
+		// After a timeout the RPC client may still be decoding a late reply
+		// into st: do not read it.
+		return Status{}, err
+	}
+	return st, nil
 }
