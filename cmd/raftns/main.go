@@ -78,5 +78,5 @@ func printProperties(w io.Writer, props map[string]string) {
 
 // logFieldMember is the log field naming the member that wrote a line. The
 // other stable fields are broker, cluster (a RocketMQ cluster name), topic,
-// peer (another member's ID) and term; docs/operations.md lists them.
+// id (a broker's or another member's) and term; docs/operations.md lists them.
 const logFieldMember = "member"
