@@ -1,6 +1,10 @@
 package cluster
 
-import "time"
+import (
+	"time"
+
+	"github.com/raftns/raftns/fsm"
+)
 
 // BrokerLiveness is what the leader's liveness tracker knows of one
 // registered broker, for the status page.
@@ -25,7 +29,7 @@ func (n *Node) BrokerLiveness() ([]BrokerLiveness, bool) {
 	regs := n.fsm.Registrations()
 	out := make([]BrokerLiveness, 0, len(regs))
 	for _, r := range regs {
-		ago, ok := n.lessor.LastSeenAgo(r.Key)
+		ago, ok := n.lastHeard(r.Key)
 		if !ok {
 			continue
 		}
@@ -41,4 +45,10 @@ func (n *Node) BrokerLiveness() ([]BrokerLiveness, bool) {
 		})
 	}
 	return out, true
+}
+
+// lastHeard reports how long ago the leader's lessor heard from key; false
+// when this member holds no lease table or it does not know key.
+func (n *Node) lastHeard(key fsm.BrokerKey) (time.Duration, bool) {
+	return n.lessor.LastSeenAgo(key)
 }
