@@ -33,7 +33,7 @@ func (f *FSM) applyExpireBrokers(s *state, c *ExpireBrokers, index uint64) bool 
 		}
 		reqs = append(reqs, req)
 	}
-	return s.unregisterBatch(reqs) || changed
+	return s.unregisterBatch(reqs, index) || changed
 }
 
 // lookupBroker finds the group and id that list key's address among the

@@ -20,6 +20,10 @@ func (f *FSM) applyRegisterBroker(s *state, c *RegisterBroker, index uint64) (Re
 	reg := p.reg
 	reg.RegEpoch, reg.RegisteredAtMillis = index, c.StampMillis
 	s.regs[c.Key()] = reg
+	s.noteRegistrationMinID(c, p.hadMembers, p.prevMin, p.group.BrokerAddrs, index)
+	if len(p.dropped) > 0 {
+		f.logger.Info("topics dropped by registration", "broker", c.BrokerName, "topics", len(p.dropped), "index", index)
+	}
 	if p.newReg {
 		f.logger.Info("new broker registered", "cluster", c.ClusterName, "broker", c.BrokerName,
 			"id", c.BrokerID, "addr", c.BrokerAddr, "haServer", c.HaServerAddr, "index", index)
@@ -44,6 +48,13 @@ func (s *state) executeRegister(p *registerPlan) {
 			delete(s.regs, c.Key())
 		}
 		return
+	}
+	for _, topic := range p.dropped {
+		t := writable(s, s.topics, topic, false)
+		delete(t.m, c.BrokerName)
+		if len(t.m) == 0 {
+			delete(s.topics, topic)
+		}
 	}
 	for _, tq := range p.queues {
 		writable(s, s.topics, tq.topic, true).m[c.BrokerName] = tq.qd

@@ -7,8 +7,8 @@ import (
 
 // applyUnregisterBroker applies UNREGISTER_BROKER with the 5.x semantics
 // (RouteInfoManager.unRegisterBroker). An unknown broker changes nothing.
-func (f *FSM) applyUnregisterBroker(s *state, c *UnregisterBroker) bool {
-	changed := s.unregisterBatch([]UnregisterBroker{*c})
+func (f *FSM) applyUnregisterBroker(s *state, c *UnregisterBroker, index uint64) bool {
+	changed := s.unregisterBatch([]UnregisterBroker{*c}, index)
 	if changed {
 		f.logger.Info("broker unregistered", "cluster", c.ClusterName, "broker", c.BrokerName,
 			"id", c.BrokerID, "addr", c.BrokerAddr)
@@ -23,23 +23,37 @@ func (f *FSM) applyUnregisterBroker(s *state, c *UnregisterBroker) bool {
 // of the named group whose address matches; a group left empty is removed
 // with its cluster membership, and then the queue data of removed groups is
 // dropped and the write bit cleared for acting-master groups left without a
-// master.
-func (s *state) unregisterBatch(reqs []UnregisterBroker) bool {
+// master. Groups that lost their smallest id get a min-broker-id notice.
+func (s *state) unregisterBatch(reqs []UnregisterBroker, index uint64) bool {
 	changed := false
 	var removed, reduced []string
+	offline := map[string]string{}
 	for _, r := range reqs {
 		key := BrokerKey{Cluster: r.ClusterName, Addr: r.BrokerAddr}
 		changed = s.dropLive(key) || changed
+		wasMin := s.isMinID(r.BrokerName, r.BrokerID)
 		gone, ch := s.removeAddr(r.BrokerName, r.BrokerAddr)
 		changed = changed || ch
 		if !gone {
+			if wasMin {
+				offline[r.BrokerName] = r.BrokerAddr
+			}
 			reduced = append(reduced, r.BrokerName)
 			continue
 		}
+		delete(offline, r.BrokerName)
+		delete(s.minIDNotices, r.BrokerName)
 		s.leaveCluster(r.ClusterName, r.BrokerName)
 		removed = append(removed, r.BrokerName)
 	}
+	changed = s.noteLeaveMinID(offline, index) || changed
 	return s.cleanTopics(removed, s.masterlessActing(reduced)) || changed
+}
+
+// isMinID reports whether id is the smallest id of group name.
+func (s *state) isMinID(name string, id int64) bool {
+	g, ok := s.brokers[name]
+	return ok && len(g.data.BrokerAddrs) > 0 && minID(g.data.BrokerAddrs) == id
 }
 
 // dropLive removes the live and filter-server entries of key.

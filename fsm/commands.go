@@ -24,6 +24,9 @@ const (
 	DeleteKVType         CommandType = 9
 	SetMemberType        CommandType = 10
 	RemoveMemberType     CommandType = 11
+	// AckMinBrokerIDNoticeType is proposed with IgnoreUnknownTypeFlag: a
+	// member that predates it records no notices either.
+	AckMinBrokerIDNoticeType CommandType = 12
 )
 
 // commands describes every command, once: adding one means a type value
@@ -31,8 +34,7 @@ const (
 // docs/architecture.md, "Adding a replicated command").
 var commands = newRegistry(
 	commandWithResult(RegisterBrokerType, "RegisterBroker", Forwardable, (*FSM).applyRegisterBroker),
-	command(UnregisterBrokerType, "UnregisterBroker", Forwardable,
-		func(f *FSM, s *state, c *UnregisterBroker, _ uint64) bool { return f.applyUnregisterBroker(s, c) }),
+	command(UnregisterBrokerType, "UnregisterBroker", Forwardable, (*FSM).applyUnregisterBroker),
 	command(ExpireBrokersType, "ExpireBrokers", LeaderOnly, (*FSM).applyExpireBrokers),
 	commandWithResult(WipeWritePermType, "WipeWritePerm", Forwardable,
 		func(_ *FSM, s *state, c *WipeWritePerm, _ uint64) (WritePermResult, bool) {
@@ -54,6 +56,10 @@ var commands = newRegistry(
 		func(_ *FSM, s *state, c *SetMember, _ uint64) bool { return s.applySetMember(c) }),
 	command(RemoveMemberType, "RemoveMember", LeaderOnly,
 		func(_ *FSM, s *state, c *RemoveMember, _ uint64) bool { return s.applyRemoveMember(c) }),
+	commandWithResult(AckMinBrokerIDNoticeType, "AckMinBrokerIDNotice", LeaderOnly,
+		func(_ *FSM, s *state, c *AckMinBrokerIDNotice, _ uint64) (AckResult, bool) {
+			return s.applyAckMinBrokerIDNotice(c)
+		}),
 )
 
 // RegisterBroker is REGISTER_BROKER with its body decoded. It is proposed only
@@ -87,6 +93,12 @@ type RegisterBroker struct {
 	// split across several entries (see SplitRegistration): its topics are
 	// written even though the first part already stored the DataVersion.
 	Continuation bool
+	// DeleteUnlistedTopics is deleteTopicWithBrokerRegistration, set by the
+	// member that received the registration: the queue data of this broker
+	// name for topics the registration does not list is removed (master or
+	// prime slave, no static-topic mappings). A split registration never
+	// carries it, since no single part lists every topic.
+	DeleteUnlistedTopics bool
 }
 
 // Key returns the broker's live-table key.
@@ -171,3 +183,15 @@ type SetMember struct{ Member Member }
 
 // RemoveMember removes a member from the directory.
 type RemoveMember struct{ ID string }
+
+// AckMinBrokerIDNotice clears the pending notice of BrokerName if it is
+// still the one recorded at Index. Only the leader proposes it, right
+// before it sends the notice (see MinBrokerIDNotice).
+type AckMinBrokerIDNotice struct {
+	BrokerName string
+	Index      uint64
+}
+
+// AckResult answers AckMinBrokerIDNotice: Cleared is true for exactly one
+// ack of each notice, and only its proposer may send the notice.
+type AckResult struct{ Cleared bool }

@@ -24,6 +24,11 @@ func (s *state) digest(ignoreEpochs bool) [32]byte {
 			r.RegEpoch, r.RegisteredAtMillis = 0, 0
 			v = &r
 		}
+		if n, ok := v.(*MinBrokerIDNotice); ok && ignoreEpochs {
+			c := *n
+			c.Index = 0
+			v = &c
+		}
 		payload, err := encodeMsgpack(v)
 		if err != nil {
 			return err

@@ -11,17 +11,18 @@ func sampleCommands() map[CommandType]any {
 	rb.ZoneName, rb.FilterServerList = "z", []string{"f:1"}
 	rb.MappingInfos = []TopicQueueMappingInfo{{Topic: "T1", Bname: brokerA, CurrIDMap: map[int32]int32{0: 3}}}
 	return map[CommandType]any{
-		RegisterBrokerType:   rb,
-		UnregisterBrokerType: &UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
-		ExpireBrokersType:    &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 7}}},
-		WipeWritePermType:    &WipeWritePerm{BrokerName: brokerA},
-		AddWritePermType:     &AddWritePerm{BrokerName: brokerA},
-		DeleteTopicType:      &DeleteTopic{Topic: "T", ClusterName: cluster},
-		RegisterTopicType:    &RegisterTopic{Topic: "T", QueueDatas: []QueueData{{BrokerName: brokerA, Perm: 6}}},
-		PutKVType:            &PutKV{Namespace: "NS", Key: "k", Value: "v", HasValue: true},
-		DeleteKVType:         &DeleteKV{Namespace: "NS", Key: "k"},
-		SetMemberType:        &SetMember{Member: Member{ID: "n1", ClientAddr: "a:1", ClusterAddr: "a:2"}},
-		RemoveMemberType:     &RemoveMember{ID: "n1"},
+		RegisterBrokerType:       rb,
+		UnregisterBrokerType:     &UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
+		ExpireBrokersType:        &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 7}}},
+		WipeWritePermType:        &WipeWritePerm{BrokerName: brokerA},
+		AddWritePermType:         &AddWritePerm{BrokerName: brokerA},
+		DeleteTopicType:          &DeleteTopic{Topic: "T", ClusterName: cluster},
+		RegisterTopicType:        &RegisterTopic{Topic: "T", QueueDatas: []QueueData{{BrokerName: brokerA, Perm: 6}}},
+		PutKVType:                &PutKV{Namespace: "NS", Key: "k", Value: "v", HasValue: true},
+		DeleteKVType:             &DeleteKV{Namespace: "NS", Key: "k"},
+		SetMemberType:            &SetMember{Member: Member{ID: "n1", ClientAddr: "a:1", ClusterAddr: "a:2"}},
+		RemoveMemberType:         &RemoveMember{ID: "n1"},
+		AckMinBrokerIDNoticeType: &AckMinBrokerIDNotice{BrokerName: brokerA, Index: 9},
 	}
 }
 

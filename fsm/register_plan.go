@@ -17,6 +17,10 @@ type registerPlan struct {
 	addToCluster bool       // step 1: name joins clusterAddrTable[cluster]
 	group        BrokerData // steps 2-4/7: the group after this registration
 	groupChanged bool       // the group is new or differs from the stored one
+	// hadMembers and prevMin are the group's smallest id before this
+	// registration, for the min-broker-id notice.
+	hadMembers bool
+	prevMin    int64
 
 	// stale is the 5.x stateVersion guard (step 5): only the steps above and
 	// dropLive take effect.
@@ -24,6 +28,7 @@ type registerPlan struct {
 	dropLive bool
 
 	queues   []topicQueue            // step 9: QueueData puts that change something
+	dropped  []string                // step 9: deleteTopicWithBrokerRegistration
 	mappings []TopicQueueMappingInfo // step 9: mapping puts that change something
 
 	reg        BrokerRegistration // step 10: the new live entry (epoch unset)
@@ -50,7 +55,7 @@ const (
 // changes reports whether executing the plan changes the state, apart from
 // the registration's RegEpoch and RegisteredAtMillis.
 func (p *registerPlan) changes() bool {
-	return p.addToCluster || p.groupChanged || p.dropLive || len(p.queues) > 0 ||
+	return p.addToCluster || p.groupChanged || p.dropLive || len(p.queues) > 0 || len(p.dropped) > 0 ||
 		len(p.mappings) > 0 || p.regChanged || p.filterChanged
 }
 
@@ -92,6 +97,9 @@ func (p *registerPlan) startGroup(old *brokerGroup, exists bool) {
 	// A broker older than 5.0 (no header) is never an acting master.
 	p.group.EnableActingMaster = c.HasEnableActingMaster && c.EnableActingMaster
 	p.group.ZoneName = c.ZoneName
+	if p.hadMembers = len(p.group.BrokerAddrs) > 0; p.hadMembers {
+		p.prevMin = minID(p.group.BrokerAddrs)
+	}
 	maps.DeleteFunc(p.group.BrokerAddrs, func(id int64, addr string) bool {
 		return addr == c.BrokerAddr && id != c.BrokerID
 	})
@@ -109,6 +117,9 @@ func (p *registerPlan) planTopics(s *state, registerFirst bool) {
 	}
 	// A continuation part carries the rest of a registration split to keep
 	// Raft entries small: its topics are written as the first part's were.
+	if c.DeleteUnlistedTopics && !c.Continuation && len(c.MappingInfos) == 0 {
+		p.planDrops(s)
+	}
 	dvChanged := p.dataVersionChanged(s) || c.Continuation
 	p.planQueues(s, registerFirst, dvChanged, isPrimeSlave)
 	if registerFirst || dvChanged {
@@ -223,4 +234,23 @@ func (p *registerPlan) planFilter(s *state) {
 		return
 	}
 	p.filter, p.filterChanged = filterSet, !ok || !slices.Equal(cur, c.FilterServerList)
+}
+
+// planDrops ports deleteTopicWithBrokerRegistration: the topics that have
+// queue data of this broker name but are not in the registration lose it
+// (and a topic left without queue data goes).
+func (p *registerPlan) planDrops(s *state) {
+	listed := make(map[string]struct{}, len(p.cmd.TopicConfigs))
+	for _, tc := range p.cmd.TopicConfigs {
+		listed[tc.TopicName] = struct{}{}
+	}
+	for topic, t := range s.topics {
+		if _, ok := listed[topic]; ok {
+			continue
+		}
+		if _, ok := t.m[p.cmd.BrokerName]; ok {
+			p.dropped = append(p.dropped, topic)
+		}
+	}
+	slices.Sort(p.dropped)
 }

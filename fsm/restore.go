@@ -89,6 +89,8 @@ func (rs *restorer) record(typ uint8, payload []byte) error {
 		err = restoreInto(payload, rs.kv)
 	case recMember:
 		err = restoreInto(payload, rs.member)
+	case recMinIDNotice:
+		err = restoreInto(payload, rs.minIDNotice)
 	default:
 		err = fmt.Errorf("unknown type (written by a newer version?)")
 	}

@@ -13,6 +13,7 @@ const (
 	recKVNamespace  uint8 = 8  // kvNamespaceRecord, before its keys
 	recKV           uint8 = 9  // kvRecord
 	recMember       uint8 = 10 // Member
+	recMinIDNotice  uint8 = 11 // MinBrokerIDNotice (absent from older snapshots)
 )
 
 // stateSchema versions the meaning of the records, independently of the
@@ -58,7 +59,7 @@ type emitFunc func(recType uint8, v any) error
 func (s *state) walk(emit emitFunc) error {
 	steps := []func(emitFunc) error{
 		s.walkClusters, s.walkBrokers, s.walkTopics, s.walkRegistrations,
-		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers,
+		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers, s.walkMinIDNotices,
 	}
 	for _, step := range steps {
 		if err := step(emit); err != nil {

@@ -34,6 +34,7 @@ func splitInto(cmd *RegisterBroker, parts int) ([][]byte, bool, error) {
 	var entries [][]byte
 	for i := 0; i < len(topics); i += size {
 		part := *cmd
+		part.DeleteUnlistedTopics = false
 		part.TopicConfigs = topics[i:min(i+size, len(topics))]
 		if i > 0 {
 			part.Continuation = true

@@ -21,6 +21,10 @@ type state struct {
 	kv      map[string]*kvTable // KVConfigManager.configTable: namespace -> key -> value
 	members map[string]Member   // member directory by Raft id
 
+	// minIDNotices are the NOTIFY_MIN_BROKER_ID_CHANGE notices the leader
+	// has not sent yet, by broker name (values never mutated in place).
+	minIDNotices map[string]MinBrokerIDNotice
+
 	// lastChange is the log index of the last entry that changed the state.
 	lastChange uint64
 }
@@ -54,6 +58,8 @@ func newState() *state {
 		mappings: map[string]*mappingTable{},
 		kv:       map[string]*kvTable{},
 		members:  map[string]Member{},
+
+		minIDNotices: map[string]MinBrokerIDNotice{},
 	}
 }
 
@@ -61,15 +67,17 @@ func newState() *state {
 // copied, inner tables stay shared and are copied when first written.
 func (s *state) thaw() *state {
 	return &state{
-		topics:     maps.Clone(s.topics),
-		brokers:    maps.Clone(s.brokers),
-		clusters:   maps.Clone(s.clusters),
-		regs:       maps.Clone(s.regs),
-		filters:    maps.Clone(s.filters),
-		mappings:   maps.Clone(s.mappings),
-		kv:         maps.Clone(s.kv),
-		members:    maps.Clone(s.members),
-		lastChange: s.lastChange,
+		topics:   maps.Clone(s.topics),
+		brokers:  maps.Clone(s.brokers),
+		clusters: maps.Clone(s.clusters),
+		regs:     maps.Clone(s.regs),
+		filters:  maps.Clone(s.filters),
+		mappings: maps.Clone(s.mappings),
+		kv:       maps.Clone(s.kv),
+		members:  maps.Clone(s.members),
+
+		minIDNotices: maps.Clone(s.minIDNotices),
+		lastChange:   s.lastChange,
 	}
 }
 

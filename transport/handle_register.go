@@ -65,6 +65,7 @@ func (s *Server) decodeRegistration(req *remoting.Command) (*fsm.RegisterBroker,
 	cmd.TopicConfigs = rb.TopicConfigs
 	cmd.HasFilterServerList, cmd.FilterServerList = rb.HasFilterServerList, rb.FilterServerList
 	cmd.MappingInfos = rb.MappingInfos
+	cmd.DeleteUnlistedTopics = s.cfg.Settings.Bool(PropDeleteTopicWithBrokerRegistration, false)
 	return cmd, nil
 }
 

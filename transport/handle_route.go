@@ -26,12 +26,16 @@ func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *r
 		topic:    topic,
 		standard: req.Version >= standardJSONVersion || strings.EqualFold(req.ExtFields["acceptStandardJsonOnly"], "true"),
 		order:    s.cfg.Settings.Bool(PropOrderMessageEnable, false),
+		acting:   s.cfg.Settings.Bool(PropSupportActingMaster, false),
 	}
+	key.zone, key.zoned = zoneOf(req.ExtFields)
 	gen := s.fsm.Generation()
 	encoded, ok := s.routes.get(gen, key)
 	if !ok {
 		encoded = s.encodeRoute(key)
-		s.routes.put(gen, key, encoded)
+		if len(key.zone) <= maxCachedZoneLen {
+			s.routes.put(gen, key, encoded)
+		}
 	}
 	if encoded == nil {
 		return nil, refused(remoting.TopicNotExist,
@@ -42,16 +46,46 @@ func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *r
 	return resp, nil
 }
 
+// encodeRoute builds the answer as the reference does: the route, then the
+// acting-master view when supportActingMaster is on, then, for a client in
+// zone mode, its zone's groups only. The reference re-encodes a
+// zone-filtered route in its default JSON form, whatever the request's
+// version.
 func (s *Server) encodeRoute(k routeKey) []byte {
 	route, ok := s.fsm.Route(k.topic, k.order)
 	if !ok {
 		return nil
 	}
+	if k.acting {
+		fsm.ShowActingMasters(k.topic, &route)
+	}
 	mode := body.Default
 	if k.standard {
 		mode = body.Standard
 	}
+	if k.zoned {
+		fsm.FilterByZone(&route, k.zone)
+		mode = body.Default
+	}
 	return body.EncodeRoute(&route, mode)
+}
+
+// maxCachedZoneLen bounds the zone names whose filtered routes are cached:
+// the zone comes from the client, and the cache must not grow with it.
+const maxCachedZoneLen = 128
+
+// zoneOf returns the zone a route request asks to be filtered to, read as the
+// reference reads the extension fields: __ZONE_MODE "true" in any case and a
+// non-blank __ZONE_NAME.
+func zoneOf(ext map[string]string) (zone string, ok bool) {
+	if !strings.EqualFold(ext["__ZONE_MODE"], "true") {
+		return "", false
+	}
+	zone = ext["__ZONE_NAME"]
+	if strings.TrimSpace(zone) == "" {
+		return "", false
+	}
+	return zone, true
 }
 
 // getBrokerClusterInfo is GET_BROKER_CLUSTER_INFO (106).

@@ -5,12 +5,16 @@ import "sync"
 // routeCacheMax bounds the cached bodies; past it the cache starts over.
 const routeCacheMax = 65536
 
-// routeKey names one encoded route body: the two JSON forms differ, and the
-// order-topic field depends on a per-member setting.
+// routeKey names one encoded route body: the two JSON forms differ, the
+// order-topic field and the acting-master view depend on per-member
+// settings, and zone-mode clients get their zone's groups only.
 type routeKey struct {
 	topic    string
 	standard bool
 	order    bool
+	acting   bool
+	zoned    bool
+	zone     string
 }
 
 // routeCache keeps encoded GET_ROUTEINFO_BY_TOPIC bodies for the FSM

@@ -33,6 +33,15 @@ const (
 	PropEnableAllTopicList             = "enableAllTopicList"
 	PropEnableTopicList                = "enableTopicList"
 	PropConfigBlackList                = "configBlackList"
+	// PropSupportActingMaster shows a masterless acting-master group's
+	// smallest-id slave as its master in routes.
+	PropSupportActingMaster = "supportActingMaster"
+	// PropDeleteTopicWithBrokerRegistration makes a registration that no
+	// longer lists a topic remove the broker from it.
+	PropDeleteTopicWithBrokerRegistration = "deleteTopicWithBrokerRegistration"
+	// PropNotifyMinBrokerIDChanged sends NOTIFY_MIN_BROKER_ID_CHANGE to a
+	// group's brokers when its smallest id changes (leader only).
+	PropNotifyMinBrokerIDChanged = "notifyMinBrokerIdChanged"
 )
 
 // fixedBlackList are the keys UPDATE_NAMESRV_CONFIG never changes (4.9.8 and

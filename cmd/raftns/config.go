@@ -68,11 +68,14 @@ func defaultConfig() *config {
 		MaxConns:       10000,
 		IdleTimeout:    120 * time.Second,
 		Namesrv: map[string]string{
-			transport.PropOrderMessageEnable:             "false",
-			transport.PropReturnOrderTopicConfigToBroker: "true",
-			transport.PropEnableAllTopicList:             "true",
-			transport.PropEnableTopicList:                "true",
-			transport.PropConfigBlackList:                "configBlackList;configStorePath;kvConfigPath",
+			transport.PropOrderMessageEnable:                "false",
+			transport.PropReturnOrderTopicConfigToBroker:    "true",
+			transport.PropEnableAllTopicList:                "true",
+			transport.PropEnableTopicList:                   "true",
+			transport.PropConfigBlackList:                   "configBlackList;configStorePath;kvConfigPath",
+			transport.PropSupportActingMaster:               "false",
+			transport.PropDeleteTopicWithBrokerRegistration: "false",
+			transport.PropNotifyMinBrokerIDChanged:          "false",
 		},
 	}
 }
@@ -85,7 +88,8 @@ var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "httpAddr", 
 
 // namesrvBoolKeys are reference keys whose values must parse as booleans.
 var namesrvBoolKeys = []string{transport.PropOrderMessageEnable, transport.PropReturnOrderTopicConfigToBroker,
-	transport.PropEnableAllTopicList, transport.PropEnableTopicList}
+	transport.PropEnableAllTopicList, transport.PropEnableTopicList, transport.PropSupportActingMaster,
+	transport.PropDeleteTopicWithBrokerRegistration, transport.PropNotifyMinBrokerIDChanged}
 
 // parseConfig builds the effective configuration from args.
 func parseConfig(args []string, stderr io.Writer) (*config, error) {
