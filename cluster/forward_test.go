@@ -19,9 +19,10 @@ func TestForward_LeaderRefusesLeaderOnlyCommands(t *testing.T) {
 	register(t, leader, cmd)
 	reg, _ := leader.node.FSM().Registration(cmd.Key())
 	forged := map[fsm.CommandType]any{
-		fsm.ExpireBrokersType: &fsm.ExpireBrokers{Brokers: []fsm.ExpiredBroker{{Key: cmd.Key(), RegEpoch: reg.RegEpoch}}, Reason: "timeout"},
-		fsm.SetMemberType:     &fsm.SetMember{Member: fsm.Member{ID: "intruder", ClusterAddr: "127.0.0.1:1"}},
-		fsm.RemoveMemberType:  &fsm.RemoveMember{ID: leader.id},
+		fsm.ExpireBrokersType:        &fsm.ExpireBrokers{Brokers: []fsm.ExpiredBroker{{Key: cmd.Key(), RegEpoch: reg.RegEpoch}}, Reason: "timeout"},
+		fsm.SetMemberType:            &fsm.SetMember{Member: fsm.Member{ID: "intruder", ClusterAddr: "127.0.0.1:1"}},
+		fsm.RemoveMemberType:         &fsm.RemoveMember{ID: leader.id},
+		fsm.AckMinBrokerIDNoticeType: &fsm.AckMinBrokerIDNotice{BrokerName: cmd.BrokerName, Index: 1},
 	}
 	client := rawRPCClient(t, leader.addr, nil)
 	for typ, c := range forged {

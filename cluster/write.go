@@ -34,6 +34,20 @@ func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, erro
 	return res, err
 }
 
+// ApplyLeaderOnly proposes a command the leader decides itself
+// (fsm.LeaderOnly, such as acknowledging a min-broker-id notice) when this
+// member is the leader in office. It never forwards: on any other member it
+// fails with ErrNotLeader, and a forwardable command belongs to Apply.
+func (n *Node) ApplyLeaderOnly(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
+	if fsm.IsForwardable(t) {
+		return nil, fmt.Errorf("cluster: %s is a client write, proposed through Apply", t)
+	}
+	if !n.LeaderReady() {
+		return nil, ErrNotLeader
+	}
+	return n.applyAsLeader(ctx, t, cmd)
+}
+
 // forwardArgs encodes a command once, for as many forwarding tries as it
 // takes.
 func forwardArgs(from string, t fsm.CommandType, cmd any) func() (any, error) {

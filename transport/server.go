@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -14,6 +15,11 @@ import (
 // (*cluster.Node satisfies it).
 type Cluster interface {
 	Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, error)
+	// ApplyLeaderOnly proposes a command only a leader decides; it fails
+	// on a member that is not the leader in office.
+	ApplyLeaderOnly(ctx context.Context, t fsm.CommandType, cmd any) (any, error)
+	// LeaderReady reports whether this member is the leader in office.
+	LeaderReady() bool
 	Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error)
 	Heartbeat(key fsm.BrokerKey) bool
 	BrokerConnected(key fsm.BrokerKey)
@@ -58,6 +64,9 @@ type Server struct {
 	dispatch map[int32]handler
 	rs       *remoting.Server
 	stop     chan struct{}
+
+	notifierOnce sync.Once
+	notifier     *minIDNotifier
 }
 
 // New returns a server for the member whose node is c.
@@ -87,7 +96,19 @@ func New(cfg Config, c Cluster) *Server {
 // Serve accepts connections on ln until Close.
 func (s *Server) Serve(ln net.Listener) error {
 	go s.shedWhileUnready()
+	s.startNotifier()
 	return s.rs.Serve(ln)
+}
+
+// startNotifier starts the min-broker-id notifier once.
+func (s *Server) startNotifier() {
+	s.notifierOnce.Do(func() {
+		n := &minIDNotifier{cluster: s.cluster, settings: s.cfg.Settings, logger: s.logger.Named("min-id"),
+			client:   remoting.NewClient(remoting.ClientConfig{DialTimeout: minIDNoticeTimeout, Logger: s.logger}),
+			interval: 200 * time.Millisecond, timeout: s.cfg.WriteTimeout}
+		s.notifier = n
+		go n.run(s.stop)
+	})
 }
 
 // Close stops accepting, closes every connection and waits for handlers.

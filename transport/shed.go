@@ -1,6 +1,10 @@
 package transport
 
-import "time"
+import (
+	"time"
+
+	"github.com/raftns/raftns/internal/poll"
+)
 
 // shedTick is how often an unready member looks for idle client
 // connections to close.
@@ -11,21 +15,14 @@ const shedTick = 500 * time.Millisecond
 // connection breaks, move to another member (docs/design.md, "Readiness"). Broker
 // connections stay: their registrations are still forwarded.
 func (s *Server) shedWhileUnready() {
-	t := time.NewTicker(shedTick)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-		}
+	poll.Every(shedTick, s.stop, func() {
 		if ready, _ := s.cluster.Ready(); ready {
-			continue
+			return
 		}
 		for _, c := range s.rs.Conns() {
 			if c.InFlight() == 0 && !s.brokers.isBrokerConn(c) {
 				c.Close()
 			}
 		}
-	}
+	})
 }

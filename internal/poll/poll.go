@@ -58,6 +58,27 @@ func For(t TB, timeout time.Duration, what string, cond func() bool) {
 	}
 }
 
+// Every calls f on every tick of interval until stop closes, and never
+// after it closed; a tick that comes while f runs is dropped, so calls
+// never overlap or pile up.
+func Every(interval time.Duration, stop <-chan struct{}, f func()) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		select {
+		case <-stop:
+			return
+		default:
+			f()
+		}
+	}
+}
+
 // Sleep waits d, or less if stop closes first; it reports whether the whole
 // d passed.
 func Sleep(d time.Duration, stop <-chan struct{}) bool {

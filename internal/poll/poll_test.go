@@ -74,3 +74,24 @@ func TestSleep(t *testing.T) {
 		t.Fatal("Sleep ignored a closed stop channel")
 	}
 }
+
+func TestEvery(t *testing.T) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	calls := 0
+	go func() {
+		defer close(done)
+		Every(time.Millisecond, stop, func() {
+			if calls++; calls == 3 {
+				close(stop)
+			}
+		})
+	}()
+	<-done
+	if calls != 3 {
+		t.Fatalf("Every called f %d times before stop closed, want 3", calls)
+	}
+	closed := make(chan struct{})
+	close(closed)
+	Every(time.Hour, closed, func() { t.Fatal("Every called f after stop closed") })
+}

@@ -20,9 +20,10 @@ const (
 // including the 4-byte length prefix, as in the Java NettyDecoder.
 const MaxFrameLength = 16*1024*1024 - 4
 
-// ServerVersion is the MQVersion ordinal RaftNS puts in its responses
-// (V5_3_3, what a 5.3.3 NameServer sends).
-const ServerVersion int32 = 479
+// ServerVersion is the MQVersion ordinal RaftNS puts in its responses:
+// V5_5_0, the newest release it is tested against, which a 5.5.0 NameServer
+// sends too.
+const ServerVersion int32 = 513
 
 // Command is one remoting request or response.
 type Command struct {

@@ -72,7 +72,7 @@ func TestGolden_ResponseHeaderText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"code":17,"extFields":{"changed":"true","wipeTopicCount":"3"},"flag":1,"language":"JAVA","opaque":1,` +
-		`"remark":"No topic route info in name server for the topic: TopicTest","serializeTypeCurrentRPC":"JSON","version":479}`
+		`"remark":"No topic route info in name server for the topic: TopicTest","serializeTypeCurrentRPC":"JSON","version":513}`
 	if got := string(frame[8:]); got != want {
 		t.Fatalf("header =\n%s\nwant\n%s", got, want)
 	}
