@@ -7,6 +7,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -113,4 +114,19 @@ func writePEM(t testing.TB, path, typ string, der []byte) {
 	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// ClientConfig returns a TLS client configuration that trusts only the CA
+// certificates in caFile and expects a server certificate for 127.0.0.1.
+func ClientConfig(t testing.TB, caFile string) *tls.Config {
+	t.Helper()
+	data, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(data) {
+		t.Fatalf("no certificate in %s", caFile)
+	}
+	return &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}
 }
