@@ -21,14 +21,15 @@ func newBrokerConns(node Cluster) *brokerConns {
 	return &brokerConns{node: node, byKey: map[fsm.BrokerKey]uint64{}, byConn: map[uint64]map[fsm.BrokerKey]struct{}{}}
 }
 
-// attach records that key registered on c.
-func (b *brokerConns) attach(key fsm.BrokerKey, c *remoting.Conn) {
+// attach records that key registered on c; fresh is true when c is a
+// connection the broker had not registered on before.
+func (b *brokerConns) attach(key fsm.BrokerKey, c *remoting.Conn) (fresh bool) {
 	id := c.ID()
 	b.mu.Lock()
 	old, had := b.byKey[key]
 	if had && old == id {
 		b.mu.Unlock()
-		return
+		return false
 	}
 	b.byKey[key] = id
 	if b.byConn[id] == nil {
@@ -43,6 +44,7 @@ func (b *brokerConns) attach(key fsm.BrokerKey, c *remoting.Conn) {
 	if had {
 		b.node.BrokerDisconnected(key)
 	}
+	return true
 }
 
 // detach forgets key's connection after it unregistered.

@@ -21,7 +21,12 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 	if err != nil {
 		return nil, err
 	}
-	s.brokers.attach(cmd.Key(), c)
+	if s.brokers.attach(cmd.Key(), c) {
+		// remote is the PROXY protocol's client address when a load
+		// balancer sent one.
+		s.logger.Info("broker registered on this connection", "cluster", cmd.ClusterName, "broker", cmd.BrokerName,
+			"id", cmd.BrokerID, "addr", cmd.BrokerAddr, "remote", c.RemoteAddr())
+	}
 	resp := success(req)
 	resp.ExtFields = map[string]string{}
 	if res.MasterAddr != "" {

@@ -84,7 +84,8 @@ func defaultConfig() *config {
 // change them and they are never persisted from it.
 var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "httpAddr", "advertiseHost", "peers", "join", "bootstrap",
 	"logLevel", "logFormat", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
-	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa"}
+	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa", keyTLSMode, keyTLSCert, keyTLSKey, keyTLSKeyPassword,
+	keyTLSTrustCert, keyTLSAuthClient, keyTLSNeedClientAuth, keyTLSTestMode, keyTLSConfigFile, keyProxyProtocol, keyTLSReload}
 
 // namesrvBoolKeys are reference keys whose values must parse as booleans.
 var namesrvBoolKeys = []string{transport.PropOrderMessageEnable, transport.PropReturnOrderTopicConfigToBroker,
@@ -154,6 +155,9 @@ func (c *config) validate() error {
 	}
 	if c.ID != "" && strings.ContainsAny(c.ID, " =,") {
 		return fmt.Errorf("member id %q may not contain spaces, '=' or ','", c.ID)
+	}
+	if _, err := c.clientPort(); err != nil {
+		return err
 	}
 	return c.validateClusterTLS()
 }

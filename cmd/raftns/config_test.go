@@ -93,6 +93,13 @@ func TestConfig_BadInputIsRefusedClearly(t *testing.T) {
 		{"extra argument", []string{"serve"}, "", "unexpected argument"},
 		{"missing file", []string{"-c", "/nonexistent/raftns.properties"}, "", "read config file"},
 		{"bad multiplier", nil, "raftMultiplier=x", "raftMultiplier"},
+		{"bad TLS mode", nil, "tls.server.mode=strict", "tls.server.mode"},
+		{"bad client auth", []string{"--tls-need-client-auth", "sometimes"}, "", "tls.server.need.client.auth"},
+		{"encrypted key", nil, "tls.server.keyPassword=secret", "encrypted private keys"},
+		{"bad proxy protocol", []string{"--proxy-protocol", "maybe"}, "", "proxyProtocol"},
+		{"bad reload interval", []string{"--tls-reload-interval", "often"}, "", "tlsReloadInterval"},
+		{"missing TLS config file", []string{"--tls-config-file", "/nonexistent/tls.properties"}, "", "tls.config.file"},
+		{"bad acting-master flag", []string{"--support-acting-master", "perhaps"}, "", "support-acting-master"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,6 +17,9 @@ var flagKeys = map[string]string{
 	"support-acting-master":                 transport.PropSupportActingMaster,
 	"delete-topic-with-broker-registration": transport.PropDeleteTopicWithBrokerRegistration,
 	"notify-min-broker-id-changed":          transport.PropNotifyMinBrokerIDChanged,
+	"tls-server-mode":                       keyTLSMode, "tls-cert": keyTLSCert, "tls-key": keyTLSKey, "tls-client-ca": keyTLSTrustCert,
+	"tls-need-client-auth": keyTLSNeedClientAuth, "tls-test-mode": keyTLSTestMode, "tls-config-file": keyTLSConfigFile,
+	"tls-reload-interval": keyTLSReload, "proxy-protocol": keyProxyProtocol,
 }
 
 type flagValues struct {
@@ -54,6 +57,15 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"support-acting-master":                 "show a masterless acting-master group's smallest-id slave as master in routes (reference supportActingMaster)",
 		"delete-topic-with-broker-registration": "a registration that no longer lists a topic removes the broker from it (reference deleteTopicWithBrokerRegistration)",
 		"notify-min-broker-id-changed":          "tell a group's brokers when its smallest id changes, NOTIFY_MIN_BROKER_ID_CHANGE (reference notifyMinBrokerIdChanged)",
+		"tls-server-mode":                       "TLS on the client port: disabled (default), permissive (TLS and plain) or enforcing (TLS only) (tls.server.mode)",
+		"tls-cert":                              "PEM certificate of the client port (tls.server.certPath)",
+		"tls-key":                               "PEM private key of --tls-cert, unencrypted (tls.server.keyPath)",
+		"tls-client-ca":                         "PEM CA certificates that client certificates must chain to, with --tls-need-client-auth optional or require (tls.server.trustCertPath)",
+		"tls-need-client-auth":                  "client certificates: none (default), optional or require (tls.server.need.client.auth)",
+		"tls-test-mode":                         "serve a throw-away self-signed certificate instead of --tls-cert (tls.test.mode.enable)",
+		"tls-config-file":                       "properties file whose tls.* keys override these (tls.config.file)",
+		"tls-reload-interval":                   "how often the certificate files are checked for changes and reloaded, 0 to check only on SIGHUP (default 10s)",
+		"proxy-protocol":                        "accept a PROXY protocol v1/v2 header on client connections (only behind a load balancer that sends it)",
 	}
 	for name := range flagKeys {
 		key := flagKeys[name]

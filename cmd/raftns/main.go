@@ -51,12 +51,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	select {
-	case sig := <-sigs:
-		logger.Info("signal received", "signal", sig.String())
-	case err := <-m.errc:
-		logger.Error("server stopped", "error", err)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+wait:
+	for {
+		select {
+		case sig := <-sigs:
+			logger.Info("signal received", "signal", sig.String())
+			if sig == syscall.SIGHUP {
+				m.reloadTLS()
+				continue
+			}
+			break wait
+		case err := <-m.errc:
+			logger.Error("server stopped", "error", err)
+			break wait
+		}
 	}
 	if err := m.shutdown(); err != nil {
 		logger.Error("shutdown", "error", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/transport/clientport"
 	"github.com/raftns/raftns/transport/httpapi"
 )
 
@@ -29,6 +30,9 @@ type member struct {
 	// stopEvents ends its Raft watcher.
 	events     *events.Ring
 	stopEvents chan struct{}
+	// certs is the client port's TLS material, nil with TLS disabled.
+	certs    *clientport.CertStore
+	stopCert chan struct{}
 }
 
 // listeners are a member's three ports; http is nil when disabled.
@@ -67,6 +71,14 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	if err != nil {
 		return nil, err
 	}
+	cps, err := cfg.clientPort()
+	if err != nil {
+		return nil, err
+	}
+	cpCfg, certs, err := clientPortConfig(cps, logger)
+	if err != nil {
+		return nil, err
+	}
 	lns, err := openListeners(cfg)
 	if err != nil {
 		return nil, err
@@ -77,7 +89,8 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	if err := httpapi.InstallRaftMetrics(registry); err != nil {
 		logger.Warn("raft metrics unavailable", "error", err)
 	}
-	m := &member{logger: logger, errc: make(chan error, 3), events: events.NewRing(events.DefaultCapacity), stopEvents: make(chan struct{})}
+	m := &member{logger: logger, errc: make(chan error, 3), events: events.NewRing(events.DefaultCapacity), stopEvents: make(chan struct{}),
+		certs: certs, stopCert: make(chan struct{})}
 	ccfg := clusterConfig(cfg, id, lns, logger)
 	ccfg.TLS = clusterTLS
 	f := fsm.New(logger)
@@ -94,14 +107,26 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	m.ns = transport.New(tcfg, m.node)
 	metrics := httpapi.NewMetricsIn(registry, m.node, httpapi.NewConnCollector(m.ns.Remoting()))
 	m.ns.SetObserver(metrics)
-	go func() { m.errc <- m.ns.Serve(lns.client) }()
+	clientLn := lns.client
+	if cpCfg.Needed() {
+		if clientLn, err = clientport.Listen(lns.client, cpCfg); err != nil {
+			m.node.Shutdown()
+			lns.close()
+			return nil, err
+		}
+	}
+	if certs != nil && cps.reload > 0 {
+		go certs.Watch(cps.reload, m.stopCert, m.reportReload)
+	}
+	go func() { m.errc <- m.ns.Serve(clientLn) }()
 	if lns.http != nil {
 		m.http = httpapi.New(m.node, registry, logger)
 		m.http.EnableStatusPage(m.events)
 		go func() { m.errc <- m.http.Serve(lns.http) }()
 	}
 	logger.Info("raftns member started", "client_addr", lns.client.Addr().String(),
-		"cluster_addr", lns.cluster.Addr().String(), "cluster_tls", clusterTLS != nil, "http_addr", addrOf(lns.http), "data_dir", cfg.DataDir)
+		"cluster_addr", lns.cluster.Addr().String(), "cluster_tls", clusterTLS != nil, "http_addr", addrOf(lns.http), "data_dir", cfg.DataDir,
+		"client_tls", cps.mode.String(), "proxy_protocol", cps.proxyProtocol)
 	return m, nil
 }
 
@@ -174,6 +199,7 @@ func (m *member) shutdown() error {
 			m.logger.Info("leadership transferred before shutdown", "new_leader", id)
 		}
 	}
+	close(m.stopCert)
 	m.ns.Close()
 	close(m.stopEvents)
 	err := m.node.Shutdown()
@@ -183,4 +209,20 @@ func (m *member) shutdown() error {
 		m.http.Shutdown(ctx)
 	}
 	return err
+}
+
+// reloadTLS reloads the client port's certificates (SIGHUP); without TLS it
+// does nothing.
+func (m *member) reloadTLS() {
+	if m.certs != nil {
+		m.reportReload(m.certs.Reload())
+	}
+}
+
+func (m *member) reportReload(err error) {
+	if err != nil {
+		m.logger.Error("client TLS certificates not reloaded, the previous ones stay in use", "error", err)
+		return
+	}
+	m.logger.Info("client TLS certificates reloaded")
 }
