@@ -28,6 +28,8 @@ final class Broker {
     private final Settings settings;
     private final Path dir;
     private final Map<String, String> props = new LinkedHashMap<>();
+    /** sysProps are extra JVM system properties (e.g. rocketmq.zone, tls.enable), set before launch. */
+    final Map<String, String> sysProps = new LinkedHashMap<>();
     private Proc proc;
     private long launched;
 
@@ -78,6 +80,12 @@ final class Broker {
         return "127.0.0.1:" + (port + 1);
     }
 
+    /** log returns the broker's RocketMQ log (everything its logback writes), empty when there is none yet. */
+    String log() throws IOException {
+        Path p = dir.resolve("home/logs/rocketmq.log");
+        return Files.exists(p) ? Files.readString(p) : "";
+    }
+
     /** proc returns the running process, or null before start. */
     Proc proc() {
         return proc;
@@ -97,10 +105,11 @@ final class Broker {
         props.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
         Files.writeString(conf, sb.toString());
         boolean v5 = version == Version.V5;
-        Map<String, String> sys = v5
+        Map<String, String> sys = new LinkedHashMap<>(v5
             ? Map.of("rocketmq.home.dir", dir.toString(),
                 "rmq.logback.configurationFile", settings.home.resolve("conf/rmq5-logback.xml").toString())
-            : Map.of("rocketmq.home.dir", settings.home.resolve("rocketmq4-home").toString());
+            : Map.of("rocketmq.home.dir", settings.home.resolve("rocketmq4-home").toString()));
+        sys.putAll(sysProps);
         launched = System.nanoTime();
         List<String> jvm = new ArrayList<>(settings.brokerJvm);
         // The store unmaps its files through reflection; without these opens a 4.9.x broker's shutdown hook dies

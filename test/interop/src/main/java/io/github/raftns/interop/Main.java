@@ -86,6 +86,15 @@ public final class Main {
         if (s.wants("leave")) {
             step(c, "leave", () -> LeavingScenario.signals(c));
         }
+        if (s.wants("acting")) {
+            step(c, "acting", () -> ActingMasterScenario.run(c));
+        }
+        if (s.wants("zone")) {
+            step(c, "zone", () -> ZoneScenario.run(c));
+        }
+        if (s.wants("edge")) {
+            step(c, "edge", () -> ClientPortScenario.run(c));
+        }
     }
 
     /** Step is a scenario body that may throw. */

@@ -45,13 +45,23 @@ final class MqAdmin {
         return run(false, args);
     }
 
+    /** run5With runs the 5.x mqadmin with extra JVM system properties (e.g. rocketmq.zone). */
+    Result run5With(Map<String, String> extraSys, String... args) throws Exception {
+        return run(true, extraSys, args);
+    }
+
     private Result run(boolean v5, String... args) throws Exception {
+        return run(v5, Map.of(), args);
+    }
+
+    private Result run(boolean v5, Map<String, String> extraSys, String... args) throws Exception {
         String name = String.format("mqadmin%s-%02d-%s", v5 ? "" : "4", seq.incrementAndGet(), args[0]);
         Path dir = settings.work.resolve("mqadmin");
         long start = System.nanoTime();
-        Map<String, String> sys = v5
+        Map<String, String> sys = new java.util.LinkedHashMap<>(v5
             ? Map.of("rmq.logback.configurationFile", settings.home.resolve("conf/rmq5-logback.xml").toString())
-            : Map.of("rocketmq.home.dir", settings.home.resolve("rocketmq4-home").toString());
+            : Map.of("rocketmq.home.dir", settings.home.resolve("rocketmq4-home").toString()));
+        sys.putAll(extraSys);
         Proc p = procs.java(name, dir, v5 ? settings.classpath5 : settings.classpath4client, settings.toolJvm,
             "org.apache.rocketmq.tools.command.MQAdminStartup", List.of(args), sys);
         if (!p.waitFor(Duration.ofSeconds(60))) {

@@ -95,11 +95,16 @@ final class RaftNameServers implements NameServers {
     }
 
     private void awaitReady(Node n, Duration deadline) {
+        awaitReady(http, n, deadline);
+    }
+
+    /** awaitReady waits until n answers GET /readyz with 200; it fails if n exits first. */
+    static void awaitReady(HttpClient http, Node n, Duration deadline) {
         Poll.Result r = Poll.until(deadline, () -> {
             if (!n.proc.alive()) {
                 throw new IllegalStateException("raftns " + n.id + " exited: " + n.proc.tail(5));
             }
-            HttpResponse<String> resp = get(n, "/readyz");
+            HttpResponse<String> resp = get(http, n, "/readyz");
             return resp.statusCode() == 200 ? null : "/readyz answered " + resp.statusCode();
         });
         if (!r.ok()) {
@@ -108,6 +113,10 @@ final class RaftNameServers implements NameServers {
     }
 
     private HttpResponse<String> get(Node n, String path) throws IOException, InterruptedException {
+        return get(http, n, path);
+    }
+
+    private static HttpResponse<String> get(HttpClient http, Node n, String path) throws IOException, InterruptedException {
         HttpRequest req = HttpRequest.newBuilder(URI.create(n.http() + path)).timeout(Duration.ofSeconds(3)).GET().build();
         return http.send(req, HttpResponse.BodyHandlers.ofString());
     }
