@@ -118,3 +118,30 @@ func TestCaptured_ReplayAgainstReferenceAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptured_ZoneAndActingMasterRoutes replays the registrations of a
+// 5.5.0 acting-master group (master and slave in zone zoneA) and a master in
+// zoneB, then a 5.5.0 client's zone-mode route query and, after the master
+// left, its route query with supportActingMaster on: the answers are the
+// reference's, byte for byte (the zone answer in the default JSON form).
+func TestCaptured_ZoneAndActingMasterRoutes(t *testing.T) {
+	ts := startTestServer(t, func(c *Config) {
+		c.Settings = NewSettings(map[string]string{PropSupportActingMaster: "true"}, nil)
+	})
+	for _, p := range []string{
+		"broker-5.5.0-am-master__REGISTER_BROKER__full", "broker-5.5.0-am-master__REGISTER_BROKER__one-topic",
+		"broker-5.5.0-am-slave__REGISTER_BROKER__full", "broker-5.5.0-zone-b__REGISTER_BROKER__full",
+	} {
+		replay(t, ts, p, false)
+	}
+	replay(t, ts, "client-5.5.0-zone-a__GET_ROUTEINFO_BY_TOPIC", true)
+
+	// The reference unregistered the SIGKILLed master when its channel closed.
+	master := capturedFrame(t, "broker-5.5.0-am-master__REGISTER_BROKER__full.req.bin").ExtFields
+	resp := ts.call(t, req(remoting.UnregisterBroker, 513, map[string]string{"clusterName": master["clusterName"],
+		"brokerName": master["brokerName"], "brokerAddr": master["brokerAddr"], "brokerId": "0"}, nil))
+	if resp.Code != remoting.Success {
+		t.Fatalf("unregister: %d %s", resp.Code, resp.Remark)
+	}
+	replay(t, ts, "client-5.5.0-acting__GET_ROUTEINFO_BY_TOPIC", true)
+}

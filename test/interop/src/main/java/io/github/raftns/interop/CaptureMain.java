@@ -77,11 +77,18 @@ public final class CaptureMain {
         String target = ns.members().get(0).addr();
         manifest.add("file\tsource\tdirection\tkind\trequest_code\tresponse_code\topaque\tflag\tserialize_type\tversion\tlength\tsha256");
 
+        if ("features5".equals(System.getProperty("interop.captureOnly", ""))) {
+            // Only the 5.x NameServer features; the other files and their MANIFEST rows stay.
+            features5(target);
+            mergeManifest();
+            return;
+        }
         broker5(target);
         broker4(target, false);
         broker4(target, true);
         acting5(target, true);
         acting5(target, false);
+        features5(target);
         Files.writeString(out.resolve("MANIFEST.tsv"), String.join("\n", manifest) + "\n");
     }
 
@@ -178,6 +185,94 @@ public final class CaptureMain {
         one(cap, src + "__" + (compatible ? "QUERY_DATA_VERSION" : "BROKER_HEARTBEAT") + ".oneway", f -> f.oneway(heartbeat));
         pair(cap, src + "__" + (compatible ? "GET_ROUTEINFO_BY_TOPIC__sync-broker-member" : "GET_BROKER_MEMBER_GROUP"),
             f -> f.request(sync), false);
+    }
+
+    /**
+     * features5 captures the 5.x NameServer's zone filter and acting-master route: group broker-capam (a
+     * master and a slave with enableSlaveActingMaster=true, both in zone zoneA) and group broker-capzb (a
+     * master in zoneB), topic cap-am on broker-capam. A 5.5.0 client in zone mode for zoneA reads TBW102
+     * (both groups registered it; the answer keeps zoneA's group only); then, with supportActingMaster=true
+     * on the NameServer and the master SIGKILLed, a 5.5.0 client reads cap-am (the slave shown under id 0).
+     */
+    private void features5(String target) throws Exception {
+        FrameCap capM = proxy("broker-5.5.0-am-master", target);
+        FrameCap capS = proxy("broker-5.5.0-am-slave", target);
+        FrameCap capZ = proxy("broker-5.5.0-zone-b", target);
+        Map<String, String> acting = Map.of("enableSlaveActingMaster", "true", "skipPreOnline", "true");
+        Broker master = new Broker(s, ports, "cap-am0", "broker-capam", 0, Broker.Version.V5, capM.addr(), acting);
+        Broker slave = new Broker(s, ports, "cap-am1", "broker-capam", 1, Broker.Version.V5, capS.addr(), acting);
+        Broker zb = new Broker(s, ports, "cap-zb", "broker-capzb", 0, Broker.Version.V5, capZ.addr(), Map.of());
+        master.sysProps.put("rocketmq.zone", "zoneA");
+        slave.sysProps.put("rocketmq.zone", "zoneA");
+        zb.sysProps.put("rocketmq.zone", "zoneB");
+        master.start(procs);
+        slave.start(procs);
+        zb.start(procs);
+        awaitRegistered(master);
+        awaitRegistered(zb);
+        view.all().createAndUpdateTopicConfig(master.addr(), topic("cap-am", 2));
+        awaitRoute("cap-am");
+        Poll.until(WAIT, () -> view.every(m -> view.brokerAddrs(m, "broker-capam").size() == 2 ? null : "slave not registered"));
+
+        FrameCap zoneClient = proxy("client-5.5.0-zone-a", target);
+        System.setProperty("rocketmq.zone", "zoneA");
+        System.setProperty("rocketmq.zone.mode", "true");
+        try {
+            DefaultMQAdminExt admin = admin(zoneClient.addr());
+            admin.examineTopicRouteInfo("TBW102");
+            admin.shutdown();
+        } finally {
+            System.clearProperty("rocketmq.zone");
+            System.clearProperty("rocketmq.zone.mode");
+        }
+
+        java.util.Properties p = new java.util.Properties();
+        p.put("supportActingMaster", "true");
+        view.all().updateNameServerConfig(p, List.of(target));
+        master.proc().process.destroyForcibly();
+        Poll.Result r = Poll.until(WAIT, () -> view.every(m -> {
+            var route = view.route(m, "cap-am");
+            return route != null && slave.addr().equals(NsView.brokerData(route, "broker-capam").getBrokerAddrs().get(0L))
+                ? null : "no acting master yet";
+        }));
+        if (!r.ok()) {
+            throw new IllegalStateException("acting master not shown: " + r.failure());
+        }
+        FrameCap actingClient = proxy("client-5.5.0-acting", target);
+        DefaultMQAdminExt admin = admin(actingClient.addr());
+        admin.examineTopicRouteInfo("cap-am");
+        admin.shutdown();
+        slave.shutdown(Duration.ofSeconds(60));
+        zb.shutdown(Duration.ofSeconds(60));
+
+        pair(capM, capM.source() + "__REGISTER_BROKER__full", f -> f.request(REGISTER_BROKER), false);
+        pair(capM, capM.source() + "__REGISTER_BROKER__one-topic", f -> f.request(REGISTER_BROKER), true);
+        pair(capS, capS.source() + "__REGISTER_BROKER__full", f -> f.request(REGISTER_BROKER), false);
+        pair(capZ, capZ.source() + "__REGISTER_BROKER__full", f -> f.request(REGISTER_BROKER), false);
+        pair(zoneClient, zoneClient.source() + "__GET_ROUTEINFO_BY_TOPIC", f -> f.request(GET_ROUTEINFO_BY_TOPIC)
+            && f.mentions("TBW102") && responseCode(zoneClient, f) == 0, false);
+        pair(actingClient, actingClient.source() + "__GET_ROUTEINFO_BY_TOPIC", f -> f.request(GET_ROUTEINFO_BY_TOPIC)
+            && f.mentions("cap-am") && responseCode(actingClient, f) == 0, false);
+    }
+
+    private static DefaultMQAdminExt admin(String addr) throws Exception {
+        DefaultMQAdminExt a = new DefaultMQAdminExt(5000);
+        a.setNamesrvAddr(addr);
+        a.setInstanceName("capture-admin-" + System.nanoTime());
+        a.start();
+        return a;
+    }
+
+    /** mergeManifest adds this run's rows to MANIFEST.tsv, replacing rows of the same files. */
+    private void mergeManifest() throws IOException {
+        Path path = out.resolve("MANIFEST.tsv");
+        List<String> rows = new ArrayList<>(Files.exists(path) ? Files.readAllLines(path) : List.of(manifest.get(0)));
+        for (String row : manifest.subList(1, manifest.size())) {
+            String file = row.substring(0, row.indexOf('\t'));
+            rows.removeIf(r -> r.startsWith(file + "\t"));
+            rows.add(row);
+        }
+        Files.writeString(path, String.join("\n", rows) + "\n");
     }
 
     /** routeCheck4 runs our 4.9.x client program (route lookups and three sends) through cap. */
