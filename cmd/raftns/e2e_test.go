@@ -20,12 +20,13 @@ import (
 
 func init() { rlog.SetLogLevel("error") }
 
-// fakeBroker answers every request with SUCCESS and records the codes it
-// received, so a test can tell which broker address a real client chose.
+// fakeBroker answers every request with SUCCESS and records the requests it
+// received, so a test can tell which broker address a real client chose and
+// which notices a name server sent.
 type fakeBroker struct {
-	addr  string
-	mu    sync.Mutex
-	codes []int32
+	addr string
+	mu   sync.Mutex
+	reqs []*remoting.Command
 }
 
 func startFakeBroker(t *testing.T) *fakeBroker {
@@ -38,7 +39,7 @@ func startFakeBroker(t *testing.T) *fakeBroker {
 	srv := remoting.NewServer(remoting.DefaultServerConfig(), remoting.HandlerFunc(
 		func(_ context.Context, _ *remoting.Conn, req *remoting.Command) *remoting.Command {
 			fb.mu.Lock()
-			fb.codes = append(fb.codes, req.Code)
+			fb.reqs = append(fb.reqs, req)
 			fb.mu.Unlock()
 			resp := remoting.NewResponse(req, remoting.Success, "")
 			resp.ExtFields = map[string]string{"msgId": "0A000001000027110000000000000000", "queueId": "0", "queueOffset": "0"}
@@ -54,12 +55,26 @@ func (fb *fakeBroker) sends() int {
 	fb.mu.Lock()
 	defer fb.mu.Unlock()
 	n := 0
-	for _, c := range fb.codes {
-		if c == 10 || c == 310 {
+	for _, r := range fb.reqs {
+		if r.Code == 10 || r.Code == 310 {
 			n++
 		}
 	}
 	return n
+}
+
+// notices returns the header fields of the NOTIFY_MIN_BROKER_ID_CHANGE (905)
+// requests received.
+func (fb *fakeBroker) notices() []map[string]string {
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	var out []map[string]string
+	for _, r := range fb.reqs {
+		if r.Code == 905 {
+			out = append(out, r.ExtFields)
+		}
+	}
+	return out
 }
 
 func TestProcess_SingleMemberServesTheGoClient(t *testing.T) {
