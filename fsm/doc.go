@@ -14,9 +14,12 @@
 // Deliberate deviations, each commented where it is implemented:
 //   - a first registration carrying exactly one topic is accepted (5.x
 //     answers "register broker failed");
-//   - deleteTopicWithBrokerRegistration is not supported (the 5.x default);
-//   - the supportActingMaster route rewrite is not implemented;
-//   - NOTIFY_MIN_BROKER_ID_CHANGE is never sent (the FSM does no I/O);
+//   - deleteTopicWithBrokerRegistration is carried by the registration
+//     command (the receiving member's setting) and never by a split one;
+//   - the supportActingMaster and zone views are applied to a route copy by
+//     the caller (ShowActingMasters, FilterByZone), per member setting;
+//   - NOTIFY_MIN_BROKER_ID_CHANGE is recorded as a pending notice that the
+//     leader acknowledges and then sends (the FSM does no I/O);
 //   - an expiry of an address that no group of its cluster lists drops its
 //     live entry (the reference leaves it to be "expired" forever);
 //   - unregistering a name whose group is gone skips the acting-master check

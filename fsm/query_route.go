@@ -8,8 +8,8 @@ import "slices"
 // when the topic is unknown or none of its broker names has a group.
 // FilterServerTable maps the groups' addresses to their filter servers and is
 // never nil. With withOrderTopicConf, OrderTopicConf comes from KV
-// ORDER_TOPIC_CONFIG. The 5.x acting-master rewrite (supportActingMaster) is
-// not implemented: routes always show the registered ids.
+// ORDER_TOPIC_CONFIG. Routes show the registered ids; ShowActingMasters and
+// FilterByZone give the 5.x views of a route.
 func (f *FSM) Route(topic string, withOrderTopicConf bool) (TopicRouteData, bool) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
