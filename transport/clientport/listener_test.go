@@ -6,11 +6,13 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/pires/go-proxyproto"
 	"github.com/raftns/raftns/cluster/tlstest"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // echoServer accepts through a Listener and echoes, on each connection,
@@ -279,4 +281,37 @@ func TestParseModes(t *testing.T) {
 	if cs, err := NewCertStore(TLSFiles{SelfSigned: true}); err != nil || cs.Config() == nil {
 		t.Errorf("self-signed: %v", err)
 	}
+}
+
+// TestCertStore_WatchReloadsChangedFiles: replacing the files is noticed by
+// the watch, which reloads and reports it.
+func TestCertStore_WatchReloadsChangedFiles(t *testing.T) {
+	dir := t.TempDir()
+	f := tlstest.NewCA(t, dir, "one").Issue(t, dir, "ns")
+	cs, err := NewCertStore(TLSFiles{CertFile: f.CertFile, KeyFile: f.KeyFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := cs.Config()
+	var reported atomic.Bool
+	stop := make(chan struct{})
+	defer close(stop)
+	go cs.Watch(10*time.Millisecond, stop, func(err error) {
+		// A reload may fail while the files are half written; the next
+		// change retries it.
+		if err == nil {
+			reported.Store(true)
+		}
+	})
+	dir2 := t.TempDir()
+	f2 := tlstest.NewCA(t, dir2, "two").Issue(t, dir2, "ns")
+	for _, p := range [][2]string{{f2.KeyFile, f.KeyFile}, {f2.CertFile, f.CertFile}} {
+		b, _ := os.ReadFile(p[0])
+		if err := os.WriteFile(p[1], b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll.For(t, 10*time.Second, "the watch to reload the replaced files and report it", func() bool {
+		return cs.Config() != before && reported.Load()
+	})
 }
