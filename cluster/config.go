@@ -169,6 +169,11 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// RaftSettings returns the Raft configuration a member with this Config
+// runs with (without NotifyCh and Logger, which the Node sets). The load
+// generator uses it to run plain Raft exactly as tuned here.
+func (c *Config) RaftSettings() *raft.Config { return c.raftConfig() }
+
 // raftConfig derives the Raft configuration (docs/design.md, "Raft configuration and storage").
 func (c *Config) raftConfig() *raft.Config {
 	if c.RaftConfig != nil {

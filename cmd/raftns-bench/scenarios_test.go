@@ -159,3 +159,32 @@ func TestExpiry_SmokeClosedConnectionsExpireAfterTheGrace(t *testing.T) {
 		t.Fatalf("close -> gone = %+v, want well under the 30s expiry", res.SinceClose)
 	}
 }
+
+func TestCompare_SmokeOneRoundGivesEveryRatio(t *testing.T) {
+	args := []string{"compare", "-raftns", raftnsBin, "-self", benchBin, "-workdir", t.TempDir(), "-rounds", "1",
+		"-duration", "300ms", "-warmup", "100ms", "-write-clients", "2", "-read-clients", "1,2"}
+	res := runScenario(t, args...).Results.(compareResults)
+	// 6 write figures at one concurrency and 2 read figures at two.
+	if len(res.Rows) != 6+2*2 {
+		t.Fatalf("rows = %d, want 10: %+v", len(res.Rows), res.Rows)
+	}
+	ratios := 0
+	for _, row := range res.Rows {
+		if len(row.Rounds) != 1 || row.Median <= 0 || row.Errors != 0 {
+			t.Fatalf("row %+v: want one round with ops/s > 0 and no errors", row)
+		}
+		if row.Ceiling != "" {
+			ratios++
+			if row.Ratio <= 0 {
+				t.Fatalf("row %+v has a ceiling but no ratio", row)
+			}
+		}
+	}
+	// single, leader, follower, heartbeat at c=2; route at c=1 and c=2.
+	if ratios != 6 {
+		t.Fatalf("%d ratios, want 6", ratios)
+	}
+	if res.HeartbeatLogEntries != 0 {
+		t.Fatalf("heartbeats wrote %d log entries, want 0", res.HeartbeatLogEntries)
+	}
+}

@@ -98,19 +98,10 @@ type RegisterResult struct {
 
 // RegisterBroker sends REGISTER_BROKER with bodyCrc32 set, as brokers do.
 func (c *Client) RegisterBroker(ctx context.Context, addr string, r *Registration) (*RegisterResult, error) {
-	b, err := body.EncodeRegisterBody(&r.Body, r.Compressed, c.Version)
+	req, err := c.RegisterRequest(r)
 	if err != nil {
 		return nil, err
 	}
-	ext := map[string]string{
-		"brokerName": r.BrokerName, "brokerAddr": r.BrokerAddr, "clusterName": r.ClusterName,
-		"haServerAddr": r.HaServerAddr, "brokerId": strconv.FormatInt(r.BrokerID, 10),
-		"compressed": strconv.FormatBool(r.Compressed), "bodyCrc32": strconv.Itoa(int(crc32.ChecksumIEEE(b) & 0x7FFFFFFF)),
-	}
-	if r.EnableActingMaster != nil {
-		ext["enableActingMaster"] = strconv.FormatBool(*r.EnableActingMaster)
-	}
-	req := c.request(remoting.RegisterBroker, ext, b)
 	if r.Oneway {
 		return nil, c.rc.InvokeOneway(ctx, addr, req)
 	}
@@ -125,6 +116,24 @@ func (c *Client) RegisterBroker(ctx context.Context, addr string, r *Registratio
 		}
 	}
 	return res, nil
+}
+
+// RegisterRequest encodes the REGISTER_BROKER request RegisterBroker sends
+// for r, for a caller that sends the same registration many times.
+func (c *Client) RegisterRequest(r *Registration) (*remoting.Command, error) {
+	b, err := body.EncodeRegisterBody(&r.Body, r.Compressed, c.Version)
+	if err != nil {
+		return nil, err
+	}
+	ext := map[string]string{
+		"brokerName": r.BrokerName, "brokerAddr": r.BrokerAddr, "clusterName": r.ClusterName,
+		"haServerAddr": r.HaServerAddr, "brokerId": strconv.FormatInt(r.BrokerID, 10),
+		"compressed": strconv.FormatBool(r.Compressed), "bodyCrc32": strconv.Itoa(int(crc32.ChecksumIEEE(b) & 0x7FFFFFFF)),
+	}
+	if r.EnableActingMaster != nil {
+		ext["enableActingMaster"] = strconv.FormatBool(*r.EnableActingMaster)
+	}
+	return c.request(remoting.RegisterBroker, ext, b), nil
 }
 
 // UnregisterBroker sends UNREGISTER_BROKER.

@@ -1,0 +1,414 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/transport/remoting"
+)
+
+// compareScenario runs, in one invocation, RaftNS next to what the same
+// machine can do without it, and prints every RaftNS figure as a ratio to
+// its ceiling:
+//
+//   - changed registrations on a single member against an Apply-only front
+//     end over plain hashicorp/raft on one node (same stores, same settings);
+//   - changed registrations through the leader and through a follower of
+//     three members against the same front end on three raw Raft nodes;
+//   - heartbeats (unchanged registrations) through a follower against route
+//     reads on that member;
+//   - route reads on that member against a server answering every request
+//     with the same precomputed route body.
+//
+// Every figure is measured in each round, the figures interleaved, and the
+// median over the rounds is reported.
+type compareScenario struct {
+	Rounds       int           `json:"rounds"`
+	Duration     time.Duration `json:"duration"`
+	Warmup       time.Duration `json:"warmup"`
+	WriteClients []int         `json:"writeClients"`
+	ReadClients  []int         `json:"readClients"`
+	Topics       int           `json:"topics"`
+	Self         string        `json:"self"`
+}
+
+func newCompareScenario() *compareScenario { return &compareScenario{} }
+
+func (s *compareScenario) bind(fs *flag.FlagSet) {
+	fs.IntVar(&s.Rounds, "rounds", 3, "rounds; each measures every figure once")
+	fs.DurationVar(&s.Duration, "duration", 3*time.Second, "measured time of one figure")
+	fs.DurationVar(&s.Warmup, "warmup", time.Second, "unmeasured time before each figure")
+	fs.Func("write-clients", "concurrent brokers of the write figures, N,N,... (default 16,64)", intList(&s.WriteClients))
+	fs.Func("read-clients", "concurrent clients of the read figures, N,N,... (default 1,16,64)", intList(&s.ReadClients))
+	fs.IntVar(&s.Topics, "topics", 10, "topics per registering broker")
+	fs.StringVar(&s.Self, "self", "", "raftns-bench binary that runs the raw servers (default: this executable)")
+}
+
+// intList parses "N,N,..." into *dst, replacing the default.
+func intList(dst *[]int) func(string) error {
+	return func(v string) error {
+		*dst = nil
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q: want positive integers", v)
+			}
+			*dst = append(*dst, n)
+		}
+		return nil
+	}
+}
+
+func (s *compareScenario) check(c *commonOptions, _ map[string]bool) error {
+	if len(s.WriteClients) == 0 {
+		s.WriteClients = []int{16, 64}
+	}
+	if len(s.ReadClients) == 0 {
+		s.ReadClients = []int{1, 16, 64}
+	}
+	switch {
+	case !c.starts():
+		return fmt.Errorf("%w: compare starts its own members and raw servers; -addrs is not supported", errUsage)
+	case s.Rounds < 1 || s.Duration <= 0 || s.Warmup < 0:
+		return fmt.Errorf("%w: -rounds and -duration must be positive and -warmup not negative", errUsage)
+	case s.Topics < 0:
+		return fmt.Errorf("%w: -topics must not be negative", errUsage)
+	}
+	c.Members = 1 // the single member; the three-member cluster is started by run
+	if s.Self == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		s.Self = self
+	}
+	return nil
+}
+
+// Figure names, in the order they are measured within a round.
+const (
+	figRaw1      = "raw raft, 1 node: Apply per request"
+	figSingle    = "RaftNS single member: changed REGISTER_BROKER"
+	figRaw3      = "raw raft, 3 nodes: Apply per request on the leader"
+	figLeader    = "RaftNS 3 members: changed REGISTER_BROKER via the leader"
+	figFollower  = "RaftNS 3 members: changed REGISTER_BROKER via a follower"
+	figHeartbeat = "RaftNS 3 members: unchanged REGISTER_BROKER (heartbeat) via a follower"
+	figRoute     = "RaftNS 3 members: GET_ROUTEINFO_BY_TOPIC on that follower"
+	figCeiling   = "ceiling: precomputed route answer"
+)
+
+// ratioSpec says which figure is compared with which ceiling, and the
+// ratio the RaftNS figure should reach.
+type ratioSpec struct {
+	figure, ceiling string
+	target          float64
+	reads           bool
+}
+
+var compareRatios = []ratioSpec{
+	{figSingle, figRaw1, 0.8, false},
+	{figLeader, figRaw3, 0.9, false},
+	{figFollower, figRaw3, 0.85, false},
+	{figHeartbeat, figRoute, 0.5, false},
+	{figRoute, figCeiling, 0.9, true},
+}
+
+// compareRow is one figure at one concurrency: ops/s per round and their
+// median.
+type compareRow struct {
+	Figure    string    `json:"figure"`
+	Clients   int       `json:"clients"`
+	Rounds    []float64 `json:"opsPerSecondByRound"`
+	Median    float64   `json:"medianOpsPerSecond"`
+	Errors    int       `json:"errors"`
+	P50Ms     []float64 `json:"p50MsByRound"`
+	Ceiling   string    `json:"ceiling,omitempty"`
+	Ratio     float64   `json:"ratio,omitempty"`
+	Target    float64   `json:"target,omitempty"`
+	TargetMet bool      `json:"targetMet,omitempty"`
+}
+
+type compareResults struct {
+	Rows []*compareRow `json:"rows"`
+	// HeartbeatLogEntries is the growth of the three-member cluster's log
+	// during the heartbeat figures: it must be 0.
+	HeartbeatLogEntries int64 `json:"heartbeatLogEntries"`
+	RouteBodyBytes      int   `json:"routeBodyBytes"`
+}
+
+// compareTarget is one write endpoint with its brokers and connections,
+// kept across rounds.
+type compareTarget struct {
+	name    string
+	addr    string
+	regs    []*nsclient.Registration
+	clients clientPool
+	bumps   bool
+	// heartbeats are the encoded requests of regs, for a target that
+	// does not bump.
+	heartbeats []*remoting.Command
+}
+
+func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
+	maxW := slices.Max(s.WriteClients)
+	maxR := slices.Max(s.ReadClients)
+	if err := e.makeWorkDir(); err != nil {
+		return err
+	}
+	opts3 := e.opts
+	opts3.Members = 3
+	opts3.WorkDir = e.workDir + "/three"
+	e3, err := newEnv(ctx, opts3, e.progress)
+	if err != nil {
+		return err
+	}
+	e3.tempDir = true // inside e's work directory: kept or removed with it
+	defer e3.close()
+	leader, err := e3.pick(ctx, "leader")
+	if err != nil {
+		return err
+	}
+	follower, err := e3.pick(ctx, "follower")
+	if err != nil {
+		return err
+	}
+	probeClient := e.newClient()
+	defer probeClient.Close()
+	probeReg := newNaming().broker("probe", 0, nil)
+	probe := func(ctx context.Context, addr string) error {
+		_, err := probeClient.RegisterBroker(ctx, addr, probeReg)
+		return err
+	}
+	raftArgs := rawMultiplierArgs(e.opts.MemberArgs)
+	raw1, raw1Leader, err := startRawCluster(ctx, s.Self, e.workDir, "raw1", 1, raftArgs, probe)
+	if err != nil {
+		return err
+	}
+	defer raw1.stop()
+	raw3, raw3Leader, err := startRawCluster(ctx, s.Self, e.workDir, "raw3", 3, raftArgs, probe)
+	if err != nil {
+		return err
+	}
+	defer raw3.stop()
+
+	n := newNaming()
+	var targets []*compareTarget
+	defer func() {
+		for _, t := range targets {
+			t.clients.close()
+		}
+	}()
+	target := func(name, addr string, bumps bool) (*compareTarget, error) {
+		t := &compareTarget{name: name, addr: addr, bumps: bumps, clients: e.newClients(maxW)}
+		group := fmt.Sprintf("t%d", len(targets))
+		for i := range maxW {
+			t.regs = append(t.regs, n.broker(group, i, topicConfigs(n.topics(fmt.Sprintf("%s-%d", group, i), s.Topics), 8)))
+		}
+		for i, r := range t.regs {
+			req, err := t.clients[i].RegisterRequest(r)
+			if err != nil {
+				return t, err
+			}
+			t.heartbeats = append(t.heartbeats, req)
+		}
+		return t, registerAll(ctx, t.clients, addr, t.regs)
+	}
+	for _, spec := range []struct {
+		name, addr string
+		bumps      bool
+	}{
+		{figRaw1, raw1Leader.clientAddr, true},
+		{figSingle, e.members[0].ClientAddr, true},
+		{figRaw3, raw3Leader.clientAddr, true},
+		{figLeader, leader.ClientAddr, true},
+		{figFollower, follower.ClientAddr, true},
+		{figHeartbeat, follower.ClientAddr, false},
+	} {
+		t, err := target(spec.name, spec.addr, spec.bumps)
+		if t != nil {
+			targets = append(targets, t)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", spec.name, err)
+		}
+	}
+
+	routeTopics, routeStop, err := (&routeScenario{Brokers: 4, Topics: 100, Queues: 8}).setup(ctx, e3)
+	if err != nil {
+		return err
+	}
+	defer routeStop()
+	routeReqs := make([]*remoting.Command, len(routeTopics))
+	for i, t := range routeTopics {
+		routeReqs[i] = &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA", Version: nsclient.Version5,
+			ExtFields: map[string]string{"topic": t}}
+	}
+	first, err := probeClient.Invoke(ctx, follower.ClientAddr, routeReqs[0])
+	if err != nil {
+		return fmt.Errorf("route of %s: %w", routeTopics[0], err)
+	}
+	ceiling, err := startCeiling(ctx, s.Self, e.workDir, first.Body)
+	if err != nil {
+		return err
+	}
+	defer ceiling.stop()
+	readers := e.newClients(maxR)
+	defer readers.close()
+
+	rows := map[string]*compareRow{}
+	var order []*compareRow
+	record := func(fig string, c int, out loadOutcome) {
+		key := fig + "/" + strconv.Itoa(c)
+		row := rows[key]
+		if row == nil {
+			row = &compareRow{Figure: fig, Clients: c}
+			rows[key] = row
+			order = append(order, row)
+		}
+		ops := rate(len(out.lat), out.elapsed)
+		row.Rounds = append(row.Rounds, ops)
+		row.Errors += out.errors
+		row.P50Ms = append(row.P50Ms, summarize(out.lat).P50Ms)
+		e.logf("  %-75s c=%-3d %9.0f ops/s  errors %d", fig, c, ops, out.errors)
+		if out.firstErr != nil {
+			e.logf("    first error: %v", out.firstErr)
+		}
+	}
+	phase := loadPhase{warmup: s.Warmup, duration: s.Duration}
+	var hbEntries int64
+	for round := 1; round <= s.Rounds; round++ {
+		e.logf("compare: round %d of %d", round, s.Rounds)
+		for _, c := range s.WriteClients {
+			for _, t := range targets {
+				before, _ := lastIndex(ctx, leader)
+				phase.workers = c
+				record(t.name, c, phase.run(ctx, func(ctx context.Context, w int) error {
+					if !t.bumps {
+						// A heartbeat is the same request every time: the
+						// client sends it pre-encoded, as route queries are.
+						_, err := t.clients[w].Invoke(ctx, t.addr, t.heartbeats[w])
+						return err
+					}
+					bump(t.regs[w])
+					_, err := t.clients[w].RegisterBroker(ctx, t.addr, t.regs[w])
+					return err
+				}))
+				if !t.bumps {
+					after, _ := lastIndex(ctx, leader)
+					hbEntries += int64(after) - int64(before)
+				}
+			}
+		}
+		for _, c := range s.ReadClients {
+			for _, rt := range []struct{ fig, addr string }{{figRoute, follower.ClientAddr}, {figCeiling, ceiling.clientAddr}} {
+				next := make([]int, c)
+				phase.workers = c
+				record(rt.fig, c, phase.run(ctx, func(ctx context.Context, w int) error {
+					req := routeReqs[(w+next[w])%len(routeReqs)]
+					next[w]++
+					_, err := readers[w].Invoke(ctx, rt.addr, req)
+					return err
+				}))
+			}
+		}
+	}
+	res := compareResults{HeartbeatLogEntries: hbEntries, RouteBodyBytes: len(first.Body)}
+	for _, row := range order {
+		row.Median = median(row.Rounds)
+	}
+	for _, spec := range compareRatios {
+		for _, row := range order {
+			if row.Figure != spec.figure {
+				continue
+			}
+			if ceil := rows[spec.ceiling+"/"+strconv.Itoa(row.Clients)]; ceil != nil && ceil.Median > 0 {
+				row.Ceiling, row.Target = spec.ceiling, spec.target
+				row.Ratio = row.Median / ceil.Median
+				row.TargetMet = row.Ratio >= spec.target
+			}
+		}
+	}
+	res.Rows = order
+	r.Results = res
+	r.Tables = append(r.Tables, s.ratioTable(order), s.figureTable(order))
+	for _, m := range e3.members {
+		r.Members = append(r.Members, m.String())
+	}
+	for _, p := range append(append(slices.Clone(raw1.nodes), raw3.nodes...), ceiling) {
+		r.Members = append(r.Members, p.String())
+	}
+	r.notef("heartbeat figures wrote %d log entries on the three-member cluster (must be 0)", hbEntries)
+	r.notef("route body %d bytes (4 brokers, 100 topics); registering brokers carry %d topics each", len(first.Body), s.Topics)
+	r.notef("load generator, RaftNS members and raw servers share this machine's CPUs; compare ratios within one run only")
+	return nil
+}
+
+// rawMultiplierArgs passes a --raft-multiplier given to the members on to
+// the raw Raft nodes, so that both run the same timers.
+func rawMultiplierArgs(memberArgs []string) []string {
+	for i, a := range memberArgs {
+		if v, ok := strings.CutPrefix(a, "--raft-multiplier="); ok {
+			return []string{"-raft-multiplier", v}
+		}
+		if a == "--raft-multiplier" && i+1 < len(memberArgs) {
+			return []string{"-raft-multiplier", memberArgs[i+1]}
+		}
+	}
+	return nil
+}
+
+// median returns the median of values (the mean of the middle two for an
+// even count), 0 for none.
+func median(values []float64) float64 {
+	if len(values) == 0 {
+		return 0
+	}
+	s := slices.Clone(values)
+	slices.Sort(s)
+	if len(s)%2 == 0 {
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return s[len(s)/2]
+}
+
+func (s *compareScenario) ratioTable(rows []*compareRow) Table {
+	t := Table{
+		Title:   fmt.Sprintf("RaftNS as a ratio of its ceiling (median of %d rounds of %v)", s.Rounds, s.Duration),
+		Columns: []string{"figure", "clients", "ops/s", "ceiling", "ceiling ops/s", "ratio", "target", "met"},
+	}
+	byKey := map[string]*compareRow{}
+	for _, r := range rows {
+		byKey[r.Figure+"/"+strconv.Itoa(r.Clients)] = r
+	}
+	for _, spec := range compareRatios {
+		for _, r := range rows {
+			if r.Figure != spec.figure || r.Ceiling != spec.ceiling {
+				continue
+			}
+			ceil := byKey[r.Ceiling+"/"+strconv.Itoa(r.Clients)]
+			t.add(r.Figure, r.Clients, r.Median, r.Ceiling, ceil.Median, fmt.Sprintf("%.2f×", r.Ratio),
+				fmt.Sprintf("≥ %.2f×", r.Target), map[bool]string{true: "yes", false: "NO"}[r.TargetMet])
+		}
+	}
+	return t
+}
+
+func (s *compareScenario) figureTable(rows []*compareRow) Table {
+	t := Table{Title: "every figure, ops/s by round", Columns: []string{"figure", "clients", "rounds ops/s", "median", "p50 ms by round", "errors"}}
+	for _, r := range rows {
+		var ops, p50 []string
+		for i := range r.Rounds {
+			ops = append(ops, cell(r.Rounds[i]))
+			p50 = append(p50, cell(r.P50Ms[i]))
+		}
+		t.add(r.Figure, r.Clients, strings.Join(ops, " / "), r.Median, strings.Join(p50, " / "), r.Errors)
+	}
+	return t
+}
