@@ -91,6 +91,18 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 	return r, err
 }
 
+// RegisterUnchanged is Register for a registration the caller recognised,
+// without decoding it, as one that changes nothing: it counts it and
+// refreshes the broker's liveness. It reports whether the broker is
+// registered.
+func (n *Node) RegisterUnchanged(key fsm.BrokerKey) bool {
+	if !n.Heartbeat(key) {
+		return false
+	}
+	n.stats.RegistersDeduped.Add(1)
+	return true
+}
+
 // Heartbeat refreshes a registered broker's liveness (QUERY_DATA_VERSION,
 // BROKER_HEARTBEAT). It writes nothing. It reports whether the broker is
 // registered.

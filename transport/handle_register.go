@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/crc32"
 	"strconv"
+	"strings"
 
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/body"
@@ -11,8 +12,17 @@ import (
 )
 
 // registerBroker is REGISTER_BROKER (103). An unchanged registration is a
-// heartbeat answered locally; a changed one is applied by the leader.
+// heartbeat answered locally; a changed one is applied by the leader. An
+// unchanged registration the member accepted before, with nothing changed
+// since, is recognised from its fingerprint without decoding.
 func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+	gen := s.fsm.Generation()
+	key, sum := s.regCache.fingerprint(req)
+	if res, ok := s.regCache.lookup(key, sum, gen); ok && s.cluster.RegisterUnchanged(key) {
+		id, _ := strconv.ParseInt(strings.TrimSpace(req.ExtFields["brokerId"]), 10, 64) // valid: accepted before
+		s.attachBroker(c, key, req.ExtFields["brokerName"], id)
+		return s.registerResponse(req, res), nil
+	}
 	cmd, err := s.decodeRegistration(req)
 	if err != nil {
 		return nil, err
@@ -21,12 +31,24 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 	if err != nil {
 		return nil, err
 	}
-	if s.brokers.attach(cmd.Key(), c) {
+	s.regCache.store(key, sum, gen, res)
+	s.attachBroker(c, cmd.Key(), cmd.BrokerName, cmd.BrokerID)
+	return s.registerResponse(req, res), nil
+}
+
+// attachBroker records that the broker registered on c, logging the first
+// time it does on this connection.
+func (s *Server) attachBroker(c *remoting.Conn, key fsm.BrokerKey, name string, id int64) {
+	if s.brokers.attach(key, c) {
 		// remote is the PROXY protocol's client address when a load
 		// balancer sent one.
-		s.logger.Info("broker registered on this connection", "cluster", cmd.ClusterName, "broker", cmd.BrokerName,
-			"id", cmd.BrokerID, "addr", cmd.BrokerAddr, "remote", c.RemoteAddr())
+		s.logger.Info("broker registered on this connection", "cluster", key.Cluster, "broker", name,
+			"id", id, "addr", key.Addr, "remote", c.RemoteAddr())
 	}
+}
+
+// registerResponse is the answer to an accepted registration.
+func (s *Server) registerResponse(req *remoting.Command, res fsm.RegisterResult) *remoting.Command {
 	resp := success(req)
 	resp.ExtFields = map[string]string{}
 	if res.MasterAddr != "" {
@@ -36,7 +58,7 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 	if res.HasOrderTopicConfig && s.cfg.Settings.Bool(PropReturnOrderTopicConfigToBroker, true) {
 		resp.Body = body.EncodeKVTable(res.OrderTopicConfig)
 	}
-	return resp, nil
+	return resp
 }
 
 // decodeRegistration checks the header and the body of a registration.

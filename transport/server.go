@@ -22,6 +22,10 @@ type Cluster interface {
 	LeaderReady() bool
 	Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error)
 	Heartbeat(key fsm.BrokerKey) bool
+	// RegisterUnchanged counts a registration recognised as unchanged
+	// without decoding it and refreshes the broker's liveness, as Register
+	// does for an unchanged one; false if the broker is not registered.
+	RegisterUnchanged(key fsm.BrokerKey) bool
 	BrokerConnected(key fsm.BrokerKey)
 	BrokerDisconnected(key fsm.BrokerKey)
 	Ready() (bool, string)
@@ -61,6 +65,7 @@ type Server struct {
 	logger   hclog.Logger
 	routes   *routeCache
 	brokers  *brokerConns
+	regCache *registrationCache
 	dispatch map[int32]handler
 	rs       *remoting.Server
 	stop     chan struct{}
@@ -78,12 +83,13 @@ func New(cfg Config, c Cluster) *Server {
 		cfg.Settings = NewSettings(nil, nil)
 	}
 	s := &Server{
-		cfg:     cfg,
-		cluster: c,
-		fsm:     c.FSM(),
-		logger:  cfg.Logger.Named("namesrv"),
-		routes:  newRouteCache(),
-		stop:    make(chan struct{}),
+		cfg:      cfg,
+		cluster:  c,
+		fsm:      c.FSM(),
+		logger:   cfg.Logger.Named("namesrv"),
+		routes:   newRouteCache(),
+		regCache: newRegistrationCache(),
+		stop:     make(chan struct{}),
 	}
 	s.brokers = newBrokerConns(c)
 	s.dispatch = s.dispatchTable()
