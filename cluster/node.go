@@ -105,7 +105,7 @@ func (n *Node) start(ln net.Listener) error {
 	n.trans = n.cfg.Transport
 	if n.trans == nil {
 		n.trans = raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
-			Stream:  raftLayer{chanListener: n.mux.raft, dialer: n.pool.dialer},
+			Stream:  patientLayer{raftLayer: raftLayer{chanListener: n.mux.raft, dialer: n.pool.dialer}, stop: n.shutdownCh},
 			MaxPool: 3,
 			Timeout: 10 * time.Second,
 			Logger:  n.cfg.Logger.Named("raft-net"),
