@@ -45,6 +45,7 @@ type Node struct {
 	ready   atomic.Pointer[readiness]
 	// prevCommit is the readiness monitor's commit-index sample.
 	prevCommit uint64
+	catchUp    catchUp
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}

@@ -42,6 +42,12 @@ func (n *Node) monitorReadiness() {
 
 func (n *Node) updateReadiness() {
 	ready, reason := n.evaluateReadiness()
+	switch {
+	case ready:
+		n.catchUp.confirmed = true
+	case n.catchUp.confirmed:
+		n.catchUp.reset() // lost readiness: prove catching up again
+	}
 	prev := n.ready.Swap(&readiness{ready: ready, reason: reason})
 	if ready != prev.ready {
 		if ready {
@@ -78,6 +84,11 @@ func (n *Node) evaluateReadiness() (bool, string) {
 		return false, "not in the cluster configuration"
 	case prev == 0 || n.fsm.AppliedIndex() < n.lastFSMEntryAtOrBelow(prev):
 		return false, "applying committed entries"
+	}
+	if _, leaderAddr := n.Leader(); leaderAddr == "" {
+		return false, "no leader known"
+	} else if why := n.checkCaughtUp(leaderAddr); why != "" {
+		return false, why
 	}
 	return true, ""
 }
