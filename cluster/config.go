@@ -198,9 +198,14 @@ func (c *Config) raftConfig() *raft.Config {
 	if c.TrailingLogs > 0 {
 		rc.TrailingLogs = c.TrailingLogs
 	}
-	// Registrations of brokers with thousands of topics are large entries;
-	// keep one AppendEntries RPC around a few MB.
-	rc.MaxAppendEntries = 16
+	// One AppendEntries carries up to 64 entries (the library's default),
+	// and the leader takes up to as many concurrent Applies into one log
+	// write: a follower catching up after an outage receives 64 entries per
+	// fsync instead of 16 (four times faster; see docs/benchmarks.md), and
+	// concurrent writes share fsyncs. Entries are at most about 400 KiB
+	// (registrations are split above that), so one RPC stays bounded.
+	rc.MaxAppendEntries = 64
+	rc.BatchApplyCh = true
 	return rc
 }
 
