@@ -101,6 +101,7 @@ var scenarios = map[string]scenarioInfo{
 	"expiry":   {"time from a broker's last heartbeat to its route disappearing", func() scenario { return newExpiryScenario() }},
 	"large":    {"brokers with thousands of topics: body, entry and log size", func() scenario { return newLargeScenario() }},
 	"memory":   {"member RSS holding brokers x topics", func() scenario { return newMemoryScenario() }},
+	"rejoin":   {"restart a follower after an outage: time to its first entry and to ready", func() scenario { return newRejoinScenario() }},
 	"compare":  {"RaftNS against raw Raft and a precomputed-answer server, as ratios", func() scenario { return newCompareScenario() }},
 }
 

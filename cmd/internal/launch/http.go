@@ -14,6 +14,7 @@ type Status struct {
 	State        string `json:"state"`
 	LeaderID     string `json:"leaderId"`
 	Ready        bool   `json:"ready"`
+	ReadyReason  string `json:"readyReason"`
 	LeaderReady  bool   `json:"leaderReady"`
 	Term         uint64 `json:"term"`
 	CommitIndex  uint64 `json:"commitIndex"`
