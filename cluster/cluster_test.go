@@ -525,3 +525,44 @@ func TestCluster_MemberDirectoryFollowsChangedAddresses(t *testing.T) {
 		return false
 	})
 }
+
+func TestCluster_FollowersDetectAStoppedLeaderAndRestoreTheirTimers(t *testing.T) {
+	slow := func(c *Config) {
+		rc := fastRaftConfig()
+		rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = 2*time.Second, 2*time.Second, 100*time.Millisecond
+		c.RaftConfig = rc
+	}
+	tc := newTestCluster(t, 3, slow)
+	leader := tc.waitLeaderReady()
+	survivors := tc.followers()
+	// A crash: Raft traffic stops and the cluster port closes, with no
+	// leadership transfer.
+	tc.partition(leader)
+	leader.node.mux.close()
+	var next *testMember
+	waitFor(t, 15*time.Second, "a new leader", func() bool {
+		for _, m := range survivors {
+			if m.node.LeaderReady() {
+				next = m
+				return true
+			}
+		}
+		return false
+	})
+	tc.stop(leader)
+	if next == leader {
+		t.Fatal("the stopped leader is still leader")
+	}
+	var detected uint64
+	for _, m := range survivors {
+		detected += m.node.Stats().LeaderLossDetected.Load()
+	}
+	if detected == 0 {
+		t.Fatal("no survivor noticed that the leader's cluster port closed")
+	}
+	for _, m := range survivors {
+		waitFor(t, 15*time.Second, m.id+" to restore its raft timeouts", func() bool {
+			return m.node.Raft().ReloadableConfig().HeartbeatTimeout == 2*time.Second
+		})
+	}
+}

@@ -61,6 +61,10 @@ type Stats struct {
 	ForwardedIn      atomic.Uint64
 	Expirations      atomic.Uint64
 	LeaderChanges    atomic.Uint64
+	// LeaderLossDetected counts the times this member, as a follower, saw
+	// the leader's cluster port close and refuse connections and shortened
+	// its election timers.
+	LeaderLossDetected atomic.Uint64
 	// ClusterConnsRejected counts connections to the cluster port closed
 	// before they chose a protocol: failed TLS handshakes (no or a foreign
 	// certificate, a plain client on a TLS port), timeouts, unknown bytes.
@@ -137,6 +141,7 @@ func (n *Node) start(ln net.Listener) error {
 	n.goLoop(n.monitorLeadership)
 	n.goLoop(n.monitorReadiness)
 	n.goLoop(n.sendHeartbeats)
+	n.goLoop(n.watchLeader)
 	if len(n.cfg.Join) > 0 {
 		n.goLoop(n.joinLoop)
 	}
