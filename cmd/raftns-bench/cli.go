@@ -102,6 +102,7 @@ var scenarios = map[string]scenarioInfo{
 	"large":    {"brokers with thousands of topics: body, entry and log size", func() scenario { return newLargeScenario() }},
 	"memory":   {"member RSS holding brokers x topics", func() scenario { return newMemoryScenario() }},
 	"rejoin":   {"restart a follower after an outage: time to its first entry and to ready", func() scenario { return newRejoinScenario() }},
+	"pause":    {"SIGSTOP the leader: how soon waiting forwarded writes are answered by the new leader", func() scenario { return newPauseScenario() }},
 	"compare":  {"RaftNS against raw Raft and a precomputed-answer server, as ratios", func() scenario { return newCompareScenario() }},
 }
 

@@ -195,6 +195,15 @@ type writers struct {
 	firstAfter time.Time
 	lastErr    error
 	progress   chan struct{}
+	// afterKill lists every registration sent up to a second before the
+	// kill mark or later, as it completed.
+	afterKill []completion
+}
+
+// completion is one finished registration.
+type completion struct {
+	sent, done time.Time
+	err        error
 }
 
 func (s *failoverScenario) startWriters(ctx context.Context, e *env, n naming, addr string, round int) *writers {
@@ -225,6 +234,9 @@ func (w *writers) record(sent, done time.Time, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	after := !w.killAt.IsZero() && !sent.Before(w.killAt)
+	if !w.killAt.IsZero() && sent.After(w.killAt.Add(-time.Second)) {
+		w.afterKill = append(w.afterKill, completion{sent, done, err})
+	}
 	switch {
 	case err != nil && after:
 		w.failedPost++
