@@ -73,13 +73,14 @@ var (
 	descForwarded     = prometheus.NewDesc("ns_forwarded_total", "Writes forwarded, by direction.", []string{"direction"}, nil)
 	descForwardFails  = prometheus.NewDesc("ns_forward_failures_total", "Forwarding attempts that failed and were retried or given up.", nil, nil)
 	descLeaderChanges = prometheus.NewDesc("ns_leader_changes_total", "Leadership changes seen by this member.", nil, nil)
+	descLeaderLost    = prometheus.NewDesc("ns_leader_loss_detected_total", "Times this member, as a follower, saw the leader's cluster port close and refuse connections and shortened its election timers.", nil, nil)
 	descClusterReject = prometheus.NewDesc("ns_cluster_conns_rejected_total", "Cluster-port connections refused (failed TLS handshake, unknown or missing protocol byte).", nil, nil)
 )
 
 func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLeaderReady, descReady, descRaftState, descApplied, descAppliedLag,
 		descLastContact, descBrokers, descTopics, descExpirations, descRegWritten, descRegDeduped, descForwarded,
-		descForwardFails, descLeaderChanges, descClusterReject} {
+		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject} {
 		ch <- d
 	}
 }
@@ -118,6 +119,7 @@ func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descForwarded, stats.ForwardedIn.Load(), "in")
 	counter(descForwardFails, stats.ForwardFailures.Load())
 	counter(descLeaderChanges, stats.LeaderChanges.Load())
+	counter(descLeaderLost, stats.LeaderLossDetected.Load())
 	counter(descClusterReject, stats.ClusterConnsRejected.Load())
 }
 
