@@ -62,7 +62,33 @@ func (l *lexer) isNull() bool { return l.fj.IsNull() }
 // object reads an object and calls fn for each member; fn must consume the
 // member's value. An object whose only key is "$ref" reads as empty.
 func (l *lexer) object(fn func(key string) error) error {
-	return jsonErr(l.fj.Object(func(key []byte) error { return fn(fastjson.ValidString(key)) }))
+	return jsonErr(l.fj.Object(func(key []byte) error { return fn(keyString(key)) }))
+}
+
+// knownKeys are the property names of the bodies this package reads, and
+// the ones Java adds that it skips: a key among them costs a map lookup
+// instead of a string allocation (a registration has a dozen per topic).
+var knownKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"attributes", "bname", "brokerAddr", "brokerAddrs", "brokerDatas", "brokerName",
+		"cluster", "counter", "currIdMap", "dataVersion", "dirty", "enableActingMaster", "epoch",
+		"filterServerList", "filterServerTable", "order", "orderTopicConf", "perm", "queueDatas",
+		"readQueueNums", "scope", "stateVersion", "timestamp", "topic", "topicConfigSerializeWrapper",
+		"topicConfigTable", "topicFilterType", "topicList", "topicMessageType", "topicName",
+		"topicQueueMappingByBroker", "topicQueueMappingInfoMap", "topicSysFlag", "totalQueues",
+		"writeQueueNums", "zoneName"} {
+		m[k] = k
+	}
+	return m
+}()
+
+// keyString returns an object key as a string, without allocating for a
+// known one.
+func keyString(key []byte) string {
+	if k, ok := knownKeys[string(key)]; ok {
+		return k
+	}
+	return fastjson.ValidString(key)
 }
 
 // array reads an array and calls fn for each element; fn must consume it.
