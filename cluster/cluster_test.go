@@ -540,7 +540,7 @@ func TestCluster_FollowersDetectAStoppedLeaderAndRestoreTheirTimers(t *testing.T
 	tc.partition(leader)
 	leader.node.mux.close()
 	var next *testMember
-	waitFor(t, 15*time.Second, "a new leader", func() bool {
+	poll.For(t, 15*time.Second, "a new leader", func() bool {
 		for _, m := range survivors {
 			if m.node.LeaderReady() {
 				next = m
@@ -561,7 +561,7 @@ func TestCluster_FollowersDetectAStoppedLeaderAndRestoreTheirTimers(t *testing.T
 		t.Fatal("no survivor noticed that the leader's cluster port closed")
 	}
 	for _, m := range survivors {
-		waitFor(t, 15*time.Second, m.id+" to restore its raft timeouts", func() bool {
+		poll.For(t, 15*time.Second, m.id+" to restore its raft timeouts", func() bool {
 			return m.node.Raft().ReloadableConfig().HeartbeatTimeout == 2*time.Second
 		})
 	}

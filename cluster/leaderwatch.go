@@ -5,6 +5,8 @@ import (
 	"net"
 	"syscall"
 	"time"
+
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // Leader-loss detection. With hashicorp/raft a follower notices a dead
@@ -27,7 +29,7 @@ const (
 
 // watchLeader runs on every member for its lifetime.
 func (n *Node) watchLeader() {
-	for n.sleepOrShutdown(leaderWatchPoll) {
+	for poll.Sleep(leaderWatchPoll, n.shutdownCh) {
 		_, addr := n.Leader()
 		if addr == "" || n.IsLeader() {
 			continue
@@ -100,7 +102,7 @@ func (n *Node) leaderGone(addr string) {
 	n.stats.LeaderLossDetected.Add(1)
 	n.logger.Info("leader's cluster port refuses connections: shortened raft timeouts until a new leader", "leader", addr, "timeout", lease)
 	until := time.Now().Add(leaderWatchQuick)
-	for time.Now().Before(until) && n.sleepOrShutdown(leaderWatchPoll) {
+	for time.Now().Before(until) && poll.Sleep(leaderWatchPoll, n.shutdownCh) {
 		if _, now := n.Leader(); (now != "" && now != addr) || n.IsLeader() {
 			break
 		}
