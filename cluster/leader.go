@@ -132,12 +132,17 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 		lastTry := time.Until(hold) < 2*backoff
 		var res any
 		err := ErrNoLeader
+		// Taken before the leader is read, so that a change in between
+		// is not missed.
+		changed := n.leaderChange.Changed()
 		leaderID, leaderAddr := n.Leader()
 		switch {
 		case n.IsLeader():
 			res, err = attempt(ctx, "", lastTry)
 		case leaderAddr != "" && leaderID != n.cfg.ID:
-			res, err = attempt(ctx, leaderAddr, lastTry)
+			res, err = n.remoteAttempt(ctx, changed, func(ctx context.Context) (any, error) {
+				return attempt(ctx, leaderAddr, lastTry)
+			})
 		}
 		if err == nil || !retryable(err) {
 			return res, err
@@ -147,12 +152,41 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 		}
 		select {
 		case <-time.After(jitter(backoff)):
+		case <-changed:
+			// A new leader (possibly this member): try it at once.
 		case <-ctx.Done():
 		case <-n.shutdownCh:
 			return nil, ErrShutdown
 		}
 		backoff = min(backoff*2, 500*time.Millisecond)
 	}
+}
+
+// forwardAttemptLimit bounds one try at the leader; a leader that does not
+// answer by then is asked again (or its successor is). Registrations and
+// the other forwarded commands are idempotent, so a second copy of a write
+// the first leader did commit changes nothing.
+const forwardAttemptLimit = 2 * time.Second
+
+// remoteAttempt runs one try at a remote leader, cut short when this
+// member's view of the leader changes (the write then goes to the new
+// leader, or is applied here if this member leads now) or after
+// forwardAttemptLimit. A try cut short is retryable.
+func (n *Node) remoteAttempt(ctx context.Context, changed <-chan struct{}, try func(context.Context) (any, error)) (any, error) {
+	actx, cancel := context.WithTimeout(ctx, forwardAttemptLimit)
+	defer cancel()
+	go func() {
+		select {
+		case <-changed:
+			cancel()
+		case <-actx.Done():
+		}
+	}()
+	res, err := try(actx)
+	if err != nil && ctx.Err() == nil && actx.Err() != nil {
+		return nil, fmt.Errorf("%w: leader changed or did not answer within %v (%v)", ErrNotLeader, forwardAttemptLimit, err)
+	}
+	return res, err
 }
 
 func retryable(err error) bool {

@@ -46,6 +46,8 @@ type Node struct {
 	// prevCommit is the readiness monitor's commit-index sample.
 	prevCommit uint64
 	catchUp    catchUp
+	// leaderChange wakes writes waiting on a leader when it changes.
+	leaderChange *leaderChanges
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}
@@ -90,6 +92,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		readyCh:    make(chan struct{}),
 		shutdownCh: make(chan struct{}),
 	}
+	n.leaderChange = newLeaderChanges()
 	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
 	n.ready.Store(&readiness{reason: "starting"})
 	if err := n.start(ln); err != nil {
@@ -142,6 +145,7 @@ func (n *Node) start(ln net.Listener) error {
 	n.goLoop(n.monitorReadiness)
 	n.goLoop(n.sendHeartbeats)
 	n.goLoop(n.watchLeader)
+	n.goLoop(n.observeLeaderChanges)
 	if len(n.cfg.Join) > 0 {
 		n.goLoop(n.joinLoop)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"syscall"
@@ -59,6 +60,8 @@ type pauseRound struct {
 	Waiting int     `json:"waiting"`
 	LateMs  float64 `json:"lateMs"`
 	Failed  int     `json:"failed"`
+	// FirstError is the first failed registration's error.
+	FirstError string `json:"firstError,omitempty"`
 }
 
 type pauseResults struct {
@@ -110,8 +113,14 @@ func (s *pauseScenario) run(ctx context.Context, e *env, r *Report) error {
 		pr.NewLeader, pr.LeaderMs = newLeader, ms(tLeader.Sub(stopAt))
 		w.mu.Lock()
 		for _, c := range w.afterKill {
+			if errors.Is(c.err, context.Canceled) {
+				continue // stopped by the scenario at the end of the round
+			}
 			if c.err != nil {
 				pr.Failed++
+				if pr.FirstError == "" {
+					pr.FirstError = fmt.Sprintf("sent %v after the stop: %v", c.sent.Sub(stopAt).Round(time.Millisecond), c.err)
+				}
 				continue
 			}
 			if c.sent.Before(tLeader) && c.done.After(tLeader) {
@@ -134,6 +143,11 @@ func (s *pauseScenario) run(ctx context.Context, e *env, r *Report) error {
 		t.add(pr.Round, pr.Paused, pr.Via, pr.NewLeader, pr.LeaderMs, pr.Waiting, pr.LateMs, pr.Failed)
 	}
 	r.Tables = append(r.Tables, t)
+	for _, pr := range res.Rounds {
+		if pr.FirstError != "" {
+			r.notef("round %d: first failed registration %s", pr.Round, pr.FirstError)
+		}
+	}
 	r.notef("writes waiting = registrations sent before the new leader took office and answered after; the last column is the latest of those answers")
 	return nil
 }
