@@ -199,13 +199,15 @@ func (c *Config) raftConfig() *raft.Config {
 		rc.TrailingLogs = c.TrailingLogs
 	}
 	// One AppendEntries carries up to 64 entries (the library's default),
-	// and the leader takes up to as many concurrent Applies into one log
+	// and the leader takes up to as many waiting Applies into one log
 	// write: a follower catching up after an outage receives 64 entries per
-	// fsync instead of 16 (four times faster; see docs/benchmarks.md), and
-	// concurrent writes share fsyncs. Entries are at most about 400 KiB
-	// (registrations are split above that), so one RPC stays bounded.
+	// fsync instead of 16 (four times faster; see docs/benchmarks.md).
+	// Entries are at most about 400 KiB (registrations are split above
+	// that), so one RPC stays bounded. BatchApplyCh stays off: concurrent
+	// Applies already share log writes without it (the leader drains the
+	// ones waiting to be received), and a buffered apply channel can hold
+	// futures that nobody answers when Raft shuts down.
 	rc.MaxAppendEntries = 64
-	rc.BatchApplyCh = true
 	return rc
 }
 
