@@ -162,31 +162,55 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 	}
 }
 
-// forwardAttemptLimit bounds one try at the leader; a leader that does not
-// answer by then is asked again (or its successor is). Registrations and
-// the other forwarded commands are idempotent, so a second copy of a write
-// the first leader did commit changes nothing.
-const forwardAttemptLimit = 2 * time.Second
+// leaderSilenceLimit is how long a try at the leader may go on while this
+// member hears nothing from the leader (no heartbeat, no entries): a leader
+// that stopped (paused, or cut off) is asked again, or its successor is,
+// while a leader that keeps heartbeating is given the caller's whole
+// deadline, however long a large write takes. Registrations and the other
+// forwarded commands are idempotent, so a second copy of a write the first
+// leader did commit changes nothing.
+const leaderSilenceLimit = time.Second
 
 // remoteAttempt runs one try at a remote leader, cut short when this
 // member's view of the leader changes (the write then goes to the new
-// leader, or is applied here if this member leads now) or after
-// forwardAttemptLimit. A try cut short is retryable.
+// leader, or is applied here if this member leads now) or when the leader
+// has been silent for leaderSilenceLimit. A try cut short is retryable.
 func (n *Node) remoteAttempt(ctx context.Context, changed <-chan struct{}, try func(context.Context) (any, error)) (any, error) {
-	actx, cancel := context.WithTimeout(ctx, forwardAttemptLimit)
+	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
-		select {
-		case <-changed:
-			cancel()
-		case <-actx.Done():
+		t := time.NewTicker(leaderSilenceLimit / 4)
+		defer t.Stop()
+		for {
+			select {
+			case <-changed:
+				cancel()
+				return
+			case <-t.C:
+				if n.leaderSilent() {
+					cancel()
+					return
+				}
+			case <-actx.Done():
+				return
+			}
 		}
 	}()
 	res, err := try(actx)
 	if err != nil && ctx.Err() == nil && actx.Err() != nil {
-		return nil, fmt.Errorf("%w: leader changed or did not answer within %v (%v)", ErrNotLeader, forwardAttemptLimit, err)
+		return nil, fmt.Errorf("%w: the leader changed or went silent (%v)", ErrNotLeader, err)
 	}
 	return res, err
+}
+
+// leaderSilent reports whether this member has heard nothing from the
+// leader for leaderSilenceLimit.
+func (n *Node) leaderSilent() bool {
+	if n.raft == nil {
+		return false
+	}
+	last := n.raft.LastContact()
+	return !last.IsZero() && time.Since(last) > leaderSilenceLimit
 }
 
 func retryable(err error) bool {

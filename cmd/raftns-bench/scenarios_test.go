@@ -162,7 +162,7 @@ func TestExpiry_SmokeClosedConnectionsExpireAfterTheGrace(t *testing.T) {
 
 func TestCompare_SmokeOneRoundGivesEveryRatio(t *testing.T) {
 	args := []string{"compare", "-raftns", raftnsBin, "-self", benchBin, "-workdir", t.TempDir(), "-rounds", "1",
-		"-duration", "300ms", "-warmup", "100ms", "-write-clients", "2", "-read-clients", "1,2"}
+		"-duration", "1s", "-warmup", "200ms", "-write-clients", "2", "-read-clients", "1,2"}
 	res := runScenario(t, args...).Results.(compareResults)
 	// 6 write figures at one concurrency and 2 read figures at two.
 	if len(res.Rows) != 6+2*2 {
