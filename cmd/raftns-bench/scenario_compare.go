@@ -123,16 +123,21 @@ var compareRatios = []ratioSpec{
 // compareRow is one figure at one concurrency: ops/s per round and their
 // median.
 type compareRow struct {
-	Figure    string    `json:"figure"`
-	Clients   int       `json:"clients"`
-	Rounds    []float64 `json:"opsPerSecondByRound"`
-	Median    float64   `json:"medianOpsPerSecond"`
-	Errors    int       `json:"errors"`
-	P50Ms     []float64 `json:"p50MsByRound"`
-	Ceiling   string    `json:"ceiling,omitempty"`
-	Ratio     float64   `json:"ratio,omitempty"`
-	Target    float64   `json:"target,omitempty"`
-	TargetMet bool      `json:"targetMet,omitempty"`
+	Figure  string    `json:"figure"`
+	Clients int       `json:"clients"`
+	Rounds  []float64 `json:"opsPerSecondByRound"`
+	Median  float64   `json:"medianOpsPerSecond"`
+	Errors  int       `json:"errors"`
+	P50Ms   []float64 `json:"p50MsByRound"`
+	Ceiling string    `json:"ceiling,omitempty"`
+	Ratio   float64   `json:"ratio,omitempty"`
+	// RoundRatios are the ratios of each round's figures (same round,
+	// measured seconds apart); RatioOfRounds is their median, which a
+	// round disturbed by other work on the machine moves less.
+	RoundRatios   []float64 `json:"roundRatios,omitempty"`
+	RatioOfRounds float64   `json:"ratioOfRoundsMedian,omitempty"`
+	Target        float64   `json:"target,omitempty"`
+	TargetMet     bool      `json:"targetMet,omitempty"`
 }
 
 type compareResults struct {
@@ -332,6 +337,12 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 				row.Ceiling, row.Target = spec.ceiling, spec.target
 				row.Ratio = row.Median / ceil.Median
 				row.TargetMet = row.Ratio >= spec.target
+				for i := range min(len(row.Rounds), len(ceil.Rounds)) {
+					if ceil.Rounds[i] > 0 {
+						row.RoundRatios = append(row.RoundRatios, row.Rounds[i]/ceil.Rounds[i])
+					}
+				}
+				row.RatioOfRounds = median(row.RoundRatios)
 			}
 		}
 	}
@@ -381,7 +392,7 @@ func median(values []float64) float64 {
 func (s *compareScenario) ratioTable(rows []*compareRow) Table {
 	t := Table{
 		Title:   fmt.Sprintf("RaftNS as a ratio of its ceiling (median of %d rounds of %v)", s.Rounds, s.Duration),
-		Columns: []string{"figure", "clients", "ops/s", "ceiling", "ceiling ops/s", "ratio", "target", "met"},
+		Columns: []string{"figure", "clients", "ops/s", "ceiling", "ceiling ops/s", "ratio", "target", "met", "ratio by round", "median of those"},
 	}
 	byKey := map[string]*compareRow{}
 	for _, r := range rows {
@@ -393,8 +404,13 @@ func (s *compareScenario) ratioTable(rows []*compareRow) Table {
 				continue
 			}
 			ceil := byKey[r.Ceiling+"/"+strconv.Itoa(r.Clients)]
+			var byRound []string
+			for _, x := range r.RoundRatios {
+				byRound = append(byRound, fmt.Sprintf("%.2f", x))
+			}
 			t.add(r.Figure, r.Clients, r.Median, r.Ceiling, ceil.Median, fmt.Sprintf("%.2f×", r.Ratio),
-				fmt.Sprintf("≥ %.2f×", r.Target), map[bool]string{true: "yes", false: "NO"}[r.TargetMet])
+				fmt.Sprintf("≥ %.2f×", r.Target), map[bool]string{true: "yes", false: "NO"}[r.TargetMet],
+				strings.Join(byRound, " / "), fmt.Sprintf("%.2f×", r.RatioOfRounds))
 		}
 	}
 	return t
