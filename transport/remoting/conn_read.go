@@ -16,45 +16,117 @@ func (c *Conn) readLoop() error {
 		if err := c.awaitFrame(); err != nil {
 			return err
 		}
-		req, err := ReadCommand(c.br)
+		req, charge, err := c.readRequest()
 		if err != nil {
-			if isFrameError(err) {
-				s.stats.badFrames.Add(1)
-				s.logger.Debug("bad frame, closing connection", "conn", c.id, "remote", c.remote, "error", err)
-			}
-			return err
+			return c.readFailed(err)
 		}
-		c.touch()
-		if req.IsResponse() {
-			// Java NettyRemotingAbstract would look the opaque up in its
-			// own pending table; a NameServer sends no requests here.
-			s.stats.ignoredResponses.Add(1)
-			s.logger.Debug("ignoring response frame", "conn", c.id, "opaque", req.Opaque, "code", req.Code)
-			continue
-		}
-		s.stats.requests.Add(1)
-		if req.IsOneway() {
-			s.stats.oneway.Add(1)
+		if req == nil {
+			continue // answered or ignored without a handler
 		}
 		select {
 		case c.sem <- struct{}{}:
 		case <-c.done:
+			s.cfg.Budget.Release(charge)
 			return c.Err()
 		}
 		c.inflight.Add(1)
 		c.handlers.Add(1)
-		go c.serve(req)
+		go c.serve(req, charge)
+	}
+}
+
+// readRequest reads the next frame under the frame deadline, charging its
+// length to the memory budget first. It returns a nil request for frames
+// that need no handler: responses, and requests refused for lack of
+// memory, which are answered SYSTEM_BUSY here. charge is what the request
+// holds of the budget until its handler returns.
+func (c *Conn) readRequest() (req *Command, charge int64, err error) {
+	s := c.srv
+	if err := c.armFrame(time.Now()); err != nil {
+		return nil, 0, err
+	}
+	l, err := PeekFrameLength(c.br)
+	if err != nil {
+		return nil, 0, err
+	}
+	charge = int64(l)
+	if !s.cfg.Budget.Acquire(c.ctx, charge, s.cfg.BudgetWait) {
+		req, err := SkipCommand(c.br)
+		if err != nil {
+			return nil, 0, err
+		}
+		c.touch()
+		c.refuseBusy(req)
+		return nil, 0, nil
+	}
+	req, err = ReadCommand(c.br)
+	if err != nil {
+		s.cfg.Budget.Release(charge)
+		return nil, 0, err
+	}
+	c.touch()
+	if req.IsResponse() {
+		// Java NettyRemotingAbstract would look the opaque up in its
+		// own pending table; a NameServer sends no requests here.
+		s.cfg.Budget.Release(charge)
+		s.stats.ignoredResponses.Add(1)
+		s.logger.Debug("ignoring response frame", "conn", c.id, "opaque", req.Opaque, "code", req.Code)
+		return nil, 0, nil
+	}
+	s.stats.requests.Add(1)
+	if req.IsOneway() {
+		s.stats.oneway.Add(1)
+	}
+	return req, charge, nil
+}
+
+// readFailed classifies why reading a frame failed and returns the close
+// reason.
+func (c *Conn) readFailed(err error) error {
+	s := c.srv
+	var ne net.Error
+	switch {
+	case isFrameError(err):
+		s.stats.badFrames.Add(1)
+		s.logger.Debug("bad frame, closing connection", "conn", c.id, "remote", c.remote, "error", err)
+	case errors.As(err, &ne) && ne.Timeout():
+		s.stats.slowFrames.Add(1)
+		s.logger.Debug("frame not received in time, closing connection", "conn", c.id, "remote", c.remote,
+			"frame_timeout", s.cfg.FrameTimeout)
+		return ErrFrameTimeout
+	}
+	return err
+}
+
+// refuseBusy answers a request that found no room in the memory budget.
+func (c *Conn) refuseBusy(req *Command) {
+	s := c.srv
+	s.stats.busy.Add(1)
+	if req.IsResponse() || req.IsOneway() {
+		return
+	}
+	resp := NewResponse(req, SystemBusy, "raftns: request memory budget exhausted, try again later")
+	select {
+	case c.out <- outFrame{resp: resp, opaque: req.Opaque, st: req.SerializeType}:
+	case <-c.done:
 	}
 }
 
 // awaitFrame waits for the first byte of the next frame, closing the
 // connection with ErrIdleTimeout once it has been all-idle (nothing read,
 // nothing written, no request in flight) for IdleTimeout. Only this wait is
-// resumable after a read deadline: once a frame has begun, it gets a full
-// IdleTimeout to arrive, and a deadline inside it fails the connection.
+// resumable after a read deadline: once a frame has begun, armFrame sets
+// the deadline it must arrive by, and a deadline inside it fails the
+// connection.
 func (c *Conn) awaitFrame() error {
 	idle := c.srv.cfg.IdleTimeout
 	if idle <= 0 {
+		if !c.deadline.IsZero() {
+			c.deadline = time.Time{}
+			if err := c.nc.SetReadDeadline(c.deadline); err != nil {
+				return err
+			}
+		}
 		_, err := c.br.Peek(1)
 		return err
 	}
@@ -73,9 +145,8 @@ func (c *Conn) awaitFrame() error {
 		}
 		_, err := c.br.Peek(1)
 		if err == nil {
-			now = time.Now()
-			c.touchAt(now)
-			return c.armRead(now, now.Add(idle))
+			c.touch()
+			return nil
 		}
 		var ne net.Error
 		if !errors.As(err, &ne) || !ne.Timeout() {
@@ -95,9 +166,31 @@ func (c *Conn) armRead(now, until time.Time) error {
 	return c.nc.SetReadDeadline(until)
 }
 
-// serve runs the handler for one request and queues its response.
-func (c *Conn) serve(req *Command) {
+// armFrame sets the deadline by which a frame whose first byte arrived at
+// now must be complete: FrameTimeout, or IdleTimeout when that is off.
+func (c *Conn) armFrame(now time.Time) error {
+	limit := c.srv.cfg.FrameTimeout
+	if limit <= 0 {
+		limit = c.srv.cfg.IdleTimeout
+	}
+	if limit <= 0 {
+		return nil
+	}
+	until := now.Add(limit)
+	// A deadline already between three quarters and all of the limit
+	// away is close enough, and saves re-arming on every frame.
+	if c.deadline.After(now.Add(limit*3/4)) && !c.deadline.After(until) {
+		return nil
+	}
+	c.deadline = until
+	return c.nc.SetReadDeadline(until)
+}
+
+// serve runs the handler for one request and queues its response, then
+// returns the request's charge to the memory budget.
+func (c *Conn) serve(req *Command, charge int64) {
 	defer func() {
+		c.srv.cfg.Budget.Release(charge)
 		c.inflight.Add(-1)
 		<-c.sem
 		c.handlers.Done()

@@ -29,6 +29,9 @@ var (
 	ErrServerClosed = errors.New("remoting: server closed")
 	// ErrIdleTimeout is the close reason of a connection that was idle too long.
 	ErrIdleTimeout = errors.New("remoting: connection idle timeout")
+	// ErrFrameTimeout is the close reason of a connection whose frame did
+	// not arrive within FrameTimeout of its first byte.
+	ErrFrameTimeout = errors.New("remoting: frame not received in time")
 	// ErrConnClosed reports a connection closed locally or broken under a call.
 	ErrConnClosed = errors.New("remoting: connection closed")
 	// ErrClientClosed reports a call on, or interrupted by, a closed Client.

@@ -87,7 +87,27 @@ func DecodeFrame(frame []byte) (*Command, error) {
 // io.ErrUnexpectedEOF), and other read errors are returned unchanged. After
 // any error the stream position is undefined and the connection should be
 // closed. Headers that fit r's buffer are decoded in place, without a copy.
-func ReadCommand(r *bufio.Reader) (*Command, error) {
+func ReadCommand(r *bufio.Reader) (*Command, error) { return readCommand(r, true) }
+
+// SkipCommand reads one frame like ReadCommand but discards its body
+// without buffering it, so a request refused for lack of memory can still
+// be answered by its opaque.
+func SkipCommand(r *bufio.Reader) (*Command, error) { return readCommand(r, false) }
+
+// PeekFrameLength returns the length word of the next frame without
+// consuming it, validated as ReadCommand does.
+func PeekFrameLength(r *bufio.Reader) (int, error) {
+	p, err := r.Peek(4)
+	if len(p) == 4 {
+		return frameLength(p)
+	}
+	if err == io.EOF && len(p) == 0 {
+		return 0, io.EOF
+	}
+	return 0, readErr(err)
+}
+
+func readCommand(r *bufio.Reader, keepBody bool) (*Command, error) {
 	// Check the length word on its own first, so that a frame announcing
 	// fewer than 4 bytes is refused before waiting for a header word.
 	if p, _ := r.Peek(4); len(p) == 4 {
@@ -102,7 +122,7 @@ func ReadCommand(r *bufio.Reader) (*Command, error) {
 			return nil, lerr
 		}
 		if err == nil {
-			return readFrame(r, l, binary.BigEndian.Uint32(prefix[4:]))
+			return readFrame(r, l, binary.BigEndian.Uint32(prefix[4:]), keepBody)
 		}
 	}
 	if err == io.EOF && len(prefix) == 0 {
@@ -111,7 +131,7 @@ func ReadCommand(r *bufio.Reader) (*Command, error) {
 	return nil, readErr(err)
 }
 
-func readFrame(r *bufio.Reader, l int, word uint32) (*Command, error) {
+func readFrame(r *bufio.Reader, l int, word uint32, keepBody bool) (*Command, error) {
 	st, h, err := headerWord(word, l)
 	if err != nil {
 		return nil, err
@@ -137,7 +157,14 @@ func readFrame(r *bufio.Reader, l int, word uint32) (*Command, error) {
 			return nil, err
 		}
 	}
-	if n := l - 4 - h; n > 0 {
+	n := l - 4 - h
+	switch {
+	case n <= 0:
+	case !keepBody:
+		if _, err := r.Discard(n); err != nil {
+			return nil, readErr(err)
+		}
+	default:
 		if c.Body, err = readBody(r, n); err != nil {
 			return nil, readErr(err)
 		}

@@ -3,6 +3,8 @@ package remoting
 import (
 	"fmt"
 	"time"
+
+	"github.com/raftns/raftns/transport/membudget"
 )
 
 // ServerConfig holds the limits and lifecycle hooks of a Server.
@@ -21,6 +23,18 @@ type ServerConfig struct {
 	// WriteTimeout bounds each write of responses to a connection; a peer
 	// that does not read for this long is disconnected. 0 disables it.
 	WriteTimeout time.Duration
+	// FrameTimeout bounds reading one frame once its first byte arrived;
+	// a sender slower than that is disconnected and counted in
+	// ServerStats.SlowFrames. Waiting between frames is IdleTimeout's
+	// business. 0 disables it.
+	FrameTimeout time.Duration
+	// Budget, when set, is charged with every frame's length from before
+	// its body is read until its handler returns. A frame that does not
+	// fit within BudgetWait is read past without keeping its body and
+	// answered SYSTEM_BUSY (counted in ServerStats.Busy).
+	Budget *membudget.Budget
+	// BudgetWait is how long a frame waits for the budget.
+	BudgetWait time.Duration
 
 	// OnConnect, if set, is called from the connection's goroutine after
 	// the connection is accepted and before its first request is read.
@@ -34,13 +48,16 @@ type ServerConfig struct {
 
 // DefaultServerConfig returns the defaults: 10000 connections, the Java
 // NameServer's 120 s idle close, 256 requests in flight per connection (the
-// Java serverOnewaySemaphoreValue) and a 10 s write timeout.
+// Java serverOnewaySemaphoreValue), a 10 s write timeout, 30 s to finish a
+// frame, no budget and a 200 ms budget wait.
 func DefaultServerConfig() ServerConfig {
 	return ServerConfig{
 		MaxConns:           10000,
 		IdleTimeout:        120 * time.Second,
 		MaxInflightPerConn: 256,
 		WriteTimeout:       10 * time.Second,
+		FrameTimeout:       30 * time.Second,
+		BudgetWait:         200 * time.Millisecond,
 	}
 }
 
@@ -55,6 +72,8 @@ func (c ServerConfig) Validate() error {
 		return fmt.Errorf("%w: MaxInflightPerConn %d is below 1", ErrInvalidConfig, c.MaxInflightPerConn)
 	case c.WriteTimeout < 0:
 		return fmt.Errorf("%w: WriteTimeout %s is negative", ErrInvalidConfig, c.WriteTimeout)
+	case c.FrameTimeout < 0:
+		return fmt.Errorf("%w: FrameTimeout %s is negative", ErrInvalidConfig, c.FrameTimeout)
 	}
 	return nil
 }

@@ -13,6 +13,8 @@ type ServerStats struct {
 	Oneway           uint64 // oneway request frames read
 	IgnoredResponses uint64 // frames with the response bit, which a server drops
 	HandlerPanics    uint64 // handler panics recovered
+	SlowFrames       uint64 // connections closed because a frame took longer than FrameTimeout
+	Busy             uint64 // frames answered SYSTEM_BUSY because the memory budget was spent
 	OpenConns        int    // connections open now
 }
 
@@ -20,6 +22,7 @@ type ServerStats struct {
 type serverCounters struct {
 	accepted, rejectedByLimit, badFrames, idleClosed  atomic.Uint64
 	requests, oneway, ignoredResponses, handlerPanics atomic.Uint64
+	slowFrames, busy                                  atomic.Uint64
 }
 
 // Stats returns a snapshot of the server's counters.
@@ -36,6 +39,8 @@ func (s *Server) Stats() ServerStats {
 		Oneway:           s.stats.oneway.Load(),
 		IgnoredResponses: s.stats.ignoredResponses.Load(),
 		HandlerPanics:    s.stats.handlerPanics.Load(),
+		SlowFrames:       s.stats.slowFrames.Load(),
+		Busy:             s.stats.busy.Load(),
 		OpenConns:        open,
 	}
 }
