@@ -8,6 +8,7 @@ import (
 
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/transport/membudget"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -23,7 +24,9 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 		s.attachBroker(c, key, req.ExtFields["brokerName"], id)
 		return s.registerResponse(req, res), nil
 	}
-	cmd, err := s.decodeRegistration(req)
+	acct := s.cfg.Remoting.Budget.NewAccount(ctx, s.cfg.Remoting.BudgetWait)
+	defer acct.Close()
+	cmd, err := s.decodeRegistration(req, acct)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +65,8 @@ func (s *Server) registerResponse(req *remoting.Command, res fsm.RegisterResult)
 }
 
 // decodeRegistration checks the header and the body of a registration.
-func (s *Server) decodeRegistration(req *remoting.Command) (*fsm.RegisterBroker, error) {
+// The inflated body is charged to acct.
+func (s *Server) decodeRegistration(req *remoting.Command, acct *membudget.Account) (*fsm.RegisterBroker, error) {
 	f := headerFields(req)
 	cmd := &fsm.RegisterBroker{
 		BrokerName:   f.required("brokerName"),
@@ -84,9 +88,9 @@ func (s *Server) decodeRegistration(req *remoting.Command) (*fsm.RegisterBroker,
 	if hasCRC && crc != 0 && int64(crc32.ChecksumIEEE(req.Body)&0x7FFFFFFF) != crc {
 		return nil, badRequest("crc32 not match")
 	}
-	rb, err := body.DecodeRegisterBody(req.Body, f.boolean("compressed"), req.Version)
+	rb, err := body.DecodeRegisterBodyLimited(req.Body, f.boolean("compressed"), req.Version, s.inflation(acct))
 	if err != nil {
-		return nil, badRequest(err.Error())
+		return nil, bodyError(err)
 	}
 	cmd.DataVersion = rb.DataVersion
 	cmd.TopicConfigs = rb.TopicConfigs

@@ -41,11 +41,15 @@ type Observer interface {
 type Config struct {
 	// WriteTimeout bounds a write request, waiting for a leader included.
 	WriteTimeout time.Duration
-	// Remoting configures connections (limits, idle timeout).
+	// Remoting configures connections (limits, idle timeout, the memory
+	// budget that inflated register bodies are charged to as well).
 	Remoting remoting.ServerConfig
-	Settings *Settings
-	Observer Observer
-	Logger   hclog.Logger
+	// MaxInflatedBody bounds what one compressed REGISTER_BROKER body may
+	// inflate to; 0 means body.DefaultMaxInflated.
+	MaxInflatedBody int
+	Settings        *Settings
+	Observer        Observer
+	Logger          hclog.Logger
 }
 
 // DefaultConfig returns the defaults.

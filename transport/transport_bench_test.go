@@ -123,7 +123,7 @@ func BenchmarkDecodeRegistration(b *testing.B) {
 				b.SetBytes(int64(len(raw)))
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := s.decodeRegistration(req); err != nil {
+					if _, err := s.decodeRegistration(req, nil); err != nil {
 						b.Fatalf("decode: %v", err)
 					}
 				}

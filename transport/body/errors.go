@@ -17,6 +17,9 @@ var (
 	// ErrTooLarge is returned when an input or a decompressed stream exceeds
 	// the decoder's size limit.
 	ErrTooLarge = errors.New("body: body too large")
+	// ErrNoMemory is returned when the request-memory budget refused the
+	// bytes a body inflates to; the request may be retried later.
+	ErrNoMemory = errors.New("body: request memory budget exhausted")
 	// ErrType is returned when a JSON value has the wrong type for its field.
 	ErrType = errors.New("body: wrong JSON type")
 	// ErrRange is returned when a number does not fit its Java field type.

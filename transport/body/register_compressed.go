@@ -1,9 +1,11 @@
 package body
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,9 +15,20 @@ import (
 	"github.com/raftns/raftns/transport/fastjson"
 )
 
-// maxDecompressed bounds the decompressed size of a compressed
-// REGISTER_BROKER body, against zip bombs.
-var maxDecompressed = 64 << 20 // a variable so that tests can lower it
+// DefaultMaxInflated bounds the decompressed size of a compressed
+// REGISTER_BROKER body when the caller sets no limit. A broker with 100,000
+// topics inflates to about 7 MiB (docs/benchmarks.md), so 32 MiB leaves room
+// for long topic names while keeping zip bombs small.
+const DefaultMaxInflated = 32 << 20
+
+// Inflation limits the inflating of one compressed body.
+type Inflation struct {
+	// Max bounds the decompressed bytes read; 0 means DefaultMaxInflated.
+	Max int
+	// Charge, when set, is asked for every decompressed chunk before it is
+	// read; false stops decoding with ErrNoMemory.
+	Charge func(n int) bool
+}
 
 // encodeCompressed writes the layout of Java RegisterBrokerBody.encode(true):
 // the DataVersion JSON, the topic configs in their space-separated string
@@ -81,12 +94,20 @@ func appendTopicConfigString(dst []byte, tc *fsm.TopicConfig, v5 bool) []byte {
 // filter-server list is accepted at version ≥ 413 as having no mappings
 // (5.x brokers always write the section; 4.x brokers never do). Bytes after
 // the parts read are ignored, as in Java.
-func decodeCompressed(b []byte, requestVersion int32) (*RegisterBody, error) {
-	data, err := inflate(b)
+//
+// The stream is decoded as it inflates, never held whole: at most lim.Max
+// decompressed bytes are read, each chunk is charged to lim.Charge first,
+// and bytes after the parts read are never inflated.
+func decodeCompressed(b []byte, requestVersion int32, lim Inflation) (*RegisterBody, error) {
+	zr, err := zlib.NewReader(bytes.NewReader(b))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: zlib: %v", ErrCompressed, err)
 	}
-	r := &chunkReader{data: data}
+	defer zr.Close()
+	if lim.Max <= 0 {
+		lim.Max = DefaultMaxInflated
+	}
+	r := &chunkReader{r: bufio.NewReaderSize(zr, 4<<10), limit: lim.Max, charge: lim.Charge}
 	body := &RegisterBody{}
 	dvJSON, err := r.chunk("dataVersion")
 	if err != nil {
@@ -108,29 +129,12 @@ func decodeCompressed(b []byte, requestVersion int32) (*RegisterBody, error) {
 	if body.FilterServerList, body.HasFilterServerList, err = decodeFilterList(fsJSON); err != nil {
 		return nil, atPath("filterServerList", err)
 	}
-	if requestVersion >= VersionMappingSection && r.remaining() > 0 {
+	if requestVersion >= VersionMappingSection && r.more() {
 		if body.MappingInfos, err = r.mappingInfos(); err != nil {
 			return nil, err
 		}
 	}
-	return body, nil
-}
-
-// inflate decompresses a zlib stream of at most maxDecompressed bytes.
-func inflate(b []byte) ([]byte, error) {
-	zr, err := zlib.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("%w: zlib: %v", ErrCompressed, err)
-	}
-	defer zr.Close()
-	data, err := io.ReadAll(io.LimitReader(zr, int64(maxDecompressed)+1))
-	if err != nil {
-		return nil, fmt.Errorf("%w: zlib: %v", ErrCompressed, err)
-	}
-	if len(data) > maxDecompressed {
-		return nil, fmt.Errorf("%w: decompresses to more than %d bytes", ErrTooLarge, maxDecompressed)
-	}
-	return data, nil
+	return body, r.drain()
 }
 
 // decodeFilterList reads the filter-server JSON array. Java
@@ -151,21 +155,59 @@ func decodeFilterList(b []byte) ([]string, bool, error) {
 	return nilIfEmpty(list), err == nil, err
 }
 
-// chunkReader walks the decompressed binary layout.
+// chunkReader walks the decompressed binary layout as it inflates.
 type chunkReader struct {
-	data []byte
-	pos  int
+	r      *bufio.Reader
+	pos    int // decompressed bytes consumed
+	limit  int
+	charge func(n int) bool
 }
 
-func (r *chunkReader) remaining() int { return len(r.data) - r.pos }
+// drain inflates what follows the parts read, without keeping it, so that a
+// truncated stream or a bad checksum is still an error, and trailing bytes
+// count against the limit.
+func (r *chunkReader) drain() error {
+	n, err := io.Copy(io.Discard, io.LimitReader(r.r, int64(r.limit-r.pos)+1))
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: zlib: %v", ErrCompressed, err)
+	case n > int64(r.limit-r.pos):
+		return fmt.Errorf("%w: decompresses to more than %d bytes", ErrTooLarge, r.limit)
+	}
+	return nil
+}
+
+// more reports whether the stream has another byte.
+func (r *chunkReader) more() bool {
+	_, err := r.r.Peek(1)
+	return err == nil
+}
+
+// take reads exactly len(buf) decompressed bytes within the limit.
+func (r *chunkReader) take(buf []byte, what string) error {
+	if len(buf) > r.limit-r.pos {
+		return fmt.Errorf("%w: decompresses to more than %d bytes (at the %s)", ErrTooLarge, r.limit, what)
+	}
+	if r.charge != nil && !r.charge(len(buf)) {
+		return fmt.Errorf("%w: %d more bytes for the %s", ErrNoMemory, len(buf), what)
+	}
+	n, err := io.ReadFull(r.r, buf)
+	r.pos += n
+	switch {
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: truncated in the %s at byte %d", ErrCompressed, what, r.pos)
+	case err != nil:
+		return fmt.Errorf("%w: zlib: %v", ErrCompressed, err)
+	}
+	return nil
+}
 
 func (r *chunkReader) int32(what string) (int32, error) {
-	if r.remaining() < 4 {
-		return 0, fmt.Errorf("%w: truncated before the %s length at byte %d", ErrCompressed, what, r.pos)
+	var b [4]byte
+	if err := r.take(b[:], what+" length"); err != nil {
+		return 0, err
 	}
-	v := int32(binary.BigEndian.Uint32(r.data[r.pos:]))
-	r.pos += 4
-	return v, nil
+	return int32(binary.BigEndian.Uint32(b[:])), nil
 }
 
 // count reads a number of entries that each need at least 4 more bytes.
@@ -176,8 +218,8 @@ func (r *chunkReader) count(what string) (int, error) {
 		return 0, err
 	case n < 0:
 		return 0, fmt.Errorf("%w: negative %s count %d", ErrCompressed, what, n)
-	case int(n) > r.remaining()/4:
-		return 0, fmt.Errorf("%w: %s count %d exceeds the %d bytes left", ErrCompressed, what, n, r.remaining())
+	case int(n) > (r.limit-r.pos)/4:
+		return 0, fmt.Errorf("%w: %s count %d cannot fit in the %d bytes allowed", ErrCompressed, what, n, r.limit)
 	}
 	return int(n), nil
 }
@@ -190,11 +232,13 @@ func (r *chunkReader) chunk(what string) ([]byte, error) {
 		return nil, err
 	case n < 0:
 		return nil, fmt.Errorf("%w: negative %s length %d", ErrCompressed, what, n)
-	case int(n) > r.remaining():
-		return nil, fmt.Errorf("%w: %s length %d exceeds the %d bytes left", ErrCompressed, what, n, r.remaining())
+	case int(n) > r.limit-r.pos:
+		return nil, fmt.Errorf("%w: %s length %d: decompresses to more than %d bytes", ErrTooLarge, what, n, r.limit)
 	}
-	c := r.data[r.pos : r.pos+int(n)]
-	r.pos += int(n)
+	c := make([]byte, n)
+	if err := r.take(c, what); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -28,6 +28,12 @@ const (
 // A compressed body at version ≥ 413 that ends after the filter-server list
 // is accepted without mappings (R5 fails it; see decodeCompressed).
 func DecodeRegisterBody(b []byte, compressed bool, requestVersion int32) (*RegisterBody, error) {
+	return DecodeRegisterBodyLimited(b, compressed, requestVersion, Inflation{})
+}
+
+// DecodeRegisterBodyLimited is DecodeRegisterBody with the inflating of a
+// compressed body bounded by lim.
+func DecodeRegisterBodyLimited(b []byte, compressed bool, requestVersion int32, lim Inflation) (*RegisterBody, error) {
 	var (
 		body *RegisterBody
 		err  error
@@ -41,7 +47,7 @@ func DecodeRegisterBody(b []byte, compressed bool, requestVersion int32) (*Regis
 	case requestVersion < VersionRegisterBrokerBody:
 		body, err = decodeLegacy(b)
 	case compressed:
-		body, err = decodeCompressed(b, requestVersion)
+		body, err = decodeCompressed(b, requestVersion, lim)
 	default:
 		body, err = decodePlain(b)
 	}

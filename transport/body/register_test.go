@@ -402,16 +402,41 @@ func TestDecodeRegisterBody_Malformed(t *testing.T) {
 }
 
 func TestDecodeRegisterBody_DecompressedSizeLimit(t *testing.T) {
-	saved := maxDecompressed
-	maxDecompressed = 1 << 10
-	defer func() { maxDecompressed = saved }()
-	bomb := deflate(t, make([]byte, 1<<10+1))
-	if _, err := DecodeRegisterBody(bomb, true, 409); !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("err = %v, want ErrTooLarge", err)
+	lim := Inflation{Max: 1 << 10}
+	declared := deflate(t, layout(nil).chunk(`{}`).i32(1).i32(2000))
+	if _, err := DecodeRegisterBodyLimited(declared, true, 409, lim); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("a chunk declared over the limit: err = %v, want ErrTooLarge", err)
+	}
+	many := layout(nil).chunk(`{}`).i32(200)
+	for range 200 {
+		many = many.chunk("TopicA 8 8 6 SINGLE_TAG")
+	}
+	if _, err := DecodeRegisterBodyLimited(deflate(t, many.chunk("[]")), true, 409, lim); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("topics adding up over the limit: err = %v, want ErrTooLarge", err)
 	}
 	atLimit := deflate(t, append(layout(nil).chunk(`{}`).i32(0).chunk("[]"), make([]byte, 1<<10-16)...))
-	if _, err := DecodeRegisterBody(atLimit, true, 409); err != nil {
+	if _, err := DecodeRegisterBodyLimited(atLimit, true, 409, lim); err != nil {
 		t.Fatalf("a body of exactly the limit: %v", err)
+	}
+	// A gigabyte of zeros is refused after its first bytes.
+	if _, err := DecodeRegisterBodyLimited(deflate(t, make([]byte, 1<<30)), true, 409, lim); err == nil {
+		t.Fatal("a zip bomb decoded")
+	}
+}
+
+func TestDecodeRegisterBody_ChargesInflatedBytes(t *testing.T) {
+	b := layout(nil).chunk(`{}`).i32(2).chunk("TopicA 8 8 6 SINGLE_TAG").chunk("TopicB 8 8 6 SINGLE_TAG").chunk("[]")
+	charged := 0
+	lim := Inflation{Charge: func(n int) bool { charged += n; return true }}
+	if _, err := DecodeRegisterBodyLimited(deflate(t, b), true, 409, lim); err != nil {
+		t.Fatal(err)
+	}
+	if charged != len(b) {
+		t.Fatalf("charged %d bytes, the stream has %d", charged, len(b))
+	}
+	refuse := Inflation{Charge: func(n int) bool { return false }}
+	if _, err := DecodeRegisterBodyLimited(deflate(t, b), true, 409, refuse); !errors.Is(err, ErrNoMemory) {
+		t.Fatalf("err = %v, want ErrNoMemory", err)
 	}
 }
 
