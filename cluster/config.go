@@ -33,6 +33,13 @@ type Config struct {
 	// address's host as an IP or DNS SAN. Nil: plain TCP, unauthenticated.
 	// TLS and plain members cannot talk to each other.
 	TLS *tls.Config
+	// ClusterKey, when set, is a secret shared by every member: each new
+	// connection to the cluster port must answer a challenge–response
+	// (HMAC-SHA256 over fresh nonces from both sides) before it may speak
+	// Raft or RPC, and members prove it when they dial. It authenticates
+	// connections, it does not encrypt them; it combines with TLS.
+	// LoadClusterKey reads it from a file.
+	ClusterKey []byte
 	// ClientAddr and HTTPAddr are published in the member directory.
 	ClientAddr string
 	HTTPAddr   string
@@ -148,6 +155,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: mass expiry fraction %v not in (0,1]", ErrBadConfig, c.MassExpiryFraction)
 	case len(c.Peers) > 0 && len(c.Join) > 0:
 		return fmt.Errorf("%w: peers and join are exclusive", ErrBadConfig)
+	}
+	if c.ClusterKey != nil && len(c.ClusterKey) < MinClusterKeyLen {
+		return fmt.Errorf("%w: cluster key is %d bytes, need at least %d", ErrBadConfig, len(c.ClusterKey), MinClusterKeyLen)
 	}
 	if c.TLS != nil {
 		if err := validateTLS(c.TLS); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"sync"
@@ -30,12 +31,14 @@ var errMuxClosed = errors.New("cluster: cluster port closed")
 // mux accepts connections on the cluster port and hands each to the Raft
 // transport or the internal RPC server according to its first byte. With
 // tls set, a connection first completes a mutual TLS handshake and the
-// first byte travels inside TLS.
+// first byte travels inside TLS; with key set, it then answers the
+// cluster-key challenge before it may send the byte.
 type mux struct {
 	ln        net.Listener
 	advertise net.Addr
 	logger    hclog.Logger
 	tls       *tls.Config
+	key       []byte
 	// rejected counts connections closed before a protocol was chosen.
 	rejected *atomic.Uint64
 
@@ -46,12 +49,12 @@ type mux struct {
 	done      chan struct{}
 }
 
-func newMux(ln net.Listener, advertise string, tlsConf *tls.Config, rejected *atomic.Uint64, logger hclog.Logger) (*mux, error) {
+func newMux(ln net.Listener, advertise string, d dialer, rejected *atomic.Uint64, logger hclog.Logger) (*mux, error) {
 	adv, err := net.ResolveTCPAddr("tcp", advertise)
 	if err != nil {
 		return nil, err
 	}
-	m := &mux{ln: ln, advertise: adv, logger: logger, tls: serverTLS(tlsConf), rejected: rejected, done: make(chan struct{})}
+	m := &mux{ln: ln, advertise: adv, logger: logger, tls: serverTLS(d.tls), key: d.key, rejected: rejected, done: make(chan struct{})}
 	m.raft = newChanListener(adv, m.done)
 	m.rpc = newChanListener(adv, m.done)
 	return m, nil
@@ -87,6 +90,12 @@ func (m *mux) route(conn net.Conn) {
 			return
 		}
 		conn = tc
+	}
+	if m.key != nil {
+		if err := keyServerHandshake(conn, m.key); err != nil {
+			m.reject(conn, "cluster port connection without the cluster key refused", err)
+			return
+		}
 	}
 	var first [1]byte
 	if _, err := io.ReadFull(conn, first[:]); err != nil {
@@ -170,8 +179,12 @@ func (l raftLayer) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Con
 }
 
 // dialer connects to other members' cluster ports. The Raft stream layer and
-// the RPC pool both dial through it, so both use TLS when tls is set.
-type dialer struct{ tls *tls.Config }
+// the RPC pool both dial through it, so both use TLS when tls is set and
+// prove the cluster key when key is set.
+type dialer struct {
+	tls *tls.Config
+	key []byte
+}
 
 // dial connects to a cluster port, completes the TLS handshake if
 // configured, and selects a protocol, all within timeout.
@@ -192,11 +205,17 @@ func (d dialer) dial(addr string, proto byte, timeout time.Duration) (net.Conn, 
 		conn = tc
 	}
 	deadline, _ := ctx.Deadline()
-	_ = conn.SetWriteDeadline(deadline)
+	_ = conn.SetDeadline(deadline)
+	if d.key != nil {
+		if err := keyClientHandshake(conn, d.key); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("cluster key handshake with %s: %w", addr, err)
+		}
+	}
 	if _, err := conn.Write([]byte{proto}); err != nil {
 		conn.Close()
 		return nil, err
 	}
-	_ = conn.SetWriteDeadline(time.Time{})
+	_ = conn.SetDeadline(time.Time{})
 	return conn, nil
 }

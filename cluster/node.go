@@ -69,7 +69,8 @@ type Stats struct {
 	LeaderLossDetected atomic.Uint64
 	// ClusterConnsRejected counts connections to the cluster port closed
 	// before they chose a protocol: failed TLS handshakes (no or a foreign
-	// certificate, a plain client on a TLS port), timeouts, unknown bytes.
+	// certificate, a plain client on a TLS port), failed cluster-key
+	// challenges, timeouts, unknown bytes.
 	ClusterConnsRejected atomic.Uint64
 }
 
@@ -87,7 +88,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		cfg:        cfg,
 		logger:     cfg.Logger.Named("cluster"),
 		fsm:        f,
-		pool:       newRPCPool(dialer{tls: cfg.TLS}, cfg.linkDown),
+		pool:       newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
 		notifyCh:   make(chan bool, 10),
 		readyCh:    make(chan struct{}),
 		shutdownCh: make(chan struct{}),
@@ -104,7 +105,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 
 func (n *Node) start(ln net.Listener) error {
 	var err error
-	if n.mux, err = newMux(ln, n.cfg.ClusterAddr, n.cfg.TLS, &n.stats.ClusterConnsRejected, n.logger); err != nil {
+	if n.mux, err = newMux(ln, n.cfg.ClusterAddr, n.pool.dialer, &n.stats.ClusterConnsRejected, n.logger); err != nil {
 		return fmt.Errorf("cluster address %q: %w", n.cfg.ClusterAddr, err)
 	}
 	if n.stores, err = openStores(n.cfg); err != nil {
