@@ -63,7 +63,9 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 		c.Close()
 		return nil
 	default:
-		resp = s.serve(ctx, h, c, req)
+		if resp = s.checkACL(c, req); resp == nil {
+			resp = s.serve(ctx, h, c, req)
+		}
 	}
 	if s.cfg.Observer != nil && resp != nil {
 		s.cfg.Observer.ObserveRequest(req.Code, resp.Code, time.Since(start))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/acl"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -48,8 +49,10 @@ type Config struct {
 	// inflate to; 0 means body.DefaultMaxInflated.
 	MaxInflatedBody int
 	Settings        *Settings
-	Observer        Observer
-	Logger          hclog.Logger
+	// ACL, when set, decides which requests need a RocketMQ ACL signature.
+	ACL      *acl.Checker
+	Observer Observer
+	Logger   hclog.Logger
 }
 
 // DefaultConfig returns the defaults.

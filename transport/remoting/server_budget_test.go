@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/membudget"
 )
 
@@ -54,7 +55,7 @@ func TestServer_BudgetAnswersSystemBusyAndHoldsAtMostTheLimit(t *testing.T) {
 			t.Fatalf("held request answered %d (opaque %d)", resp.Code, resp.Opaque)
 		}
 	}
-	waitFor(t, "budget released", func() bool { return cfg.Budget.InUse() == 0 })
+	poll.For(t, 5*time.Second, "budget released", func() bool { return cfg.Budget.InUse() == 0 })
 	rc.send(request(1, 99, "after"))
 	if resp := rc.read(); resp.Code != Success || resp.Opaque != 99 {
 		t.Fatalf("after the burst: %+v", resp)
