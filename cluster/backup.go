@@ -1,16 +1,12 @@
 package cluster
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/hashicorp/raft"
 )
-
-// maxBackupSize bounds a snapshot uploaded for restore.
-const maxBackupSize = 1 << 30
 
 // SaveSnapshot writes a backup of the replicated state to w: a fresh Raft
 // snapshot taken on the leader after verifying leadership, or the latest
@@ -47,29 +43,27 @@ func (n *Node) SaveSnapshot(w io.Writer) (int64, error) {
 	return io.Copy(w, rc)
 }
 
-// RestoreSnapshot replaces the replicated state with a backup on every
-// member. check validates the bytes first (format, checksum), so a damaged
-// file changes nothing. Afterwards the leader re-establishes: Barrier, then
-// liveness is rebuilt from the restored tables (docs/design.md, "Taking office").
-func (n *Node) RestoreSnapshot(r io.Reader, check func([]byte) error) error {
+// RestoreSnapshot replaces the replicated state with a backup of size
+// bytes on every member. check validates the bytes first (format,
+// checksum), reading them from r's start, so a damaged file changes
+// nothing; r is then rewound and streamed to Raft, never held in memory.
+// Afterwards the leader re-establishes: Barrier, then liveness is rebuilt
+// from the restored tables (docs/design.md, "Taking office").
+func (n *Node) RestoreSnapshot(r io.ReadSeeker, size int64, check func(io.Reader) error) error {
 	if !n.IsLeader() {
 		return ErrNotLeader
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxBackupSize+1))
-	if err != nil {
-		return fmt.Errorf("read backup: %w", err)
-	}
-	if len(data) > maxBackupSize {
-		return fmt.Errorf("%w: larger than %d bytes", ErrBadBackup, maxBackupSize)
-	}
-	if err := check(data); err != nil {
+	if err := check(r); err != nil {
 		return fmt.Errorf("%w: %w", ErrBadBackup, err)
 	}
-	meta := &raft.SnapshotMeta{Version: raft.SnapshotVersionMax, Size: int64(len(data))}
-	if err := n.raft.Restore(meta, bytes.NewReader(data), membershipTimeout); err != nil {
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("read backup: %w", err)
+	}
+	meta := &raft.SnapshotMeta{Version: raft.SnapshotVersionMax, Size: size}
+	if err := n.raft.Restore(meta, r, membershipTimeout); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	n.logger.Warn("replicated state restored from backup", "bytes", len(data))
+	n.logger.Warn("replicated state restored from backup", "bytes", size)
 	select {
 	case n.notifyCh <- true:
 	default:

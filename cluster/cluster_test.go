@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"testing"
 	"time"
 
@@ -354,7 +355,7 @@ func TestCluster_SnapshotRestoreEquality(t *testing.T) {
 	if leader.node.FSM().Digest() == want {
 		t.Fatal("state did not change after the backup")
 	}
-	if err := leader.node.RestoreSnapshot(&backup, func([]byte) error { return nil }); err != nil {
+	if err := leader.node.RestoreSnapshot(bytes.NewReader(backup.Bytes()), int64(backup.Len()), func(io.Reader) error { return nil }); err != nil {
 		t.Fatalf("restore: %v", err)
 	}
 	poll.For(t, 10*time.Second, "every member back at the backed-up state", func() bool {
@@ -372,8 +373,8 @@ func TestCluster_RestoreRefusesDamagedBackup(t *testing.T) {
 	m := tc.waitLeaderReady()
 	register(t, m, registration("c1", "broker-a", "10.0.0.1:10911", 0, 1))
 	want := m.node.FSM().Digest()
-	refuse := func([]byte) error { return fmt.Errorf("bad checksum") }
-	if err := m.node.RestoreSnapshot(&bytes.Buffer{}, refuse); err == nil {
+	refuse := func(io.Reader) error { return fmt.Errorf("bad checksum") }
+	if err := m.node.RestoreSnapshot(bytes.NewReader(nil), 0, refuse); err == nil {
 		t.Fatal("damaged backup accepted")
 	}
 	if m.node.FSM().Digest() != want {

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -17,7 +17,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/snapshots"
 )
 
 // Server is the admin HTTP server of one member.
@@ -26,6 +25,12 @@ type Server struct {
 	logger hclog.Logger
 	mux    *http.ServeMux
 	srv    *http.Server
+
+	opts           Options
+	unauthorized   atomic.Uint64
+	restoring      restoreGate
+	proxyScheme    string
+	proxyTransport http.RoundTripper
 }
 
 // New returns the admin server for node; metrics gathers what /metrics
@@ -34,7 +39,7 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	s := &Server{node: node, logger: logger.Named("http"), mux: http.NewServeMux()}
+	s := &Server{node: node, logger: logger.Named("http"), mux: http.NewServeMux(), proxyScheme: "http", proxyTransport: proxyTransport}
 	s.mux.HandleFunc("GET /livez", s.livez)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
@@ -42,22 +47,26 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	s.mux.HandleFunc("GET /v1/peers", s.peers)
 	// Membership and transfer run on any member, which passes them to the
 	// leader over the cluster port; snapshots stream, so a follower proxies
-	// them to the leader's admin address instead.
-	s.mux.HandleFunc("POST /v1/peers", s.anyMember(s.addPeer))
-	s.mux.HandleFunc("DELETE /v1/peers/{id}", s.anyMember(s.removePeer))
-	s.mux.HandleFunc("POST /v1/leader/transfer", s.anyMember(s.transferLeader))
-	s.mux.HandleFunc("GET /v1/snapshot", s.leaderOnly(s.saveSnapshot))
-	s.mux.HandleFunc("POST /v1/snapshot", s.leaderOnly(s.restoreSnapshot))
-	s.srv = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
+	// them to the leader's admin address instead. Each needs the token when
+	// one is configured.
+	s.mux.HandleFunc("POST /v1/peers", s.authorized(s.anyMember(s.addPeer)))
+	s.mux.HandleFunc("DELETE /v1/peers/{id}", s.authorized(s.anyMember(s.removePeer)))
+	s.mux.HandleFunc("POST /v1/leader/transfer", s.authorized(s.anyMember(s.transferLeader)))
+	s.mux.HandleFunc("GET /v1/snapshot", s.authorized(s.leaderOnly(s.saveSnapshot)))
+	s.mux.HandleFunc("POST /v1/snapshot", s.authorized(s.leaderOnly(s.restoreSnapshot)))
+	s.srv = &http.Server{Handler: s.mux, ReadHeaderTimeout: headerTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
+	s.Configure(Options{})
 	return s
 }
 
 // Handler returns the HTTP handler, for tests.
 func (s *Server) Handler() http.Handler { return s.mux }
 
-// Serve serves on ln until Shutdown.
+// Serve serves on ln until Shutdown, within the connection limit and over
+// TLS when configured.
 func (s *Server) Serve(ln net.Listener) error {
-	err := s.srv.Serve(ln)
+	err := s.srv.Serve(s.limitedListener(ln))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -145,6 +154,7 @@ func (s *Server) transferLeader(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) saveSnapshot(w http.ResponseWriter, _ *http.Request) error {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(restoreTimeout))
 	w.Header().Set("Content-Type", "application/octet-stream")
 	n, err := s.node.SaveSnapshot(w)
 	if err != nil && n == 0 {
@@ -156,21 +166,6 @@ func (s *Server) saveSnapshot(w http.ResponseWriter, _ *http.Request) error {
 		s.logger.Error("snapshot download broke off", "bytes", n, "error", err)
 		panic(http.ErrAbortHandler)
 	}
-	return nil
-}
-
-func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
-	check := func(data []byte) error {
-		_, err := snapshots.Inspect(bytes.NewReader(data))
-		return err
-	}
-	if err := s.node.RestoreSnapshot(r.Body, check); err != nil {
-		if errors.Is(err, cluster.ErrBadBackup) {
-			return badRequest(err.Error())
-		}
-		return err
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"result": "restored"})
 	return nil
 }
 
@@ -206,9 +201,9 @@ func (s *Server) proxyToLeader(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fmt.Errorf("%w: the leader's admin address is not known yet", cluster.ErrNoLeader))
 		return
 	}
-	target := &url.URL{Scheme: "http", Host: st.LeaderHTTPAddr}
+	target := &url.URL{Scheme: s.proxyScheme, Host: st.LeaderHTTPAddr}
 	proxy := httputil.NewSingleHostReverseProxy(target)
-	proxy.Transport = proxyTransport
+	proxy.Transport = s.proxyTransport
 	proxy.ErrorLog = s.logger.StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true})
 	proxy.ErrorHandler = func(w http.ResponseWriter, _ *http.Request, err error) {
 		s.logger.Warn("leader admin request failed", "leader", st.LeaderHTTPAddr, "error", err)

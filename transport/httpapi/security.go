@@ -1,0 +1,128 @@
+package httpapi
+
+import (
+	"crypto/subtle"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/net/netutil"
+)
+
+// Options are the admin port's defences. The zero value is what New
+// starts with: no token, plain HTTP, the default limits.
+type Options struct {
+	// Token, when set, must be presented as "Authorization: Bearer <token>"
+	// on every mutating endpoint (peers, leader transfer, snapshot save and
+	// restore); reads and probes stay open.
+	Token string
+	// TLS, when set, serves HTTPS, and followers proxy to the leader over
+	// HTTPS, trusting the system roots plus ProxyRoots.
+	TLS        *tls.Config
+	ProxyRoots *x509.CertPool
+	// MaxConns caps open connections; more wait in the accept backlog.
+	MaxConns int
+	// MaxRestoreSize caps an uploaded snapshot.
+	MaxRestoreSize int64
+	// SpoolDir is where an uploaded snapshot is spooled before it is
+	// checked and installed (the data dir).
+	SpoolDir string
+}
+
+// Admin HTTP limits: headers must arrive within headerTimeout and be at
+// most maxHeaderBytes; a request body within readTimeout (snapshot uploads
+// get restoreTimeout); idle keep-alive connections close after idleTimeout.
+const (
+	headerTimeout   = 10 * time.Second
+	readTimeout     = 30 * time.Second
+	writeTimeout    = 60 * time.Second
+	idleTimeout     = 60 * time.Second
+	restoreTimeout  = 10 * time.Minute
+	maxHeaderBytes  = 16 << 10
+	defaultMaxConns = 64
+	// DefaultMaxRestoreSize caps an uploaded snapshot when unset.
+	DefaultMaxRestoreSize = 1 << 30
+)
+
+// LoadTLS reads the admin port's certificate and key; the certificate
+// file's chain is also trusted when followers proxy to the leader.
+func LoadTLS(certFile, keyFile string) (*tls.Config, *x509.CertPool, error) {
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, nil, fmt.Errorf("admin TLS: load certificate %s and key %s: %w", certFile, keyFile, err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if pem, err := os.ReadFile(certFile); err == nil {
+		pool.AppendCertsFromPEM(pem)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, pool, nil
+}
+
+// Configure sets the admin port's defences; call before Serve.
+func (s *Server) Configure(o Options) {
+	if o.MaxConns <= 0 {
+		o.MaxConns = defaultMaxConns
+	}
+	if o.MaxRestoreSize <= 0 {
+		o.MaxRestoreSize = DefaultMaxRestoreSize
+	}
+	s.opts = o
+	s.srv.TLSConfig = o.TLS
+	if o.TLS != nil {
+		s.proxyScheme = "https"
+		s.proxyTransport = &http.Transport{
+			DialContext:           proxyTransport.DialContext,
+			ResponseHeaderTimeout: proxyTransport.ResponseHeaderTimeout,
+			TLSClientConfig:       &tls.Config{RootCAs: o.ProxyRoots, MinVersion: tls.VersionTLS12},
+		}
+	}
+}
+
+// limitedListener applies the connection limit and TLS to ln.
+func (s *Server) limitedListener(ln net.Listener) net.Listener {
+	ln = netutil.LimitListener(ln, s.opts.MaxConns)
+	if s.opts.TLS != nil {
+		ln = tls.NewListener(ln, s.opts.TLS)
+	}
+	return ln
+}
+
+// authorized wraps a mutating endpoint: with a token configured, the
+// request must carry it, or it is answered 401 and counted.
+func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.Token != "" && !bearerMatches(r.Header.Get("Authorization"), s.opts.Token) {
+			s.unauthorized.Add(1)
+			s.logger.Warn("admin request without a valid token refused", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+			w.Header().Set("WWW-Authenticate", `Bearer realm="raftns"`)
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "this endpoint needs the admin token: Authorization: Bearer <token> (raftnsctl --token-file or RAFTNS_TOKEN)"})
+			return
+		}
+		h(w, r)
+	}
+}
+
+// bearerMatches compares the presented bearer token in constant time.
+func bearerMatches(header, token string) bool {
+	got, ok := strings.CutPrefix(header, "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) == 1
+}
+
+// Unauthorized returns how many admin requests were refused for a missing
+// or wrong token.
+func (s *Server) Unauthorized() uint64 { return s.unauthorized.Load() }
+
+// restoreGate lets one snapshot restore run at a time.
+type restoreGate struct{ busy atomic.Bool }
+
+func (g *restoreGate) enter() bool { return g.busy.CompareAndSwap(false, true) }
+func (g *restoreGate) leave()      { g.busy.Store(false) }

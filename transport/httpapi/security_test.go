@@ -1,0 +1,147 @@
+package httpapi
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/raftns/raftns/cluster/clustertest"
+)
+
+func TestHTTP_MutatingEndpointsNeedTheToken(t *testing.T) {
+	node := clustertest.Single(t, nil)
+	s := New(node, NewMetrics(node).Registry, nil)
+	s.Configure(Options{Token: "s3cret-token"})
+	h := s.Handler()
+	for _, tc := range []struct {
+		name, method, path, auth string
+		want                     int
+	}{
+		{"no token", http.MethodPost, "/v1/peers", "", http.StatusUnauthorized},
+		{"wrong token", http.MethodPost, "/v1/peers", "Bearer nope", http.StatusUnauthorized},
+		{"not bearer", http.MethodPost, "/v1/peers", "Basic czNjcmV0LXRva2Vu", http.StatusUnauthorized},
+		{"remove without token", http.MethodDelete, "/v1/peers/solo", "", http.StatusUnauthorized},
+		{"transfer without token", http.MethodPost, "/v1/leader/transfer", "", http.StatusUnauthorized},
+		{"save without token", http.MethodGet, "/v1/snapshot", "", http.StatusUnauthorized},
+		{"restore without token", http.MethodPost, "/v1/snapshot", "", http.StatusUnauthorized},
+		// With the token the request reaches the handler, which refuses
+		// the empty body on its own grounds.
+		{"right token", http.MethodPost, "/v1/peers", "Bearer s3cret-token", http.StatusBadRequest},
+		{"reads stay open", http.MethodGet, "/v1/peers", "", http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(tc.method, tc.path, strings.NewReader("{}"))
+			if tc.auth != "" {
+				req.Header.Set("Authorization", tc.auth)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tc.want {
+				t.Fatalf("%s %s = %d %s, want %d", tc.method, tc.path, rec.Code, rec.Body.String(), tc.want)
+			}
+		})
+	}
+	if got := s.Unauthorized(); got != 7 {
+		t.Fatalf("unauthorized counter = %d, want 7", got)
+	}
+	if len(node.FSM().Members()) != 1 || !node.IsLeader() {
+		t.Fatal("refused requests changed the membership or leadership")
+	}
+}
+
+func TestHTTP_RestoreLimitsSizeAndConcurrency(t *testing.T) {
+	node := clustertest.Single(t, nil)
+	s := New(node, NewMetrics(node).Registry, nil)
+	s.Configure(Options{MaxRestoreSize: 1024, SpoolDir: t.TempDir()})
+	h := s.Handler()
+	post := func(body string, chunked bool) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "/v1/snapshot", strings.NewReader(body))
+		if chunked {
+			req.ContentLength = -1 // the size is learnt while reading
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	big := strings.Repeat("x", 4096)
+	if rec := post(big, false); rec.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("announced oversize upload = %d %s", rec.Code, rec.Body.String())
+	}
+	if rec := post(big, true); rec.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("streamed oversize upload = %d %s", rec.Code, rec.Body.String())
+	}
+	if !s.restoring.enter() {
+		t.Fatal("gate busy")
+	}
+	if rec := post("garbage", false); rec.Code != http.StatusConflict {
+		t.Fatalf("restore during a restore = %d %s", rec.Code, rec.Body.String())
+	}
+	s.restoring.leave()
+	if rec := post("garbage", false); rec.Code != http.StatusBadRequest {
+		t.Fatalf("garbage after the restore = %d %s", rec.Code, rec.Body.String())
+	}
+}
+
+func serveHTTP(t *testing.T, s *Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(ln)
+	t.Cleanup(func() { s.srv.Close() })
+	return ln.Addr().String()
+}
+
+func TestHTTP_HeaderLimitAndConnectionLimit(t *testing.T) {
+	node := clustertest.Single(t, nil)
+	s := New(node, NewMetrics(node).Registry, nil)
+	s.Configure(Options{MaxConns: 2})
+	addr := serveHTTP(t, s)
+
+	// Headers beyond the limit are refused.
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(c, "GET /livez HTTP/1.1\r\nHost: x\r\nX-Big: %s\r\n\r\n", strings.Repeat("a", 64<<10))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("oversized headers: %v %v", resp, err)
+	}
+	c.Close()
+
+	// Two idle connections fill the limit; a third is not served until
+	// one of them closes.
+	var held []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+	}
+	// The listener counts a connection once accepted; wait for both.
+	client := &http.Client{Timeout: 300 * time.Millisecond}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := client.Get("http://" + addr + "/livez")
+		if err != nil {
+			break // blocked behind the limit
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a third connection was served while two were held")
+		}
+	}
+	held[0].Close()
+	client.Timeout = 5 * time.Second
+	if resp, err := client.Get("http://" + addr + "/livez"); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("after freeing a slot: %v %v", resp, err)
+	}
+	held[1].Close()
+}
