@@ -95,6 +95,12 @@ func (s *Settings) blackListed(update map[string]string) (string, bool) {
 	return "", false
 }
 
+// Protected reports whether UPDATE_NAMESRV_CONFIG is refused for key.
+func (s *Settings) Protected(key string) bool {
+	_, black := s.blackListed(map[string]string{key: ""})
+	return black
+}
+
 // Update merges properties whose keys already exist (the reference ignores
 // unknown keys) and persists the result.
 func (s *Settings) Update(update map[string]string) error {

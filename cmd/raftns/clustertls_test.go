@@ -121,11 +121,11 @@ func TestConfig_PersistedSettingsCannotSetClusterTLS(t *testing.T) {
 	}
 	for _, key := range []string{"clusterTlsCert", "clusterTlsKey", "clusterTlsCa"} {
 		found := false
-		for _, k := range raftnsKeys {
+		for _, k := range protectedKeys() {
 			found = found || k == key
 		}
 		if !found {
-			t.Errorf("%s is not in raftnsKeys, so UPDATE_NAMESRV_CONFIG could change it", key)
+			t.Errorf("%s is not protected, so UPDATE_NAMESRV_CONFIG could change it", key)
 		}
 	}
 }

@@ -46,6 +46,30 @@ type config struct {
 	ClusterTLSCert string
 	ClusterTLSKey  string
 	ClusterTLSCA   string
+	// ClusterKeyFile holds the shared cluster key; ClusterInsecure allows
+	// a non-loopback cluster address with neither TLS nor a key.
+	ClusterKeyFile  string
+	ClusterInsecure bool
+	// MaxRequestMemory is the process-wide request-memory budget in bytes;
+	// MaxInflatedBody caps one inflated register body; FrameTimeout bounds
+	// reading one started frame.
+	MaxRequestMemory int64
+	MaxInflatedBody  int64
+	FrameTimeout     time.Duration
+	// HTTPTokenFile holds the admin bearer token; HTTPTLSCert/Key make the
+	// admin port TLS; HTTPMaxConns caps its connections; MaxRestoreSize
+	// caps an uploaded snapshot.
+	HTTPTokenFile  string
+	HTTPTLSCert    string
+	HTTPTLSKey     string
+	HTTPMaxConns   int
+	MaxRestoreSize int64
+	// ACLMode (off, writes, all), ACLFile (accounts) and ACLBrokerAddrs
+	// (addresses whose unsigned broker codes pass) configure RocketMQ-port
+	// access control.
+	ACLMode        string
+	ACLFile        string
+	ACLBrokerAddrs []string
 	// Namesrv holds reference NameServer properties (orderMessageEnable…)
 	// and unknown keys from the file, reported by GET_NAMESRV_CONFIG.
 	Namesrv map[string]string
@@ -67,6 +91,15 @@ func defaultConfig() *config {
 		RaftMultiplier: 1,
 		MaxConns:       10000,
 		IdleTimeout:    120 * time.Second,
+		// A small host: 256 MiB of request bytes in flight is far above
+		// what brokers and clients need (a 100k-topic registration inflates
+		// to about 6 MiB) and far below the memory of any real machine.
+		MaxRequestMemory: 256 << 20,
+		MaxInflatedBody:  32 << 20,
+		FrameTimeout:     30 * time.Second,
+		HTTPMaxConns:     64,
+		MaxRestoreSize:   1 << 30,
+		ACLMode:          "off",
 		Namesrv: map[string]string{
 			transport.PropOrderMessageEnable:                "false",
 			transport.PropReturnOrderTopicConfigToBroker:    "true",
@@ -159,7 +192,19 @@ func (c *config) validate() error {
 	if _, err := c.clientPort(); err != nil {
 		return err
 	}
-	return c.validateClusterTLS()
+	if err := c.validateLimits(); err != nil {
+		return err
+	}
+	if err := c.validateClusterTLS(); err != nil {
+		return err
+	}
+	if err := c.validateClusterExposure(); err != nil {
+		return err
+	}
+	if err := c.validateHTTPSecurity(); err != nil {
+		return err
+	}
+	return c.validateACL()
 }
 
 // properties returns the effective configuration as properties, for -p and
@@ -184,6 +229,14 @@ func (c *config) properties() map[string]string {
 		"serverChannelMaxIdleTimeSeconds": strconv.Itoa(int(c.IdleTimeout / time.Second)),
 		"configStorePath":                 c.persistedPath(),
 		"clusterTlsCert":                  c.ClusterTLSCert, "clusterTlsKey": c.ClusterTLSKey, "clusterTlsCa": c.ClusterTLSCA,
+		"clusterKeyFile": c.ClusterKeyFile, "clusterInsecure": strconv.FormatBool(c.ClusterInsecure),
+		"maxRequestMemory": strconv.FormatInt(c.MaxRequestMemory, 10),
+		"maxInflatedBody":  strconv.FormatInt(c.MaxInflatedBody, 10),
+		"frameTimeout":     c.FrameTimeout.String(),
+		"httpTokenFile":    c.HTTPTokenFile, "httpTlsCert": c.HTTPTLSCert, "httpTlsKey": c.HTTPTLSKey,
+		"httpMaxConnections": strconv.Itoa(c.HTTPMaxConns),
+		"maxRestoreSize":     strconv.FormatInt(c.MaxRestoreSize, 10),
+		"aclMode":            c.ACLMode, "aclFile": c.ACLFile, "aclBrokerAddrs": strings.Join(c.ACLBrokerAddrs, ","),
 	} {
 		p[k] = v
 	}

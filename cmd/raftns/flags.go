@@ -20,6 +20,11 @@ var flagKeys = map[string]string{
 	"tls-server-mode":                       keyTLSMode, "tls-cert": keyTLSCert, "tls-key": keyTLSKey, "tls-client-ca": keyTLSTrustCert,
 	"tls-need-client-auth": keyTLSNeedClientAuth, "tls-test-mode": keyTLSTestMode, "tls-config-file": keyTLSConfigFile,
 	"tls-reload-interval": keyTLSReload, "proxy-protocol": keyProxyProtocol,
+	"cluster-key-file": "clusterKeyFile", "cluster-insecure": "clusterInsecure",
+	"max-request-memory": "maxRequestMemory", "max-inflated-body": "maxInflatedBody", "frame-timeout": "frameTimeout",
+	"http-token-file": "httpTokenFile", "http-tls-cert": "httpTlsCert", "http-tls-key": "httpTlsKey",
+	"http-max-connections": "httpMaxConnections", "max-restore-size": "maxRestoreSize",
+	"acl-mode": "aclMode", "acl-file": "aclFile", "acl-broker-addrs": "aclBrokerAddrs",
 }
 
 type flagValues struct {
@@ -66,9 +71,27 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"tls-config-file":                       "properties file whose tls.* keys override these (tls.config.file)",
 		"tls-reload-interval":                   "how often the certificate files are checked for changes and reloaded, 0 to check only on SIGHUP (default 10s)",
 		"proxy-protocol":                        "accept a PROXY protocol v1/v2 header on client connections (only behind a load balancer that sends it)",
+		"cluster-key-file":                      "file holding the shared cluster key (at least 16 bytes); every cluster-port connection must prove it",
+		"cluster-insecure":                      "allow a non-loopback cluster address without TLS or a cluster key (logs a warning)",
+		"max-request-memory":                    "process-wide budget for request bytes held (frames and inflated bodies), e.g. 256MiB; beyond it SYSTEM_BUSY",
+		"max-inflated-body":                     "largest size a compressed REGISTER_BROKER body may inflate to, e.g. 32MiB",
+		"frame-timeout":                         "time a started client frame has to arrive completely, e.g. 30s",
+		"http-token-file":                       "file holding the admin bearer token for mutating admin endpoints (required for a non-loopback admin address)",
+		"http-tls-cert":                         "PEM certificate for TLS on the admin HTTP port (with --http-tls-key)",
+		"http-tls-key":                          "PEM private key of --http-tls-cert",
+		"http-max-connections":                  "admin HTTP connection limit",
+		"max-restore-size":                      "largest snapshot accepted by POST /v1/snapshot, e.g. 1GiB",
+		"acl-mode":                              "RocketMQ-port access control: off, writes (state changes need a signature) or all",
+		"acl-file":                              "accounts file shaped like RocketMQ's plain_acl.yml (accessKey, secretKey, admin, whiteRemoteAddress)",
+		"acl-broker-addrs":                      "addresses (IPs or CIDRs, comma-separated) whose unsigned broker registrations and heartbeats are accepted under ACL",
 	}
 	for name := range flagKeys {
 		key := flagKeys[name]
+		if name == "cluster-insecure" {
+			// A switch: --cluster-insecure alone, or =true/=false.
+			fs.BoolFunc(name, help[name], func(v string) error { fl.values[key] = v; return nil })
+			continue
+		}
 		fs.Func(name, help[name], func(v string) error { fl.values[key] = v; return nil })
 	}
 	return fl

@@ -71,6 +71,10 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	if err != nil {
 		return nil, err
 	}
+	sec, err := loadSecurity(cfg)
+	if err != nil {
+		return nil, err
+	}
 	cps, err := cfg.clientPort()
 	if err != nil {
 		return nil, err
@@ -92,7 +96,7 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	m := &member{logger: logger, errc: make(chan error, 3), events: events.NewRing(events.DefaultCapacity), stopEvents: make(chan struct{}),
 		certs: certs, stopCert: make(chan struct{})}
 	ccfg := clusterConfig(cfg, id, lns, logger)
-	ccfg.TLS = clusterTLS
+	ccfg.TLS, ccfg.ClusterKey = clusterTLS, sec.clusterKey
 	f := fsm.New(logger)
 	f.SetObserver(m.events)
 	if m.node, err = cluster.New(ccfg, f, lns.cluster); err != nil {
@@ -101,11 +105,13 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	}
 	go events.WatchRaft(m.node.Raft(), m.events, m.stopEvents)
 	tcfg := transport.DefaultConfig()
-	tcfg.Settings = transport.NewSettings(cfg.properties(), persistSettings(cfg.persistedPath()), raftnsKeys...)
+	tcfg.Settings = transport.NewSettings(cfg.properties(), persistSettings(cfg.persistedPath()), protectedKeys()...)
 	tcfg.Logger = logger
 	tcfg.Remoting.MaxConns, tcfg.Remoting.IdleTimeout = cfg.MaxConns, cfg.IdleTimeout
+	sec.applyTo(cfg, &tcfg)
 	m.ns = transport.New(tcfg, m.node)
-	metrics := httpapi.NewMetricsIn(registry, m.node, httpapi.NewConnCollector(m.ns.Remoting()))
+	metrics := httpapi.NewMetricsIn(registry, m.node, httpapi.NewConnCollector(m.ns.Remoting()),
+		httpapi.NewSecurityCollector(tcfg.Remoting.Budget, tcfg.ACL))
 	m.ns.SetObserver(metrics)
 	clientLn := lns.client
 	if cpCfg.Needed() {
@@ -122,11 +128,16 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	if lns.http != nil {
 		m.http = httpapi.New(m.node, registry, logger)
 		m.http.EnableStatusPage(m.events)
+		m.http.Configure(sec.http)
+		registry.MustRegister(httpapi.NewAdminCollector(m.http))
 		go func() { m.errc <- m.http.Serve(lns.http) }()
 	}
 	logger.Info("raftns member started", "client_addr", lns.client.Addr().String(),
-		"cluster_addr", lns.cluster.Addr().String(), "cluster_tls", clusterTLS != nil, "http_addr", addrOf(lns.http), "data_dir", cfg.DataDir,
+		"cluster_addr", lns.cluster.Addr().String(), "cluster_tls", clusterTLS != nil, "cluster_key", sec.clusterKey != nil,
+		"http_addr", addrOf(lns.http), "http_token", sec.http.Token != "", "http_tls", sec.http.TLS != nil,
+		"acl", cfg.ACLMode, "max_request_memory", cfg.MaxRequestMemory, "data_dir", cfg.DataDir,
 		"client_tls", cps.mode.String(), "proxy_protocol", cps.proxyProtocol)
+	sec.warn(cfg, logger)
 	return m, nil
 }
 
@@ -175,7 +186,7 @@ func persistSettings(path string) func(map[string]string) error {
 		for k, v := range props {
 			keep[k] = v
 		}
-		for _, k := range raftnsKeys {
+		for _, k := range protectedKeys() {
 			delete(keep, k)
 		}
 		delete(keep, "configStorePath")

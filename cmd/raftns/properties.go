@@ -43,7 +43,7 @@ func (c *config) loadPersisted() error {
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", c.persistedPath(), err)
 	}
-	for _, k := range raftnsKeys {
+	for _, k := range protectedKeys() {
 		delete(props, k)
 	}
 	return c.applyAll(props, c.persistedPath())
@@ -118,6 +118,32 @@ func (c *config) apply(key, value string) error {
 		c.ClusterTLSKey = value
 	case "clusterTlsCa":
 		c.ClusterTLSCA = value
+	case "clusterKeyFile":
+		c.ClusterKeyFile = value
+	case "clusterInsecure":
+		c.ClusterInsecure, err = strconv.ParseBool(value)
+	case "maxRequestMemory":
+		c.MaxRequestMemory, err = parseBytes(value)
+	case "maxInflatedBody":
+		c.MaxInflatedBody, err = parseBytes(value)
+	case "frameTimeout":
+		c.FrameTimeout, err = parseDuration(value)
+	case "httpTokenFile":
+		c.HTTPTokenFile = value
+	case "httpTlsCert":
+		c.HTTPTLSCert = value
+	case "httpTlsKey":
+		c.HTTPTLSKey = value
+	case "httpMaxConnections":
+		c.HTTPMaxConns, err = strconv.Atoi(value)
+	case "maxRestoreSize":
+		c.MaxRestoreSize, err = parseBytes(value)
+	case "aclMode":
+		c.ACLMode = strings.ToLower(value)
+	case "aclFile":
+		c.ACLFile = value
+	case "aclBrokerAddrs":
+		c.ACLBrokerAddrs = splitList(value)
 	default:
 		for _, b := range namesrvBoolKeys {
 			if key == b {

@@ -74,7 +74,7 @@ var (
 	descForwardFails  = prometheus.NewDesc("ns_forward_failures_total", "Forwarding attempts that failed and were retried or given up.", nil, nil)
 	descLeaderChanges = prometheus.NewDesc("ns_leader_changes_total", "Leadership changes seen by this member.", nil, nil)
 	descLeaderLost    = prometheus.NewDesc("ns_leader_loss_detected_total", "Times this member, as a follower, saw the leader's cluster port close and refuse connections and shortened its election timers.", nil, nil)
-	descClusterReject = prometheus.NewDesc("ns_cluster_conns_rejected_total", "Cluster-port connections refused (failed TLS handshake, unknown or missing protocol byte).", nil, nil)
+	descClusterReject = prometheus.NewDesc("ns_cluster_conns_rejected_total", "Cluster-port connections refused (failed TLS handshake or cluster-key challenge, unknown or missing protocol byte).", nil, nil)
 )
 
 func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -146,10 +146,13 @@ var (
 	descBadFrames     = prometheus.NewDesc("ns_bad_frames_total", "Connections closed because a frame did not decode.", nil, nil)
 	descIdleClosed    = prometheus.NewDesc("ns_connections_idle_closed_total", "Connections closed by the idle timeout.", nil, nil)
 	descPanics        = prometheus.NewDesc("ns_handler_panics_total", "Request handler panics recovered.", nil, nil)
+	descSlowFrames    = prometheus.NewDesc("ns_slow_frames_total", "Connections closed because a started frame did not arrive within the frame timeout.", nil, nil)
+	descBusy          = prometheus.NewDesc("ns_busy_total", "Requests answered SYSTEM_BUSY because the request-memory budget was spent.", nil, nil)
 )
 
 func (c *connCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descConnsOpen, descConnsAccepted, descConnsRejected, descBadFrames, descIdleClosed, descPanics} {
+	for _, d := range []*prometheus.Desc{descConnsOpen, descConnsAccepted, descConnsRejected, descBadFrames, descIdleClosed, descPanics,
+		descSlowFrames, descBusy} {
 		ch <- d
 	}
 }
@@ -158,7 +161,8 @@ func (c *connCollector) Collect(ch chan<- prometheus.Metric) {
 	st := c.src.Stats()
 	ch <- prometheus.MustNewConstMetric(descConnsOpen, prometheus.GaugeValue, float64(st.OpenConns))
 	for d, v := range map[*prometheus.Desc]uint64{descConnsAccepted: st.Accepted, descConnsRejected: st.RejectedByLimit,
-		descBadFrames: st.BadFrames, descIdleClosed: st.IdleClosed, descPanics: st.HandlerPanics} {
+		descBadFrames: st.BadFrames, descIdleClosed: st.IdleClosed, descPanics: st.HandlerPanics,
+		descSlowFrames: st.SlowFrames, descBusy: st.Busy} {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v))
 	}
 }

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/transport/acl"
+	"github.com/raftns/raftns/transport/httpapi"
+	"github.com/raftns/raftns/transport/membudget"
+)
+
+// security is what a member loads at start to defend its ports.
+type security struct {
+	clusterKey []byte
+	http       httpapi.Options
+	acl        *acl.Checker
+}
+
+// loadSecurity reads the key, token, certificate and accounts files; any
+// problem stops the start with a message naming the file.
+func loadSecurity(cfg *config) (*security, error) {
+	s := &security{}
+	var err error
+	if s.clusterKey, err = cfg.clusterKey(); err != nil {
+		return nil, err
+	}
+	if s.http, err = cfg.httpOptions(); err != nil {
+		return nil, err
+	}
+	if s.acl, err = cfg.aclChecker(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// applyTo sets the client port's limits and access control.
+func (s *security) applyTo(cfg *config, tcfg *transport.Config) {
+	tcfg.Remoting.Budget = membudget.New(cfg.MaxRequestMemory)
+	tcfg.Remoting.FrameTimeout = cfg.FrameTimeout
+	tcfg.MaxInflatedBody = int(cfg.MaxInflatedBody)
+	tcfg.ACL = s.acl
+}
+
+// warn logs the exposures the operator chose.
+func (s *security) warn(cfg *config, logger hclog.Logger) {
+	if !isLoopbackHost(cfg.ClusterAddr) && s.clusterKey == nil && cfg.ClusterTLSCert == "" {
+		logger.Warn("INSECURE: the cluster port is reachable from other machines and trusts anyone (--cluster-insecure); "+
+			"set --cluster-key-file or cluster TLS", "cluster_addr", cfg.ClusterAddr)
+	}
+	if cfg.HTTPAddr != "" && s.http.Token == "" {
+		logger.Info("admin HTTP mutating endpoints need no token (loopback only); set --http-token-file to require one")
+	}
+}
