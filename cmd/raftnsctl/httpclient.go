@@ -18,8 +18,9 @@ const maxErrorBody = 64 << 10
 
 // adminClient calls one member's admin HTTP API.
 type adminClient struct {
-	base *url.URL
-	hc   *http.Client
+	base  *url.URL
+	hc    *http.Client
+	token string
 }
 
 // adminClient returns a client for --addr, which is HOST:PORT or an
@@ -29,9 +30,17 @@ func (a *app) adminClient() (*adminClient, error) {
 	if err != nil {
 		return nil, err
 	}
+	token, err := a.adminToken()
+	if err != nil {
+		return nil, err
+	}
+	hc, err := a.httpClient()
+	if err != nil {
+		return nil, err
+	}
 	// The command's context bounds every call; no client-wide timeout, so a
 	// long snapshot transfer is limited by --timeout alone.
-	return &adminClient{base: base, hc: &http.Client{}}, nil
+	return &adminClient{base: base, hc: hc, token: token}, nil
 }
 
 func parseAdminAddr(addr string) (*url.URL, error) {
@@ -87,6 +96,9 @@ func (c *adminClient) do(ctx context.Context, method, path string, query url.Val
 	if body != nil {
 		req.ContentLength = body.length
 		req.Header.Set("Content-Type", body.contentType)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {

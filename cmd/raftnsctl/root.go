@@ -18,6 +18,7 @@ const (
 	defaultTimeout     = 10 * time.Second
 	envAdminAddr       = "RAFTNS_ADDR"
 	envNamesrvAddr     = "RAFTNS_NAMESRV"
+	envToken           = "RAFTNS_TOKEN"
 )
 
 // Output formats of -o.
@@ -32,8 +33,13 @@ type app struct {
 	namesrv string
 	timeout time.Duration
 	output  string
-	stdout  io.Writer
-	stderr  io.Writer
+	// tokenFile or token (env RAFTNS_TOKEN) is the admin bearer token;
+	// caFile verifies an https:// admin address.
+	tokenFile string
+	token     string
+	caFile    string
+	stdout    io.Writer
+	stderr    io.Writer
 }
 
 // run executes one command line and returns the exit status: 0 on success,
@@ -85,7 +91,8 @@ Exit status: 0 on success, 1 when the operation failed, 2 on a usage error.`,
   raftnsctl --addr 10.0.0.2:9856 peers list
   raftnsctl snapshot save backup.snap
   raftnsctl --namesrv 10.0.0.2:9876 route TopicTest
-  RAFTNS_NAMESRV=10.0.0.2:9876 raftnsctl kv list ORDER_TOPIC_CONFIG`,
+  RAFTNS_NAMESRV=10.0.0.2:9876 raftnsctl kv list ORDER_TOPIC_CONFIG
+  raftnsctl --addr https://10.0.0.2:9856 --ca-file ca.pem --token-file admin.token peers list`,
 		Args:              cobra.ArbitraryArgs,
 		RunE:              groupRunE,
 		PersistentPreRunE: a.validate,
@@ -111,6 +118,10 @@ Exit status: 0 on success, 1 when the operation failed, 2 on a usage error.`,
 	fs.DurationVar(&a.timeout, "timeout", defaultTimeout,
 		"deadline of the whole command, including snapshot transfers")
 	fs.StringVarP(&a.output, "output", "o", outputTable, "output format: table or json")
+	fs.StringVar(&a.tokenFile, "token-file", "",
+		"file holding the admin token (the member's --http-token-file); default: env "+envToken)
+	fs.StringVar(&a.caFile, "ca-file", "", "PEM CA certificates that verify an https:// --addr")
+	a.token = getenv(envToken)
 	root.AddCommand(a.statusCommand(), a.peersCommand(), a.leaderCommand(), a.snapshotCommand(),
 		a.routeCommand(), a.clustersCommand(), a.topicsCommand(), a.kvCommand(), a.permCommand(),
 		a.deleteTopicCommand(), a.configCommand(), a.memberGroupCommand())
