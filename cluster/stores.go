@@ -19,6 +19,7 @@ type stores struct {
 	stable raft.StableStore
 	snaps  raft.SnapshotStore
 	bolt   *raftboltdb.BoltStore // nil with injected stores
+	lock   *dirLock              // nil with injected stores
 }
 
 // raftDir is where a member keeps its Raft state.
@@ -34,16 +35,32 @@ func openStores(cfg *Config) (*stores, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
+	lock, err := lockDataDir(dir, cfg.ID)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openDiskStores(cfg, dir)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	s.lock = lock
+	return s, nil
+}
+
+// openDiskStores opens the log and snapshots under dir, which this process
+// has locked, and checks that Raft can start from them.
+func openDiskStores(cfg *Config, dir string) (*stores, error) {
 	bolt, err := raftboltdb.New(raftboltdb.Options{
 		Path:        filepath.Join(dir, "raft.db"),
 		BoltOptions: &bbolt.Options{NoFreelistSync: true, Timeout: openLockTimeout},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("open raft log %s: %w", dir, err)
+		return nil, fmt.Errorf("open raft log %s: %w", filepath.Join(dir, "raft.db"), err)
 	}
 	if err := checkLogReadable(bolt); err != nil {
 		bolt.Close()
-		return nil, err
+		return nil, fmt.Errorf("%w: %s: %w", ErrDamagedDataDir, filepath.Join(dir, "raft.db"), err)
 	}
 	cached, err := raft.NewLogCache(512, bolt)
 	if err != nil {
@@ -54,6 +71,10 @@ func openStores(cfg *Config) (*stores, error) {
 	if err != nil {
 		bolt.Close()
 		return nil, fmt.Errorf("open snapshot store %s: %w", dir, err)
+	}
+	if err := checkSnapshots(dir, snaps, bolt, cfg.Logger.Named("snapshots")); err != nil {
+		bolt.Close()
+		return nil, err
 	}
 	return &stores{logs: cached, stable: bolt, snaps: snaps, bolt: bolt}, nil
 }
@@ -82,6 +103,7 @@ func checkLogReadable(s *raftboltdb.BoltStore) error {
 }
 
 func (s *stores) close() error {
+	defer s.lock.release()
 	if s.bolt != nil {
 		return s.bolt.Close()
 	}
