@@ -155,6 +155,11 @@ func decodeFilterList(b []byte) ([]string, bool, error) {
 	return nilIfEmpty(list), err == nil, err
 }
 
+// topicConfigOverhead approximates, in bytes, what one decoded topic config
+// keeps beyond its text: the TopicConfig in a slice that grows by
+// doubling, and its entry in the name index.
+const topicConfigOverhead = 128
+
 // chunkReader walks the decompressed binary layout as it inflates.
 type chunkReader struct {
 	r      *bufio.Reader
@@ -253,6 +258,11 @@ func (r *chunkReader) topicConfigs() ([]fsm.TopicConfig, error) {
 		c, err := r.chunk("topic config")
 		if err != nil {
 			return nil, err
+		}
+		// What the parsed config holds besides the chunk: its name, its
+		// slot in the table and the index.
+		if r.charge != nil && !r.charge(len(c)+topicConfigOverhead) {
+			return nil, fmt.Errorf("%w: topic config %d", ErrNoMemory, i)
 		}
 		tc, err := parseTopicConfigString(fastjson.ValidString(c))
 		if err != nil {
