@@ -95,4 +95,3 @@ func metricValue(t *testing.T, p *proc, name string) float64 {
 	t.Fatalf("%s has no %s", p.ID, name)
 	return 0
 }
-
