@@ -95,6 +95,9 @@ public final class Main {
         if (s.wants("edge")) {
             step(c, "edge", () -> ClientPortScenario.run(c));
         }
+        if (s.wants("acl")) {
+            step(c, "acl", () -> AclScenario.run(c));
+        }
     }
 
     /** Step is a scenario body that may throw. */

@@ -47,20 +47,28 @@ final class MqAdmin {
 
     /** run5With runs the 5.x mqadmin with extra JVM system properties (e.g. rocketmq.zone). */
     Result run5With(Map<String, String> extraSys, String... args) throws Exception {
-        return run(true, extraSys, args);
+        return run(true, settings.home.resolve("rocketmq4-home"), extraSys, args);
+    }
+
+    /**
+     * run4Home runs the 4.9.8 mqadmin with rocketmq4Home as its ROCKETMQ_HOME, so that it signs its
+     * requests with the account in rocketmq4Home/conf/tools.yml (the way an operator turns ACL on).
+     */
+    Result run4Home(Path rocketmq4Home, String... args) throws Exception {
+        return run(false, rocketmq4Home, Map.of(), args);
     }
 
     private Result run(boolean v5, String... args) throws Exception {
-        return run(v5, Map.of(), args);
+        return run(v5, settings.home.resolve("rocketmq4-home"), Map.of(), args);
     }
 
-    private Result run(boolean v5, Map<String, String> extraSys, String... args) throws Exception {
+    private Result run(boolean v5, Path rocketmq4Home, Map<String, String> extraSys, String... args) throws Exception {
         String name = String.format("mqadmin%s-%02d-%s", v5 ? "" : "4", seq.incrementAndGet(), args[0]);
         Path dir = settings.work.resolve("mqadmin");
         long start = System.nanoTime();
         Map<String, String> sys = new java.util.LinkedHashMap<>(v5
             ? Map.of("rmq.logback.configurationFile", settings.home.resolve("conf/rmq5-logback.xml").toString())
-            : Map.of("rocketmq.home.dir", settings.home.resolve("rocketmq4-home").toString()));
+            : Map.of("rocketmq.home.dir", rocketmq4Home.toString()));
         sys.putAll(extraSys);
         Proc p = procs.java(name, dir, v5 ? settings.classpath5 : settings.classpath4client, settings.toolJvm,
             "org.apache.rocketmq.tools.command.MQAdminStartup", List.of(args), sys);
