@@ -33,6 +33,8 @@ type Options struct {
 	// SpoolDir is where an uploaded snapshot is spooled before it is
 	// checked and installed (the data dir).
 	SpoolDir string
+	// HeaderTimeout bounds receiving a request's headers; 0 means 10 s.
+	HeaderTimeout time.Duration
 }
 
 // Admin HTTP limits: headers must arrive within headerTimeout and be at
@@ -75,8 +77,12 @@ func (s *Server) Configure(o Options) {
 	if o.MaxRestoreSize <= 0 {
 		o.MaxRestoreSize = DefaultMaxRestoreSize
 	}
+	if o.HeaderTimeout <= 0 {
+		o.HeaderTimeout = headerTimeout
+	}
 	s.opts = o
 	s.srv.TLSConfig = o.TLS
+	s.srv.ReadHeaderTimeout = o.HeaderTimeout
 	if o.TLS != nil {
 		s.proxyScheme = "https"
 		s.proxyTransport = &http.Transport{

@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -144,4 +146,25 @@ func TestHTTP_HeaderLimitAndConnectionLimit(t *testing.T) {
 		t.Fatalf("after freeing a slot: %v %v", resp, err)
 	}
 	held[1].Close()
+}
+
+func TestHTTP_SlowHeaderSenderIsDisconnected(t *testing.T) {
+	node := clustertest.Single(t, nil)
+	s := New(node, NewMetrics(node).Registry, nil)
+	s.Configure(Options{HeaderTimeout: 300 * time.Millisecond})
+	addr := serveHTTP(t, s)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// Half a request line, then nothing: the member must hang up rather
+	// than wait for the rest.
+	fmt.Fprint(c, "GET /livez HT")
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, err = io.Copy(io.Discard, c)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatal("the admin server kept a connection whose headers never finished")
+	}
 }
