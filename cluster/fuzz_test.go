@@ -114,3 +114,24 @@ func FuzzRaftRPC(f *testing.F) {
 		_ = dec.Decode(v)
 	})
 }
+
+// FuzzKeyClientHandshake feeds arbitrary bytes to a dialing member as the
+// answer of a cluster port it connects to: no input may panic, and none
+// may pass for a member's proof.
+func FuzzKeyClientHandshake(f *testing.F) {
+	f.Add(append([]byte("RNSKEY1"), make([]byte, keyNonceLen+32)...))
+	f.Add([]byte("RNSKEY1"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		client, server := net.Pipe()
+		go func() {
+			defer server.Close()
+			go io.Copy(io.Discard, server)
+			server.Write(data)
+		}()
+		if err := keyClientHandshake(client, testClusterKey); err == nil {
+			t.Fatal("a made-up answer passed the cluster-key check")
+		}
+		client.Close()
+	})
+}

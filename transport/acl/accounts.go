@@ -49,6 +49,11 @@ func LoadAccounts(path string) (*Accounts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadAccounts, err)
 	}
+	return parseAccounts(path, raw)
+}
+
+// parseAccounts reads the accounts file's text; path names it in errors.
+func parseAccounts(path string, raw []byte) (*Accounts, error) {
 	var f accountsFile
 	if err := yaml.Unmarshal(raw, &f); err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrBadAccounts, path, err)
