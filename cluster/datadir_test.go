@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // diskMember starts a single member on dataDir with the on-disk stores.
@@ -40,7 +41,7 @@ func diskMember(t *testing.T, dataDir string, logs *logTail, tune func(*Config))
 // writeAndSnapshot puts count keys starting at from and takes a snapshot.
 func writeAndSnapshot(t *testing.T, n *Node, from, count int) {
 	t.Helper()
-	waitFor(t, 10*time.Second, "leader ready", n.LeaderReady)
+	poll.For(t, 10*time.Second, "leader ready", n.LeaderReady)
 	for i := from; i < from+count; i++ {
 		if _, err := n.Apply(context.Background(), fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: fmt.Sprint(i), Value: "v", HasValue: true}); err != nil {
 			t.Fatal(err)
@@ -88,7 +89,7 @@ func TestDataDir_DamagedNewestSnapshotFallsBackWhenTheLogCoversIt(t *testing.T) 
 		t.Fatalf("restart after a damaged newest snapshot: %v", err)
 	}
 	defer n.Shutdown()
-	waitFor(t, 10*time.Second, "the state back from the older snapshot and the log", func() bool { return n.FSM().Digest() == want })
+	poll.For(t, 10*time.Second, "the state back from the older snapshot and the log", func() bool { return n.FSM().Digest() == want })
 	if !strings.Contains(logs.String(), "damaged snapshot moved aside") || !strings.Contains(logs.String(), filepath.Dir(damaged)) {
 		t.Fatalf("no clear log line naming %s:\n%s", damaged, logs.String())
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -230,22 +231,22 @@ func TestProcess_BadInputCatalogue(t *testing.T) {
 			if err := call(); err == nil {
 				t.Fatal("answered")
 			}
-			waitFor(t, 10*time.Second, "refusal counted", func() bool {
+			poll.For(t, 10*time.Second, "refusal counted", func() bool {
 				return metricValue(t, p, "ns_cluster_conns_rejected_total") > before
 			})
 		})
 	}
 	refused("Forward(PutKV) without the key", func() error {
-		return outsiderRPC(p.ClusterAddr, "Forward", &cluster.ForwardArgs{From: "x", Command: putCmd}, &cluster.ForwardReply{})
+		return outsiderRPC(p.ClusterAddr, "Forward", &cluster.ForwardArgs{From: "x", Command: putCmd}, &cluster.LeaderReply{})
 	})
 	refused("Join without the key", func() error {
-		return outsiderRPC(p.ClusterAddr, "Join", &cluster.JoinArgs{ID: "evil", ClusterAddr: "127.0.0.1:1"}, &cluster.JoinReply{})
+		return outsiderRPC(p.ClusterAddr, "Join", &cluster.JoinArgs{ID: "evil", ClusterAddr: "127.0.0.1:1"}, &cluster.LeaderReply{})
 	})
 	refused("Remove without the key", func() error {
-		return outsiderRPC(p.ClusterAddr, "Remove", &cluster.RemoveArgs{ID: "n1", Force: true}, &cluster.JoinReply{})
+		return outsiderRPC(p.ClusterAddr, "Remove", &cluster.RemoveArgs{ID: "n1", Force: true}, &cluster.LeaderReply{})
 	})
 	refused("Heartbeats without the key", func() error {
-		return outsiderRPC(p.ClusterAddr, "Heartbeats", &cluster.HeartbeatArgs{From: "x"}, &cluster.HeartbeatReply{})
+		return outsiderRPC(p.ClusterAddr, "Heartbeats", &cluster.HeartbeatArgs{From: "x"}, &cluster.LeaderReply{})
 	})
 	refused("Raft AppendEntries without the key", func() error { return outsiderAppendEntries(t, p.ClusterAddr) })
 	for _, f := range []struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // TestProcess_ClusterPortRefusesOutsiders starts three members whose
@@ -68,13 +69,13 @@ func TestProcess_ClusterPortRefusesOutsiders(t *testing.T) {
 				call   func(addr string) error
 			}{
 				{"Forward", leader, func(a string) error {
-					return outsiderRPC(a, "Forward", &cluster.ForwardArgs{From: "intruder", Command: put}, &cluster.ForwardReply{})
+					return outsiderRPC(a, "Forward", &cluster.ForwardArgs{From: "intruder", Command: put}, &cluster.LeaderReply{})
 				}},
 				{"Join", follower, func(a string) error {
-					return outsiderRPC(a, "Join", &cluster.JoinArgs{ID: "intruder", ClusterAddr: "127.0.0.1:1"}, &cluster.JoinReply{})
+					return outsiderRPC(a, "Join", &cluster.JoinArgs{ID: "intruder", ClusterAddr: "127.0.0.1:1"}, &cluster.LeaderReply{})
 				}},
 				{"Remove", leader, func(a string) error {
-					return outsiderRPC(a, "Remove", &cluster.RemoveArgs{ID: follower.ID, Force: true}, &cluster.JoinReply{})
+					return outsiderRPC(a, "Remove", &cluster.RemoveArgs{ID: follower.ID, Force: true}, &cluster.LeaderReply{})
 				}},
 				{"Raft AppendEntries", follower, func(a string) error { return outsiderAppendEntries(t, a) }},
 			}
@@ -83,7 +84,7 @@ func TestProcess_ClusterPortRefusesOutsiders(t *testing.T) {
 				if err := at.call(at.target.ClusterAddr); err == nil {
 					t.Fatalf("%s from an outsider was answered", at.name)
 				}
-				waitFor(t, 10*time.Second, at.name+" refusal counted on "+at.target.ID, func() bool {
+				poll.For(t, 10*time.Second, at.name+" refusal counted on "+at.target.ID, func() bool {
 					return metricValue(t, at.target, "ns_cluster_conns_rejected_total") > before
 				})
 			}
@@ -97,7 +98,7 @@ func TestProcess_ClusterPortRefusesOutsiders(t *testing.T) {
 				if v, err := c.GetKV(ctx, p.ClientAddr, "ns", "k"); err == nil {
 					t.Fatalf("%s has the outsider's KV %q", p.ID, v)
 				}
-				waitFor(t, 20*time.Second, "both brokers on "+p.ID, func() bool {
+				poll.For(t, 20*time.Second, "both brokers on "+p.ID, func() bool {
 					a, errA := c.GetRoute(ctx, p.ClientAddr, "TopicSafe")
 					b, errB := c.GetRoute(ctx, p.ClientAddr, "TopicAfter")
 					return errA == nil && errB == nil && len(a.BrokerDatas) == 1 && len(b.BrokerDatas) == 1

@@ -82,7 +82,7 @@ func TestConfig_SecurityValidation(t *testing.T) {
 		{"exposed cluster port refused", []string{"--cluster-addr", "0.0.0.0:9866"}, false},
 		{"exposed cluster port with --cluster-insecure", []string{"--cluster-addr", "0.0.0.0:9866", "--cluster-insecure"}, true},
 		{"exposed cluster port with a key", []string{"--cluster-addr", "10.0.0.1:9866", "--cluster-key-file", "/k"}, true},
-		{"exposed admin port without token", []string{"--http-addr", "0.0.0.0:9856"}, false},
+		{"exposed admin port without token (mutations from loopback only)", []string{"--http-addr", "0.0.0.0:9856"}, true},
 		{"exposed admin port with token", []string{"--http-addr", "0.0.0.0:9856", "--http-token-file", "/t"}, true},
 		{"admin TLS cert without key", []string{"--http-tls-cert", "/c"}, false},
 		{"acl without accounts", []string{"--acl-mode", "writes"}, false},

@@ -46,7 +46,8 @@ func (s *security) warn(cfg *config, logger hclog.Logger) {
 		logger.Warn("INSECURE: the cluster port is reachable from other machines and trusts anyone (--cluster-insecure); "+
 			"set --cluster-key-file or cluster TLS", "cluster_addr", cfg.ClusterAddr)
 	}
-	if cfg.HTTPAddr != "" && s.http.Token == "" {
-		logger.Info("admin HTTP mutating endpoints need no token (loopback only); set --http-token-file to require one")
+	if s.http.Exposed && s.http.Token == "" {
+		logger.Warn("the admin address is not loopback and has no token: peers, leader transfer and snapshots answer only "+
+			"requests from this machine; set --http-token-file to allow them from others", "http_addr", cfg.HTTPAddr)
 	}
 }

@@ -45,15 +45,10 @@ func (c *config) clusterKey() ([]byte, error) {
 	return cluster.LoadClusterKey(c.ClusterKeyFile)
 }
 
-// validateHTTPSecurity checks the admin port's TLS pair and that a
-// non-loopback admin address has a token.
+// validateHTTPSecurity checks the admin port's TLS pair.
 func (c *config) validateHTTPSecurity() error {
 	if (c.HTTPTLSCert == "") != (c.HTTPTLSKey == "") {
 		return fmt.Errorf("admin TLS needs --http-tls-cert and --http-tls-key together")
-	}
-	if c.HTTPAddr != "" && !isLoopbackHost(c.HTTPAddr) && c.HTTPTokenFile == "" {
-		return fmt.Errorf("admin address %s is not loopback: set --http-token-file so that peers, leader transfer "+
-			"and snapshots need a token", c.HTTPAddr)
 	}
 	return nil
 }
@@ -97,7 +92,8 @@ func (c *config) aclChecker() (*acl.Checker, error) {
 
 // httpOptions loads the admin port's token and TLS files.
 func (c *config) httpOptions() (httpapi.Options, error) {
-	o := httpapi.Options{MaxConns: c.HTTPMaxConns, MaxRestoreSize: c.MaxRestoreSize, SpoolDir: c.DataDir}
+	o := httpapi.Options{MaxConns: c.HTTPMaxConns, MaxRestoreSize: c.MaxRestoreSize, SpoolDir: c.DataDir,
+		Exposed: c.HTTPAddr != "" && !isLoopbackHost(c.HTTPAddr)}
 	if c.HTTPTokenFile != "" {
 		tok, err := readSecretFile("admin token file", c.HTTPTokenFile)
 		if err != nil {

@@ -35,6 +35,9 @@ type Options struct {
 	SpoolDir string
 	// HeaderTimeout bounds receiving a request's headers; 0 means 10 s.
 	HeaderTimeout time.Duration
+	// Exposed says the admin address is not loopback. Without a Token,
+	// mutating endpoints then answer only requests from loopback.
+	Exposed bool
 }
 
 // Admin HTTP limits: headers must arrive within headerTimeout and be at
@@ -103,9 +106,16 @@ func (s *Server) limitedListener(ln net.Listener) net.Listener {
 }
 
 // authorized wraps a mutating endpoint: with a token configured, the
-// request must carry it, or it is answered 401 and counted.
+// request must carry it, or it is answered 401 and counted; without one,
+// an exposed admin port answers such requests only from loopback (403).
 func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.Token == "" && s.opts.Exposed && !fromLoopback(r) {
+			s.unauthorized.Add(1)
+			s.logger.Warn("admin request from another machine refused: no admin token is configured", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+			writeJSON(w, http.StatusForbidden, map[string]string{"error": "this member has no admin token (--http-token-file), so this endpoint answers only requests from loopback"})
+			return
+		}
 		if s.opts.Token != "" && !bearerMatches(r.Header.Get("Authorization"), s.opts.Token) {
 			s.unauthorized.Add(1)
 			s.logger.Warn("admin request without a valid token refused", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
@@ -115,6 +125,16 @@ func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 		}
 		h(w, r)
 	}
+}
+
+// fromLoopback reports a request whose peer is this machine.
+func fromLoopback(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // bearerMatches compares the presented bearer token in constant time.

@@ -168,3 +168,32 @@ func TestHTTP_SlowHeaderSenderIsDisconnected(t *testing.T) {
 		t.Fatal("the admin server kept a connection whose headers never finished")
 	}
 }
+
+func TestHTTP_ExposedWithoutTokenAnswersMutationsOnlyFromLoopback(t *testing.T) {
+	node := clustertest.Single(t, nil)
+	s := New(node, NewMetrics(node).Registry, nil)
+	s.Configure(Options{Exposed: true})
+	h := s.Handler()
+	for _, tc := range []struct {
+		remote string
+		want   int
+	}{{"10.1.2.3:5555", http.StatusForbidden}, {"127.0.0.1:5555", http.StatusBadRequest}, {"[::1]:5555", http.StatusBadRequest}} {
+		req := httptest.NewRequest(http.MethodPost, "/v1/peers", strings.NewReader("{}"))
+		req.RemoteAddr = tc.remote
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tc.want {
+			t.Fatalf("from %s: %d %s, want %d", tc.remote, rec.Code, rec.Body.String(), tc.want)
+		}
+	}
+	if s.Unauthorized() != 1 {
+		t.Fatalf("refusals counted = %d, want 1", s.Unauthorized())
+	}
+	get := httptest.NewRequest(http.MethodGet, "/v1/peers", nil)
+	get.RemoteAddr = "10.1.2.3:5555"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, get)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("reads from another machine: %d", rec.Code)
+	}
+}
