@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,6 +126,20 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 	var st Status
 	if err := pool.call(ctx, leader.addr, "Status", &StatusArgs{}, &st, true); err != nil || st.ID != leader.id {
 		t.Fatalf("Status with the key: %+v, %v", st, err)
+	}
+	// Even with the key, Forward takes only what a follower may forward:
+	// a member cannot forge the leader's expiry of a live broker.
+	reg, _ := leader.node.FSM().Registration(cmd.Key())
+	expire, err := fsm.Encode(fsm.ExpireBrokersType, &fsm.ExpireBrokers{Brokers: []fsm.ExpiredBroker{{Key: cmd.Key(), RegEpoch: reg.RegEpoch}}, Reason: "timeout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refusedReply LeaderReply
+	if err := pool.call(ctx, leader.addr, "Forward", &ForwardArgs{From: follower.id, Command: expire}, &refusedReply, true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(refusedReply.Err, "ExpireBrokers") || !strings.Contains(refusedReply.Err, "may not be forwarded") {
+		t.Fatalf("Forward(ExpireBrokers) with the key = %+v, want a refusal naming the command", refusedReply)
 	}
 	// Nothing the outsiders sent took effect: no KV, same members, same
 	// term, the broker still registered; and the members still replicate.
