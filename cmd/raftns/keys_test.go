@@ -44,7 +44,7 @@ func TestConfig_EveryKeyIsProtectedUnderEveryName(t *testing.T) {
 	settings := transport.NewSettings(cfg.properties(), nil, protectedKeys()...)
 	for _, name := range allNames(t) {
 		t.Run(name, func(t *testing.T) {
-			runtime := slices.Contains(runtimeKeys, name) || name == "order-message-enable"
+			runtime := slices.Contains(runtimeKeys, name) || slices.Contains(runtimeKeys, flagKeys[name])
 			if got := settings.Protected(name); got == runtime {
 				t.Fatalf("protected = %v for a key that is %s", got, map[bool]string{true: "a run-time switch", false: "read at start"}[runtime])
 			}
