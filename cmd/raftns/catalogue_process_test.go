@@ -30,13 +30,13 @@ type badInput struct {
 
 // TestProcess_BadInputCatalogue plays hostile input against every port of a
 // member that has turned every control on (cluster key, admin token, ACL in
-// writes mode, a 32 MiB request budget, a 1 s frame timeout), then against
+// writes mode, a 32 MiB request budget, a 5 s frame timeout), then against
 // damaged data dirs.
 func TestProcess_BadInputCatalogue(t *testing.T) {
 	keyFile, tokenFile, aclFile := catalogueFiles(t)
 	p := newProc(t, "n1", "--cluster-key-file", keyFile, "--http-token-file", tokenFile,
 		"--acl-mode", "writes", "--acl-file", aclFile, "--acl-broker-addrs", "127.0.0.1",
-		"--max-request-memory", "32MiB", "--max-inflated-body", "16MiB", "--frame-timeout", "1s",
+		"--max-request-memory", "32MiB", "--max-inflated-body", "16MiB", "--frame-timeout", "5s",
 		"--max-restore-size", "1MiB", "--broker-expiry", "1h")
 	p.start()
 	p.waitReady()
@@ -124,7 +124,7 @@ func TestProcess_BadInputCatalogue(t *testing.T) {
 		expectCode(t, c, addr, regReq(true, []byte("not zlib at all")), remoting.SystemError, "zlib")
 	})
 	client("register zip bomb (zeros inflating 1000 to 1)", func(t *testing.T) {
-		expectCode(t, c, addr, regReq(true, zeroBomb(t, 256<<20)), remoting.SystemError, "RegisterBrokerBody")
+		expectCode(t, c, addr, regReq(true, zeroBomb(t, 16<<20)), remoting.SystemError, "RegisterBrokerBody")
 	})
 	client("register body declaring a topic past the inflation cap", func(t *testing.T) {
 		raw := append(manyTopicsLayout(0)[:4+len(`{"counter":1,"timestamp":1}`)], 0, 0, 0, 1, 0x01, 0x40, 0, 0)
