@@ -30,7 +30,7 @@ func TestFSM_Apply_UnknownTypePanics(t *testing.T) {
 		data []byte
 		want string
 	}{
-		{"unknown type", []byte{42, 0x80}, "type 42"},
+		{"unknown type", []byte{120, 0x80}, "type 120"},
 		{"empty entry", nil, "entry 5"},
 		{"undecodable payload", []byte{byte(PutKVType), 0xC1}, "type 8"},
 		{"undecodable flagged payload", []byte{byte(PutKVType | IgnoreUnknownTypeFlag), 0xC1}, "type 136"},
@@ -50,7 +50,7 @@ func TestFSM_Apply_UnknownTypePanics(t *testing.T) {
 
 func TestFSM_Apply_IgnoreFlag(t *testing.T) {
 	f := New(testLogger(t))
-	res := f.Apply(&raft.Log{Index: 1, Type: raft.LogCommand, Data: []byte{42 | byte(IgnoreUnknownTypeFlag), 0x80}})
+	res := f.Apply(&raft.Log{Index: 1, Type: raft.LogCommand, Data: []byte{120 | byte(IgnoreUnknownTypeFlag), 0x80}})
 	if res != nil || f.AppliedIndex() != 1 || f.Generation() != 0 {
 		t.Fatalf("skipped entry: result %v, applied %d, generation %d", res, f.AppliedIndex(), f.Generation())
 	}

@@ -27,6 +27,13 @@ const (
 	// AckMinBrokerIDNoticeType is proposed with IgnoreUnknownTypeFlag: a
 	// member that predates it records no notices either.
 	AckMinBrokerIDNoticeType CommandType = 12
+
+	// Controller commands (docs/controller.md), from 40 up.
+	ApplyBrokerIDType       CommandType = 40
+	UpdateBrokerAddressType CommandType = 41
+	ElectMasterType         CommandType = 42
+	AlterSyncStateSetType   CommandType = 43
+	CleanBrokerDataType     CommandType = 44
 )
 
 // commands describes every command, once: adding one means a type value
@@ -60,6 +67,11 @@ var commands = newRegistry(
 		func(_ *FSM, s *state, c *AckMinBrokerIDNotice, _ uint64) (AckResult, bool) {
 			return s.applyAckMinBrokerIDNotice(c)
 		}),
+	controllerCommand(ApplyBrokerIDType, "ApplyBrokerID", (*state).applyApplyBrokerID),
+	controllerCommand(UpdateBrokerAddressType, "UpdateBrokerAddress", (*state).applyUpdateBrokerAddress),
+	controllerCommand(ElectMasterType, "ElectMaster", (*state).applyElectMaster),
+	controllerCommand(AlterSyncStateSetType, "AlterSyncStateSet", (*state).applyAlterSyncStateSet),
+	controllerCommand(CleanBrokerDataType, "CleanBrokerData", (*state).applyCleanBrokerData),
 )
 
 // RegisterBroker is REGISTER_BROKER with its body decoded. It is proposed only

@@ -23,6 +23,11 @@ func sampleCommands() map[CommandType]any {
 		SetMemberType:            &SetMember{Member: Member{ID: "n1", ClientAddr: "a:1", ClusterAddr: "a:2"}},
 		RemoveMemberType:         &RemoveMember{ID: "n1"},
 		AckMinBrokerIDNoticeType: &AckMinBrokerIDNotice{BrokerName: brokerA, Index: 9},
+		ApplyBrokerIDType:        &ApplyBrokerID{ClusterName: cluster, BrokerName: brokerA, BrokerID: 1, Addr: masterAddr, CheckCode: masterAddr + ";1"},
+		UpdateBrokerAddressType:  &UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 1, Addr: slaveAddr},
+		ElectMasterType:          &ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 2, HasNewMaster: true, NewMasterID: 3},
+		AlterSyncStateSetType:    &AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 2, SyncStateSetEpoch: 3, NewSyncStateSet: []int64{1, 2}},
+		CleanBrokerDataType:      &CleanBrokerData{BrokerName: brokerA, BrokerIDs: []int64{2}},
 	}
 }
 

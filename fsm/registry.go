@@ -78,6 +78,14 @@ func commandWithResult[C, R any](t CommandType, name string, fwd Forwarding, app
 	return spec
 }
 
+// controllerCommand describes a controller command: decided by the leader
+// (LeaderOnly), answering a ControllerResult.
+func controllerCommand[C any](t CommandType, name string, apply func(*state, *C) (ControllerResult, bool)) commandSpec {
+	return commandWithResult(t, name, LeaderOnly, func(_ *FSM, s *state, c *C, _ uint64) (ControllerResult, bool) {
+		return apply(s, c)
+	})
+}
+
 func describe[C any](t CommandType, name string, fwd Forwarding) commandSpec {
 	return commandSpec{
 		typ:     t,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/raftns/raftns/snapshots"
 )
@@ -46,10 +47,10 @@ func readState(r io.Reader) (*state, metaRecord, error) {
 	if err := decodeMsgpack(payload, &meta); err != nil {
 		return nil, meta, fmt.Errorf("%w: meta: %v", ErrSnapshotRecord, err)
 	}
-	if meta.Schema != stateSchema {
-		return nil, meta, fmt.Errorf("%w: %d (this build reads %d)", ErrSnapshotSchema, meta.Schema, stateSchema)
+	if meta.Schema < minStateSchema || meta.Schema > stateSchema {
+		return nil, meta, fmt.Errorf("%w: %d (this build reads %d to %d)", ErrSnapshotSchema, meta.Schema, minStateSchema, stateSchema)
 	}
-	rs := &restorer{s: newState()}
+	rs := &restorer{s: newState(), schema: meta.Schema}
 	rs.s.lastChange = meta.LastChangeIndex
 	for {
 		typ, payload, err := sr.Next()
@@ -66,7 +67,10 @@ func readState(r io.Reader) (*state, metaRecord, error) {
 }
 
 // restorer fills a fresh state from records, rejecting duplicates.
-type restorer struct{ s *state }
+type restorer struct {
+	s      *state
+	schema uint32
+}
 
 func (rs *restorer) record(typ uint8, payload []byte) error {
 	var err error
@@ -91,6 +95,8 @@ func (rs *restorer) record(typ uint8, payload []byte) error {
 		err = restoreInto(payload, rs.member)
 	case recMinIDNotice:
 		err = restoreInto(payload, rs.minIDNotice)
+	case recReplicaGroup:
+		err = restoreInto(payload, rs.replicaGroup)
 	default:
 		err = fmt.Errorf("unknown type (written by a newer version?)")
 	}
@@ -199,5 +205,24 @@ func (rs *restorer) member(m *Member) error {
 		return duplicate("member", m.ID)
 	}
 	rs.s.members[m.ID] = *m
+	return nil
+}
+
+func (rs *restorer) replicaGroup(g *ReplicaGroup) error {
+	switch {
+	case rs.schema < 2:
+		return fmt.Errorf("replica group in a schema %d snapshot", rs.schema)
+	case g.BrokerName == "":
+		return fmt.Errorf("replica group without a broker name")
+	}
+	if _, ok := rs.s.ctrl[g.BrokerName]; ok {
+		return duplicate("replica group", g.BrokerName)
+	}
+	c := g.clone()
+	c.SyncStateSet = sortedSet(c.SyncStateSet)
+	if !slices.IsSortedFunc(c.Brokers, func(a, b ReplicaBroker) int { return cmpInt64(a.ID, b.ID) }) {
+		return fmt.Errorf("replica group %s: brokers out of order", g.BrokerName)
+	}
+	rs.s.ctrl[g.BrokerName] = c
 	return nil
 }

@@ -14,11 +14,17 @@ const (
 	recKV           uint8 = 9  // kvRecord
 	recMember       uint8 = 10 // Member
 	recMinIDNotice  uint8 = 11 // MinBrokerIDNotice (absent from older snapshots)
+	recReplicaGroup uint8 = 12 // ReplicaGroup (schema 2)
 )
 
 // stateSchema versions the meaning of the records, independently of the
-// container format of package snapshots.
-const stateSchema = 1
+// container format of package snapshots. Schema 2 added the controller's
+// replica groups (recReplicaGroup); a schema 1 snapshot has none and is
+// read as a state without controller data.
+const stateSchema = 2
+
+// minStateSchema is the oldest schema this build restores.
+const minStateSchema = 1
 
 type metaRecord struct {
 	Schema          uint32
@@ -59,7 +65,7 @@ type emitFunc func(recType uint8, v any) error
 func (s *state) walk(emit emitFunc) error {
 	steps := []func(emitFunc) error{
 		s.walkClusters, s.walkBrokers, s.walkTopics, s.walkRegistrations,
-		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers, s.walkMinIDNotices,
+		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers, s.walkMinIDNotices, s.walkReplicaGroups,
 	}
 	for _, step := range steps {
 		if err := step(emit); err != nil {
@@ -154,6 +160,15 @@ func (s *state) walkMembers(emit emitFunc) error {
 	for _, id := range sortedKeys(s.members) {
 		m := s.members[id]
 		if err := emit(recMember, &m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) walkReplicaGroups(emit emitFunc) error {
+	for _, name := range sortedKeys(s.ctrl) {
+		if err := emit(recReplicaGroup, s.ctrl[name]); err != nil {
 			return err
 		}
 	}

@@ -223,7 +223,9 @@ func TestFSM_Restore_RejectsBadSnapshots(t *testing.T) {
 		{"unknown format version", version, snapshots.ErrUnsupportedVersion},
 		{"not a snapshot", []byte(`{"configTable":{}}`), snapshots.ErrBadMagic},
 		{"no meta record", buildSnapshot(t, rec(recMember, &Member{ID: "x"})), ErrSnapshotRecord},
-		{"unknown schema", buildSnapshot(t, rec(recMeta, &metaRecord{Schema: 2})), ErrSnapshotSchema},
+		{"unknown schema", buildSnapshot(t, rec(recMeta, &metaRecord{Schema: stateSchema + 1})), ErrSnapshotSchema},
+		{"replica group in schema 1", buildSnapshot(t, rec(recMeta, &metaRecord{Schema: 1}),
+			rec(recReplicaGroup, &ReplicaGroup{BrokerName: brokerA})), ErrSnapshotRecord},
 		{"unknown record type", buildSnapshot(t, rec(recMeta, &metaRecord{Schema: 1}), rec(200, &Member{})), ErrSnapshotRecord},
 		{"duplicate member", buildSnapshot(t, rec(recMeta, &metaRecord{Schema: 1}),
 			rec(recMember, &Member{ID: "x"}), rec(recMember, &Member{ID: "x"})), ErrSnapshotRecord},
@@ -340,9 +342,17 @@ func TestFSM_Restore_FixtureV1(t *testing.T) {
 	if qd := f.perm(t, "Shared", brokerB); qd != PermRead {
 		t.Errorf("broker-b Shared perm = %d, want %d (wiped)", qd, PermRead)
 	}
-	// Format 1 is what this build writes: re-persisting is byte-identical.
-	if again := snapshotBytes(t, f); !bytes.Equal(again, data) {
-		t.Error("re-persisting the restored fixture gives different bytes")
+	// Upgrade: a schema 1 state persists as the current schema, with no
+	// controller data, and restores to the same reads.
+	if len(f.ReplicaGroups()) != 0 {
+		t.Errorf("schema 1 fixture has replica groups: %+v", f.ReplicaGroups())
+	}
+	g := New(testLogger(t))
+	if err := restoreBytes(g, snapshotBytes(t, f)); err != nil {
+		t.Fatalf("restore the upgraded snapshot: %v", err)
+	}
+	if !reflect.DeepEqual(reads(g), reads(f)) {
+		t.Error("the upgraded snapshot restores to different reads")
 	}
 }
 

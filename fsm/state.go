@@ -25,6 +25,8 @@ type state struct {
 	// has not sent yet, by broker name (values never mutated in place).
 	minIDNotices map[string]MinBrokerIDNotice
 
+	ctrl map[string]*ReplicaGroup // controller: brokerName -> group; values never mutated in place
+
 	// lastChange is the log index of the last entry that changed the state.
 	lastChange uint64
 }
@@ -60,6 +62,7 @@ func newState() *state {
 		members:  map[string]Member{},
 
 		minIDNotices: map[string]MinBrokerIDNotice{},
+		ctrl:         map[string]*ReplicaGroup{},
 	}
 }
 
@@ -78,6 +81,7 @@ func (s *state) thaw() *state {
 
 		minIDNotices: maps.Clone(s.minIDNotices),
 		lastChange:   s.lastChange,
+		ctrl:         map[string]*ReplicaGroup{},
 	}
 }
 
