@@ -70,6 +70,10 @@ type Config struct {
 	// MassExpiryFraction makes the leader suspect itself when one scan
 	// would expire more than this fraction of brokers.
 	MassExpiryFraction float64
+	// ControllerHeartbeatTimeout is how long a controller-mode broker that
+	// sent no timeout of its own may stay silent (the broker's default
+	// controllerHeartBeatTimeoutMills).
+	ControllerHeartbeatTimeout time.Duration
 	// HeartbeatBatchInterval is how often a follower sends what it heard.
 	HeartbeatBatchInterval time.Duration
 	// MaxStale is how long a follower may go without leader contact and
@@ -115,24 +119,25 @@ type Config struct {
 // DefaultConfig returns the defaults for a single member in ./data.
 func DefaultConfig() *Config {
 	return &Config{
-		DataDir:                "./data",
-		Bootstrap:              true,
-		RaftMultiplier:         1,
-		BrokerExpiry:           120 * time.Second,
-		ScanInterval:           5 * time.Second,
-		ConnCloseGrace:         5 * time.Second,
-		ExpiryBatchMax:         100,
-		MassExpiryFraction:     0.3,
-		HeartbeatBatchInterval: time.Second,
-		MaxStale:               10 * time.Second,
-		ForwardHold:            5 * time.Second,
-		ApplyTimeout:           10 * time.Second,
-		PromoteAfter:           10 * time.Second,
-		PromoteMaxLag:          256,
-		DirectoryRefresh:       30 * time.Second,
-		SnapshotThreshold:      8192,
-		SnapshotInterval:       120 * time.Second,
-		TrailingLogs:           10240,
+		DataDir:                    "./data",
+		Bootstrap:                  true,
+		RaftMultiplier:             1,
+		BrokerExpiry:               120 * time.Second,
+		ScanInterval:               5 * time.Second,
+		ConnCloseGrace:             5 * time.Second,
+		ExpiryBatchMax:             100,
+		MassExpiryFraction:         0.3,
+		HeartbeatBatchInterval:     time.Second,
+		ControllerHeartbeatTimeout: 10 * time.Second,
+		MaxStale:                   10 * time.Second,
+		ForwardHold:                5 * time.Second,
+		ApplyTimeout:               10 * time.Second,
+		PromoteAfter:               10 * time.Second,
+		PromoteMaxLag:              256,
+		DirectoryRefresh:           30 * time.Second,
+		SnapshotThreshold:          8192,
+		SnapshotInterval:           120 * time.Second,
+		TrailingLogs:               10240,
 	}
 }
 

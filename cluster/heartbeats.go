@@ -21,6 +21,7 @@ func (n *Node) BrokerConnected(key fsm.BrokerKey) { n.lessor.Heard(key, ConnOpen
 func (n *Node) BrokerDisconnected(key fsm.BrokerKey) {
 	if n.lessor.Heard(key, ConnClosed) {
 		n.expiry.requestScan(n.cfg.ConnCloseGrace)
+		n.requestControllerScan()
 	}
 }
 
@@ -53,6 +54,7 @@ func (n *Node) receiveHeartbeats(args *HeartbeatArgs) bool {
 	accepted, closed := n.lessor.Receive(args)
 	if closed {
 		n.expiry.requestScan(n.cfg.ConnCloseGrace)
+		n.requestControllerScan()
 	}
 	return accepted
 }

@@ -91,6 +91,11 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	n.members.reconcileMemberDirectory(true)
 	refresh := time.NewTicker(n.cfg.DirectoryRefresh)
 	defer refresh.Stop()
+	masters := time.NewTicker(controllerScanInterval)
+	defer masters.Stop()
+	// Connection closes seen around taking office count once every member
+	// could report (docs/controller.md, "Liveness").
+	settled := time.After(time.Until(n.lessor.ReplicasSettleAt()))
 	for {
 		select {
 		case <-stop:
@@ -102,6 +107,12 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 		case <-house.C:
 			n.members.promoteCaughtUpNonvoters()
 			n.members.reconcileMemberDirectory(false)
+		case <-masters.C:
+			n.scanMasters()
+		case <-n.ctrl.scanNow:
+			n.scanMasters()
+		case <-settled:
+			n.scanMasters()
 		case <-refresh.C:
 			// Re-read every member's addresses, so one restarted with new
 			// client or admin addresses is republished.

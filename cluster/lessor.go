@@ -31,13 +31,16 @@ type lessor struct {
 	cfg       *Config
 	clock     func() time.Time
 	registers func() []fsm.BrokerRegistration
+	// groups lists the controller's replica groups (nil: none).
+	groups func() []fsm.ReplicaGroup
 
 	mu sync.Mutex
 	// epoch identifies the current term of office: the Raft index at which
 	// this member took office; 0 while it is not the leader.
-	epoch  uint64
-	leases *tracker
-	batch  heardBatch
+	epoch    uint64
+	leases   *tracker
+	replicas *replicaLeases
+	batch    heardBatch
 }
 
 // heardBatch is what this member heard since its last batch: brokers that
@@ -47,15 +50,18 @@ type heardBatch struct {
 	touched map[fsm.BrokerKey]struct{}
 	held    map[fsm.BrokerKey]int
 	closed  map[fsm.BrokerKey]struct{}
+	// replicas holds the latest controller heartbeat of each replica.
+	replicas map[ReplicaKey]ControllerHeartbeat
 }
 
 func newLessor(self string, cfg *Config, clock func() time.Time, registers func() []fsm.BrokerRegistration) *lessor {
 	return &lessor{
 		self: self, cfg: cfg, clock: clock, registers: registers,
 		batch: heardBatch{
-			touched: map[fsm.BrokerKey]struct{}{},
-			held:    map[fsm.BrokerKey]int{},
-			closed:  map[fsm.BrokerKey]struct{}{},
+			touched:  map[fsm.BrokerKey]struct{}{},
+			held:     map[fsm.BrokerKey]int{},
+			closed:   map[fsm.BrokerKey]struct{}{},
+			replicas: map[ReplicaKey]ControllerHeartbeat{},
 		},
 	}
 }
@@ -65,11 +71,16 @@ func newLessor(self string, cfg *Config, clock func() time.Time, registers func(
 // What this member queued meanwhile moves into it.
 func (l *lessor) Promote(epoch uint64) {
 	regs := l.registers()
+	var groups []fsm.ReplicaGroup
+	if l.groups != nil {
+		groups = l.groups()
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.epoch = epoch
 	l.leases = newTracker(l.clock, l.cfg.BrokerExpiry, l.cfg.ConnCloseGrace,
 		heldReportMaxAge*l.cfg.HeartbeatBatchInterval, regs)
+	l.replicas = newReplicaLeases(l.clock, l.cfg.ControllerHeartbeatTimeout, l.cfg.HeartbeatBatchInterval+settleMargin, groups)
 	l.receiveLocked(l.self, l.drainLocked())
 }
 
@@ -77,7 +88,7 @@ func (l *lessor) Promote(epoch uint64) {
 func (l *lessor) Demote() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.epoch, l.leases = 0, nil
+	l.epoch, l.leases, l.replicas = 0, nil, nil
 }
 
 // Epoch returns the current term of office, 0 when not the leader.
@@ -113,6 +124,7 @@ func (l *lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (scanAfterGrace bool) {
 			return false
 		}
 		l.leases.connClosed(l.self, key)
+		l.replicas.connClosed(key)
 		return true
 	}
 	return false
@@ -138,6 +150,9 @@ func (l *lessor) receiveLocked(from string, args *HeartbeatArgs) {
 	for _, k := range args.Closed {
 		l.leases.connClosed(from, k)
 	}
+	for _, hb := range args.Replicas {
+		l.replicas.heard(hb)
+	}
 }
 
 // Drain takes this member's batch for the leader and starts a new one.
@@ -149,8 +164,12 @@ func (l *lessor) Drain() *HeartbeatArgs {
 
 func (l *lessor) drainLocked() *HeartbeatArgs {
 	b := &HeartbeatArgs{From: l.self, Touched: sortedKeys(l.batch.touched), Held: sortedKeys(l.batch.held), Closed: sortedKeys(l.batch.closed)}
+	for _, hb := range l.batch.replicas {
+		b.Replicas = append(b.Replicas, hb)
+	}
 	clear(l.batch.touched)
 	clear(l.batch.closed)
+	clear(l.batch.replicas)
 	return b
 }
 
@@ -166,6 +185,61 @@ func (l *lessor) Restore(b *HeartbeatArgs) {
 			l.batch.closed[k] = struct{}{}
 		}
 	}
+	for _, hb := range b.Replicas {
+		if _, newer := l.batch.replicas[hb.Key]; !newer {
+			l.batch.replicas[hb.Key] = hb
+		}
+	}
+}
+
+// HeardReplica records a controller heartbeat: into the leader's table, or
+// this member's batch for the leader.
+func (l *lessor) HeardReplica(hb ControllerHeartbeat) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas != nil {
+		l.replicas.heard(hb)
+		return
+	}
+	l.batch.replicas[hb.Key] = hb
+}
+
+// ReplicaAlive reports whether the leader counts a replica as active; false
+// when this member holds no lease table.
+func (l *lessor) ReplicaAlive(key ReplicaKey) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas == nil {
+		return false
+	}
+	l.leases.setHeld(l.self, sortedKeys(l.batch.held))
+	return l.replicas.alive(key, l.clock(), l.leases)
+}
+
+// ReplicaLive returns the log position a replica last reported to this
+// leader.
+func (l *lessor) ReplicaLive(key ReplicaKey) (ReplicaLive, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas == nil {
+		return ReplicaLive{}, false
+	}
+	r, ok := l.replicas.leases[key]
+	if !ok {
+		return ReplicaLive{}, false
+	}
+	return r.live, true
+}
+
+// ReplicasSettleAt is when connection closes seen around taking office
+// start to count (zero when not in office).
+func (l *lessor) ReplicasSettleAt() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas == nil {
+		return time.Time{}
+	}
+	return l.replicas.settledAt
 }
 
 // dueExpiries is what Due found.

@@ -41,6 +41,7 @@ type Node struct {
 
 	lessor  *lessor
 	expiry  *expirer
+	ctrl    controllerHooks
 	members *membership
 	ready   atomic.Pointer[readiness]
 	// prevCommit is the readiness monitor's commit-index sample.
@@ -95,6 +96,8 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 	}
 	n.leaderChange = newLeaderChanges()
 	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
+	n.lessor.groups = f.ReplicaGroups
+	n.ctrl.scanNow = make(chan struct{}, 1)
 	n.ready.Store(&readiness{reason: "starting"})
 	if err := n.start(ln); err != nil {
 		n.closeResources()

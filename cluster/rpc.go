@@ -33,6 +33,8 @@ type HeartbeatArgs struct {
 	Touched []fsm.BrokerKey
 	Held    []fsm.BrokerKey
 	Closed  []fsm.BrokerKey
+	// Replicas are the controller heartbeats heard (the latest of each).
+	Replicas []ControllerHeartbeat
 }
 
 // JoinArgs asks the leader to admit a member as a non-voter.

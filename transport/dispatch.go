@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/raftns/raftns/transport/remoting"
@@ -22,7 +23,7 @@ type handler struct {
 
 // dispatchTable is the request code dispatch table.
 func (s *Server) dispatchTable() map[int32]handler {
-	return map[int32]handler{
+	t := map[int32]handler{
 		remoting.PutKVConfig:                  {s.putKVConfig, false},
 		remoting.GetKVConfig:                  {s.getKVConfig, true},
 		remoting.DeleteKVConfig:               {s.deleteKVConfig, false},
@@ -47,6 +48,8 @@ func (s *Server) dispatchTable() map[int32]handler {
 		remoting.GetBrokerMemberGroup:         {s.getBrokerMemberGroup, true},
 		remoting.BrokerHeartbeat:              {s.brokerHeartbeat, false},
 	}
+	maps.Copy(t, s.ctrl.handlers())
+	return t
 }
 
 // ServeRemoting implements remoting.Handler.

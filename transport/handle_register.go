@@ -152,11 +152,15 @@ func (s *Server) queryDataVersion(_ context.Context, _ *remoting.Conn, req *remo
 }
 
 // brokerHeartbeat is BROKER_HEARTBEAT (904, 5.x).
-func (s *Server) brokerHeartbeat(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+// With a broker id it is also a controller heartbeat.
+func (s *Server) brokerHeartbeat(_ context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
-	f.required("brokerName")
+	name := f.required("brokerName")
 	key := fsm.BrokerKey{Addr: f.required("brokerAddr"), Cluster: f.required("clusterName")}
 	if err := f.check(); err != nil {
+		return nil, err
+	}
+	if err := s.ctrl.heardReplica(c, f, key, name); err != nil {
 		return nil, err
 	}
 	s.cluster.Heartbeat(key)

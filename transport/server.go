@@ -53,6 +53,17 @@ type Config struct {
 	ACL      *acl.Checker
 	Observer Observer
 	Logger   hclog.Logger
+	// Controller configures the RocketMQ 5 controller (docs/controller.md).
+	Controller ControllerConfig
+}
+
+// ControllerConfig switches the controller on and holds its settings.
+type ControllerConfig struct {
+	// Enabled serves the controller request codes (the reference's
+	// enableControllerInNamesrv).
+	Enabled bool
+	// Settings are changed by UPDATE_CONTROLLER_CONFIG; nil starts empty.
+	Settings *Settings
 }
 
 // DefaultConfig returns the defaults.
@@ -74,6 +85,7 @@ type Server struct {
 	brokers  *brokerConns
 	regCache *registrationCache
 	dispatch map[int32]handler
+	ctrl     *controller
 	rs       *remoting.Server
 	stop     chan struct{}
 
@@ -99,6 +111,7 @@ func New(cfg Config, c Cluster) *Server {
 		stop:     make(chan struct{}),
 	}
 	s.brokers = newBrokerConns(c)
+	s.ctrl = s.enableController()
 	s.dispatch = s.dispatchTable()
 	rcfg := cfg.Remoting
 	rcfg.OnClose = s.brokers.connClosed
@@ -124,12 +137,19 @@ func (s *Server) startNotifier() {
 	})
 }
 
+// ServeExtra accepts connections on another listener (the controller
+// address) with the same protocol, until Close.
+func (s *Server) ServeExtra(ln net.Listener) error { return s.rs.Serve(ln) }
+
 // Close stops accepting, closes every connection and waits for handlers.
 func (s *Server) Close() error {
 	select {
 	case <-s.stop:
 	default:
 		close(s.stop)
+	}
+	if s.ctrl != nil {
+		s.ctrl.notifier.close()
 	}
 	return s.rs.Close()
 }

@@ -73,6 +73,8 @@ type config struct {
 	// Namesrv holds reference NameServer properties (orderMessageEnable…)
 	// and unknown keys from the file, reported by GET_NAMESRV_CONFIG.
 	Namesrv map[string]string
+	// Controller configures the RocketMQ 5 controller.
+	Controller controllerConfig
 }
 
 func defaultConfig() *config {
@@ -100,6 +102,7 @@ func defaultConfig() *config {
 		HTTPMaxConns:     64,
 		MaxRestoreSize:   1 << 30,
 		ACLMode:          "off",
+		Controller:       defaultControllerConfig(),
 		Namesrv: map[string]string{
 			transport.PropOrderMessageEnable:                "false",
 			transport.PropReturnOrderTopicConfigToBroker:    "true",
@@ -118,7 +121,8 @@ func defaultConfig() *config {
 var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "httpAddr", "advertiseHost", "peers", "join", "bootstrap",
 	"logLevel", "logFormat", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
 	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa", keyTLSMode, keyTLSCert, keyTLSKey, keyTLSKeyPassword,
-	keyTLSTrustCert, keyTLSAuthClient, keyTLSNeedClientAuth, keyTLSTestMode, keyTLSConfigFile, keyProxyProtocol, keyTLSReload}
+	keyTLSTrustCert, keyTLSAuthClient, keyTLSNeedClientAuth, keyTLSTestMode, keyTLSConfigFile, keyProxyProtocol, keyTLSReload,
+	keyEnableController, keyControllerListen}
 
 // namesrvBoolKeys are reference keys whose values must parse as booleans.
 var namesrvBoolKeys = []string{transport.PropOrderMessageEnable, transport.PropReturnOrderTopicConfigToBroker,
@@ -240,5 +244,6 @@ func (c *config) properties() map[string]string {
 	} {
 		p[k] = v
 	}
+	c.controllerProperties(p)
 	return p
 }

@@ -25,6 +25,8 @@ var flagKeys = map[string]string{
 	"http-token-file": "httpTokenFile", "http-tls-cert": "httpTlsCert", "http-tls-key": "httpTlsKey",
 	"http-max-connections": "httpMaxConnections", "max-restore-size": "maxRestoreSize",
 	"acl-mode": "aclMode", "acl-file": "aclFile", "acl-broker-addrs": "aclBrokerAddrs",
+	"controller": keyEnableController, "controller-listen": keyControllerListen,
+	"elect-unclean-master": transport.PropEnableElectUncleanMaster,
 }
 
 type flagValues struct {
@@ -84,6 +86,9 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"acl-mode":                              "RocketMQ-port access control: off, writes (state changes need a signature) or all",
 		"acl-file":                              "accounts file shaped like RocketMQ's plain_acl.yml (accessKey, secretKey, admin, whiteRemoteAddress)",
 		"acl-broker-addrs":                      "addresses (IPs or CIDRs, comma-separated) whose unsigned broker registrations and heartbeats are accepted under ACL",
+		"controller":                            "serve the RocketMQ 5 controller requests (enableControllerInNamesrv, default true)",
+		"controller-listen":                     "extra address host:port serving the same protocol, for brokers' controllerAddr (default none)",
+		"elect-unclean-master":                  "let the controller elect a replica outside the SyncStateSet (enableElectUncleanMaster, default false)",
 	}
 	for name := range flagKeys {
 		key := flagKeys[name]

@@ -36,7 +36,7 @@ type member struct {
 }
 
 // listeners are a member's three ports; http is nil when disabled.
-type listeners struct{ client, cluster, http net.Listener }
+type listeners struct{ client, cluster, http, controller net.Listener }
 
 func openListeners(cfg *config) (*listeners, error) {
 	l := &listeners{}
@@ -48,6 +48,12 @@ func openListeners(cfg *config) (*listeners, error) {
 		l.close()
 		return nil, fmt.Errorf("listen for members on %s: %w", cfg.ClusterAddr, err)
 	}
+	if cfg.Controller.Listen != "" {
+		if l.controller, err = net.Listen("tcp", cfg.Controller.Listen); err != nil {
+			l.close()
+			return nil, fmt.Errorf("listen for controller requests on %s: %w", cfg.Controller.Listen, err)
+		}
+	}
 	if cfg.HTTPAddr != "" {
 		if l.http, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
 			l.close()
@@ -58,7 +64,7 @@ func openListeners(cfg *config) (*listeners, error) {
 }
 
 func (l *listeners) close() {
-	for _, ln := range []net.Listener{l.client, l.cluster, l.http} {
+	for _, ln := range []net.Listener{l.client, l.cluster, l.http, l.controller} {
 		if ln != nil {
 			ln.Close()
 		}
@@ -107,6 +113,7 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	tcfg := transport.DefaultConfig()
 	tcfg.Settings = transport.NewSettings(cfg.properties(), persistSettings(cfg.persistedPath()), protectedKeys()...)
 	tcfg.Logger = logger
+	tcfg.Controller = cfg.controllerTransport()
 	tcfg.Remoting.MaxConns, tcfg.Remoting.IdleTimeout = cfg.MaxConns, cfg.IdleTimeout
 	sec.applyTo(cfg, &tcfg)
 	m.ns = transport.New(tcfg, m.node)
@@ -124,7 +131,18 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	if certs != nil && cps.reload > 0 {
 		go certs.Watch(cps.reload, m.stopCert, m.reportReload)
 	}
+	ctrlLn := lns.controller
+	if ctrlLn != nil && cpCfg.Needed() {
+		if ctrlLn, err = clientport.Listen(lns.controller, cpCfg); err != nil {
+			m.node.Shutdown()
+			lns.close()
+			return nil, err
+		}
+	}
 	go func() { m.errc <- m.ns.Serve(clientLn) }()
+	if ctrlLn != nil {
+		go func() { m.errc <- m.ns.ServeExtra(ctrlLn) }()
+	}
 	if lns.http != nil {
 		m.http = httpapi.New(m.node, registry, logger)
 		m.http.EnableStatusPage(m.events)

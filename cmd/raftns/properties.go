@@ -67,6 +67,9 @@ func (c *config) applyAll(props map[string]string, source string) error {
 // are kept and reported by GET_NAMESRV_CONFIG, as the reference does.
 func (c *config) apply(key, value string) error {
 	value = strings.TrimSpace(value)
+	if handled, err := c.applyController(key, value); handled {
+		return err
+	}
 	var err error
 	switch key {
 	case "id":

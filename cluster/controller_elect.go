@@ -1,0 +1,183 @@
+package cluster
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// ElectRequest asks for an election in a broker group: from a broker
+// (CONTROLLER_ELECT_MASTER, HasBrokerID) or from the leader itself when the
+// master stopped.
+type ElectRequest struct {
+	BrokerName  string
+	HasBrokerID bool
+	BrokerID    int64
+	// Designate elects BrokerID if it is alive (mqadmin electMaster).
+	Designate bool
+}
+
+// ElectOutcome is what an election found.
+type ElectOutcome int
+
+// Election outcomes, matching the reference controller's answers.
+const (
+	// ElectedNew: a new master was elected and committed.
+	ElectedNew ElectOutcome = iota
+	// MasterStillAlive: the current master stays (CONTROLLER_MASTER_STILL_EXIST).
+	MasterStillAlive
+	// NoCandidate: nobody could be elected (CONTROLLER_ELECT_MASTER_FAILED);
+	// a leader-triggered election then clears the master
+	// (CONTROLLER_MASTER_NOT_AVAILABLE).
+	NoCandidate
+	// GroupUnknown: the group is not registered.
+	GroupUnknown
+	// ElectionRaced: another election changed the master epoch first.
+	ElectionRaced
+)
+
+// ElectMaster runs an election on the leader in office: it picks a master
+// with the policy of docs/controller.md, commits it fenced by the master
+// epoch it read, and has the group's brokers told. It returns the group as
+// it is afterwards.
+func (n *Node) ElectMaster(ctx context.Context, req ElectRequest) (ElectOutcome, fsm.ReplicaGroup, error) {
+	n.ctrl.electMu.Lock()
+	defer n.ctrl.electMu.Unlock()
+	g, ok := n.fsm.ReplicaGroup(req.BrokerName)
+	if !ok {
+		return GroupUnknown, g, nil
+	}
+	newMaster, found := int64(0), false
+	if g.MasterEpoch == 0 && req.HasBrokerID && req.BrokerID >= 0 {
+		// The group's first election: the broker that asks becomes master.
+		newMaster, found = req.BrokerID, true
+	} else {
+		newMaster, found = n.pickMaster(g, req)
+	}
+	if found && g.HasMaster && newMaster == g.MasterID {
+		return MasterStillAlive, g, nil
+	}
+	if !found && req.HasBrokerID {
+		return NoCandidate, g, nil
+	}
+	res, err := n.ProposeController(ctx, fsm.ElectMasterType, &fsm.ElectMaster{
+		BrokerName: req.BrokerName, ExpectMasterEpoch: g.MasterEpoch, HasNewMaster: found, NewMasterID: newMaster})
+	switch {
+	case err != nil:
+		return NoCandidate, g, err
+	case res.Refusal == fsm.RefusalStaleElection:
+		return ElectionRaced, g, nil
+	case res.Refusal != fsm.RefusalNone:
+		return GroupUnknown, g, nil
+	case !found:
+		n.logger.Warn("broker group has no master: no alive candidate", "broker", req.BrokerName, "masterEpoch", res.Group.MasterEpoch)
+		return NoCandidate, res.Group, nil
+	}
+	n.logger.Info("broker master elected", "broker", req.BrokerName, "master", newMaster,
+		"addr", res.Group.MasterAddr(), "masterEpoch", res.Group.MasterEpoch)
+	n.notifyRoleChange(res.Group)
+	return ElectedNew, res.Group, nil
+}
+
+// pickMaster is the election policy: alive members of the SyncStateSet
+// first, then (with ElectUncleanMaster) any alive replica. The current
+// master stays if alive and not overridden; a designated broker is taken
+// only if alive; otherwise the highest (epoch, offset) wins, then the
+// lowest election priority value, then the lowest id.
+func (n *Node) pickMaster(g fsm.ReplicaGroup, req ElectRequest) (int64, bool) {
+	if id, ok := n.tryElect(g, g.SyncStateSet, req); ok {
+		return id, true
+	}
+	if n.ControllerOptions().ElectUncleanMaster {
+		return n.tryElect(g, g.IDs(), req)
+	}
+	return 0, false
+}
+
+func (n *Node) tryElect(g fsm.ReplicaGroup, ids []int64, req ElectRequest) (int64, bool) {
+	type candidate struct {
+		id   int64
+		live ReplicaLive
+	}
+	var alive []candidate
+	for _, id := range ids {
+		key := ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: id}
+		if _, registered := g.Broker(id); !registered || !n.lessor.ReplicaAlive(key) {
+			continue
+		}
+		live, _ := n.lessor.ReplicaLive(key)
+		alive = append(alive, candidate{id, live})
+	}
+	if len(alive) == 0 {
+		return 0, false
+	}
+	has := func(id int64) bool {
+		for _, c := range alive {
+			if c.id == id {
+				return true
+			}
+		}
+		return false
+	}
+	if g.HasMaster && has(g.MasterID) && (!req.Designate || req.BrokerID == g.MasterID) {
+		return g.MasterID, true
+	}
+	if req.Designate {
+		return req.BrokerID, has(req.BrokerID)
+	}
+	sort.Slice(alive, func(i, j int) bool {
+		a, b := alive[i], alive[j]
+		switch {
+		case a.live.Epoch != b.live.Epoch:
+			return a.live.Epoch > b.live.Epoch
+		case a.live.MaxOffset != b.live.MaxOffset:
+			return a.live.MaxOffset > b.live.MaxOffset
+		case a.live.ElectionPriority != b.live.ElectionPriority:
+			return a.live.ElectionPriority < b.live.ElectionPriority
+		}
+		return a.id < b.id
+	})
+	return alive[0].id, true
+}
+
+// notifyRoleChange hands a committed election to the notifier, off the
+// caller's goroutine.
+func (n *Node) notifyRoleChange(g fsm.ReplicaGroup) {
+	f := n.ctrl.notify.Load()
+	if f == nil || !n.ControllerOptions().NotifyBrokerRoleChanged {
+		return
+	}
+	go (*f)(g)
+}
+
+// scanMasters elects a new master for every group whose master the leader
+// no longer counts as active. It runs on the leader loop only, within the
+// term of office that decided, after verifying leadership.
+func (n *Node) scanMasters() {
+	epoch := n.lessor.Epoch()
+	for _, g := range n.fsm.ReplicaGroups() {
+		if !g.HasMaster || n.lessor.ReplicaAlive(ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: g.MasterID}) {
+			continue
+		}
+		if !n.leaderReady.Load() || n.lessor.Epoch() != epoch || epoch == 0 {
+			return
+		}
+		if err := n.raft.VerifyLeader().Error(); err != nil {
+			n.logger.Warn("not electing: leadership not verified", "error", err)
+			return
+		}
+		n.logger.Info("broker master inactive, electing", "broker", g.BrokerName, "master", g.MasterID, "addr", g.MasterAddr())
+		ctx, cancel := context.WithTimeout(context.Background(), n.cfg.ApplyTimeout)
+		_, _, err := n.ElectMaster(ctx, ElectRequest{BrokerName: g.BrokerName})
+		cancel()
+		if err != nil {
+			n.logger.Error("election failed", "broker", g.BrokerName, "error", err)
+		}
+	}
+}
+
+// controllerScanInterval is how often the leader checks masters' leases
+// between connection events.
+const controllerScanInterval = time.Second

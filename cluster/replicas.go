@@ -1,0 +1,127 @@
+package cluster
+
+import (
+	"time"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// ReplicaKey names one broker of a controller-managed group, the way the
+// reference controller's heartbeat manager does (cluster, broker name,
+// controller-assigned id).
+type ReplicaKey struct {
+	Cluster    string
+	BrokerName string
+	ID         int64
+}
+
+// ControllerHeartbeat is what a broker in controller mode reports with
+// BROKER_HEARTBEAT: its address, its log position for elections and how
+// long it may stay silent.
+type ControllerHeartbeat struct {
+	Key              ReplicaKey
+	Addr             string
+	Epoch            int32
+	MaxOffset        int64
+	ConfirmOffset    int64
+	TimeoutMillis    int64
+	ElectionPriority int32
+}
+
+// ReplicaLive is the leader's view of one replica, for the election policy.
+type ReplicaLive struct {
+	Epoch            int32
+	MaxOffset        int64
+	ElectionPriority int32
+}
+
+// replicaLease is the leader's soft state about one replica.
+type replicaLease struct {
+	addr     string
+	lastSeen time.Time
+	timeout  time.Duration
+	live     ReplicaLive
+	// reported is false until the replica's own heartbeat reached this
+	// leader; until then live holds no log position.
+	reported bool
+}
+
+// replicaLeases is the controller half of the leader's liveness table
+// (docs/controller.md, "Liveness"). Like the broker leases it exists only
+// while this member is in office and starts with every replica just heard
+// from; it is guarded by the lessor's lock.
+type replicaLeases struct {
+	now        func() time.Time
+	defTimeout time.Duration
+	// settledAt is when every live member has had the chance to report the
+	// broker connections it holds after this term of office started; a
+	// connection close seen before then counts only from that moment and
+	// only if no member reports the broker connected.
+	settledAt time.Time
+	leases    map[ReplicaKey]*replicaLease
+	// selfClosed is when a broker's connection to this leader closed while
+	// in office: the reference controller's "channel inactive".
+	selfClosed map[fsm.BrokerKey]time.Time
+}
+
+func newReplicaLeases(now func() time.Time, defTimeout, settle time.Duration, groups []fsm.ReplicaGroup) *replicaLeases {
+	start := now()
+	r := &replicaLeases{now: now, defTimeout: defTimeout, settledAt: start.Add(settle),
+		leases: map[ReplicaKey]*replicaLease{}, selfClosed: map[fsm.BrokerKey]time.Time{}}
+	for _, g := range groups {
+		for _, b := range g.Brokers {
+			k := ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: b.ID}
+			r.leases[k] = &replicaLease{addr: b.Addr, lastSeen: start, timeout: defTimeout,
+				live: ReplicaLive{Epoch: -1, MaxOffset: -1, ElectionPriority: 1<<31 - 1}}
+		}
+	}
+	return r
+}
+
+// heard takes a heartbeat: like the reference, the log position only moves
+// forward (a higher epoch, or a higher offset in the same epoch).
+func (r *replicaLeases) heard(hb ControllerHeartbeat) {
+	l, ok := r.leases[hb.Key]
+	if !ok {
+		l = &replicaLease{live: ReplicaLive{Epoch: -1, MaxOffset: -1}}
+		r.leases[hb.Key] = l
+	}
+	l.addr, l.lastSeen = hb.Addr, r.now()
+	l.timeout = r.defTimeout
+	if hb.TimeoutMillis > 0 {
+		l.timeout = time.Duration(hb.TimeoutMillis) * time.Millisecond
+	}
+	l.live.ElectionPriority = hb.ElectionPriority
+	if !l.reported || hb.Epoch > l.live.Epoch || hb.Epoch == l.live.Epoch && hb.MaxOffset > l.live.MaxOffset {
+		l.live.Epoch, l.live.MaxOffset = hb.Epoch, hb.MaxOffset
+	}
+	l.reported = true
+}
+
+// alive reports whether a replica counts as active at now: heard from
+// within its timeout and its connection not closed since. routes gives the
+// broker-connection evidence the route leases hold.
+func (r *replicaLeases) alive(key ReplicaKey, now time.Time, routes *tracker) bool {
+	l, ok := r.leases[key]
+	if !ok || now.Sub(l.lastSeen) > l.timeout {
+		return false
+	}
+	bk := fsm.BrokerKey{Cluster: key.Cluster, Addr: l.addr}
+	if at, ok := r.selfClosed[bk]; ok && !l.lastSeen.After(at) && !routes.lastSeen[bk].After(at) {
+		return false
+	}
+	at, ok := routes.closedAt[bk]
+	if !ok || l.lastSeen.After(at) || routes.lastSeen[bk].After(at) {
+		return true
+	}
+	// Closed somewhere and nothing heard since: dead once every member
+	// could report and none holds a connection from it.
+	return now.Before(r.settledAt) || routes.heldByAny(bk, now)
+}
+
+// connClosed records that a broker's connection to this leader closed.
+func (r *replicaLeases) connClosed(key fsm.BrokerKey) { r.selfClosed[key] = r.now() }
+
+// settleMargin is added to one heartbeat batch interval to give every live
+// follower time to report after a change of leader.
+const settleMargin = 250 * time.Millisecond
