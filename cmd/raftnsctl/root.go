@@ -124,7 +124,7 @@ Exit status: 0 on success, 1 when the operation failed, 2 on a usage error.`,
 	a.token = getenv(envToken)
 	root.AddCommand(a.statusCommand(), a.peersCommand(), a.leaderCommand(), a.snapshotCommand(),
 		a.routeCommand(), a.clustersCommand(), a.topicsCommand(), a.kvCommand(), a.permCommand(),
-		a.deleteTopicCommand(), a.configCommand(), a.memberGroupCommand())
+		a.deleteTopicCommand(), a.configCommand(), a.memberGroupCommand(), a.controllerCommand())
 	return root
 }
 

@@ -13,7 +13,7 @@ func TestUsage_ErrorsExitTwoAndSendNothing(t *testing.T) {
 		wantStderr string
 		wantHint   string
 	}{
-		{name: "no command", args: nil, wantStderr: `missing command for "raftnsctl"; one of: clusters, completion, config, delete-topic, kv, leader`,
+		{name: "no command", args: nil, wantStderr: `missing command for "raftnsctl"; one of: clusters, completion, config, controller, delete-topic, kv, leader`,
 			wantHint: "Run 'raftnsctl --help' for usage."},
 		{name: "unknown command with suggestion", args: []string{"stauts"},
 			wantStderr: `unknown command "stauts" for "raftnsctl" (did you mean "status"?)`, wantHint: "Run 'raftnsctl --help'"},
