@@ -120,7 +120,7 @@ func (c *controller) getMetadata(_ context.Context, _ *remoting.Conn, req *remot
 	var peers []string
 	ext := map[string]string{"group": "raftns", "isLeader": "false"}
 	for _, m := range members {
-		peers = append(peers, m.ID+"-"+m.ClientAddr)
+		peers = append(peers, m.ID+":"+m.ClientAddr)
 		if m.ID == leaderID && leaderID != "" {
 			ext["controllerLeaderId"], ext["controllerLeaderAddress"] = m.ID, m.ClientAddr
 		}

@@ -20,6 +20,8 @@ final class JavaNameServers implements NameServers {
         final String id;
         final int port;
         final Path dir;
+        /** controllerPort is the embedded controller's DLedger port (ControllerScenario), 0 when off. */
+        int controllerPort;
         Proc proc;
 
         Node(String id, int port, Path dir) {
@@ -54,6 +56,11 @@ final class JavaNameServers implements NameServers {
         for (int i = 1; i <= count; i++) {
             nodes.add(new Node("n" + i, ports.one(), settings.work.resolve("namesrv-n" + i)));
         }
+        if (count == 3 && settings.wants("controller")) {
+            for (Node n : nodes) {
+                n.controllerPort = ports.one();
+            }
+        }
     }
 
     @Override
@@ -73,7 +80,7 @@ final class JavaNameServers implements NameServers {
             // bindAddress keeps the NameServer on loopback; it also fails (harmlessly) the self-connection the
             // 5.x NamesrvController makes to its own non-loopback address.
             Files.writeString(conf, "listenPort=" + n.port + "\n" + "bindAddress=127.0.0.1\n"
-                + "kvConfigPath=" + n.dir.resolve("kvConfig.json") + "\n");
+                + "kvConfigPath=" + n.dir.resolve("kvConfig.json") + "\n" + ControllerScenario.embeddedController(n, nodes));
         }
         n.proc = procs.java("namesrv-" + n.id, n.dir, settings.classpath5, settings.namesrvJvm,
             "org.apache.rocketmq.namesrv.NamesrvStartup", List.of("-c", conf.toString()),

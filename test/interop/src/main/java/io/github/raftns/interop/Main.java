@@ -98,6 +98,9 @@ public final class Main {
         if (s.wants("acl")) {
             step(c, "acl", () -> AclScenario.run(c));
         }
+        if (s.wants("controller")) {
+            step(c, "controller", () -> ControllerScenario.run(c));
+        }
     }
 
     /** Step is a scenario body that may throw. */
