@@ -52,16 +52,22 @@ type heardBatch struct {
 	closed  map[fsm.BrokerKey]struct{}
 	// replicas holds the latest controller heartbeat of each replica.
 	replicas map[ReplicaKey]ControllerHeartbeat
+	// recentlyClosed holds brokers whose last connection here closed, and
+	// when, until they connect again or the report ages out; every batch
+	// repeats them, so a leader that took office after the close still
+	// learns of it (docs/controller.md, "Liveness").
+	recentlyClosed map[fsm.BrokerKey]time.Time
 }
 
 func newLessor(self string, cfg *Config, clock func() time.Time, registers func() []fsm.BrokerRegistration) *lessor {
 	return &lessor{
 		self: self, cfg: cfg, clock: clock, registers: registers,
 		batch: heardBatch{
-			touched:  map[fsm.BrokerKey]struct{}{},
-			held:     map[fsm.BrokerKey]int{},
-			closed:   map[fsm.BrokerKey]struct{}{},
-			replicas: map[ReplicaKey]ControllerHeartbeat{},
+			touched:        map[fsm.BrokerKey]struct{}{},
+			held:           map[fsm.BrokerKey]int{},
+			closed:         map[fsm.BrokerKey]struct{}{},
+			replicas:       map[ReplicaKey]ControllerHeartbeat{},
+			recentlyClosed: map[fsm.BrokerKey]time.Time{},
 		},
 	}
 }
@@ -114,11 +120,13 @@ func (l *lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (scanAfterGrace bool) {
 	case ConnOpened:
 		l.batch.held[key]++
 		delete(l.batch.closed, key)
+		delete(l.batch.recentlyClosed, key)
 	case ConnClosed:
 		if l.batch.held[key]--; l.batch.held[key] > 0 {
 			return false
 		}
 		delete(l.batch.held, key)
+		l.batch.recentlyClosed[key] = l.clock()
 		if l.leases == nil {
 			l.batch.closed[key] = struct{}{}
 			return false
@@ -153,6 +161,9 @@ func (l *lessor) receiveLocked(from string, args *HeartbeatArgs) {
 	for _, hb := range args.Replicas {
 		l.replicas.heard(hb)
 	}
+	for _, k := range args.RecentlyClosed {
+		l.replicas.reportClosed(k)
+	}
 }
 
 // Drain takes this member's batch for the leader and starts a new one.
@@ -167,6 +178,13 @@ func (l *lessor) drainLocked() *HeartbeatArgs {
 	for _, hb := range l.batch.replicas {
 		b.Replicas = append(b.Replicas, hb)
 	}
+	now := l.clock()
+	for k, at := range l.batch.recentlyClosed {
+		if now.Sub(at) > l.cfg.ControllerHeartbeatTimeout {
+			delete(l.batch.recentlyClosed, k)
+		}
+	}
+	b.RecentlyClosed = sortedKeys(l.batch.recentlyClosed)
 	clear(l.batch.touched)
 	clear(l.batch.closed)
 	clear(l.batch.replicas)

@@ -62,12 +62,16 @@ type replicaLeases struct {
 	// selfClosed is when a broker's connection to this leader closed while
 	// in office: the reference controller's "channel inactive".
 	selfClosed map[fsm.BrokerKey]time.Time
+	// reportedClosed is when a member's batch first reported a broker's
+	// connection closed (since the last sign of life).
+	reportedClosed map[fsm.BrokerKey]time.Time
 }
 
 func newReplicaLeases(now func() time.Time, defTimeout, settle time.Duration, groups []fsm.ReplicaGroup) *replicaLeases {
 	start := now()
 	r := &replicaLeases{now: now, defTimeout: defTimeout, settledAt: start.Add(settle),
-		leases: map[ReplicaKey]*replicaLease{}, selfClosed: map[fsm.BrokerKey]time.Time{}}
+		leases: map[ReplicaKey]*replicaLease{}, selfClosed: map[fsm.BrokerKey]time.Time{},
+		reportedClosed: map[fsm.BrokerKey]time.Time{}}
 	for _, g := range groups {
 		for _, b := range g.Brokers {
 			k := ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: b.ID}
@@ -111,12 +115,37 @@ func (r *replicaLeases) alive(key ReplicaKey, now time.Time, routes *tracker) bo
 		return false
 	}
 	at, ok := routes.closedAt[bk]
+	if rep, reported := r.reportedClosed[bk]; reported && (!ok || rep.After(at)) {
+		at, ok = rep, true
+	}
 	if !ok || l.lastSeen.After(at) || routes.lastSeen[bk].After(at) {
 		return true
 	}
 	// Closed somewhere and nothing heard since: dead once every member
 	// could report and none holds a connection from it.
 	return now.Before(r.settledAt) || routes.heldByAny(bk, now)
+}
+
+// reportClosed records a member's report that a broker's connection closed;
+// a repeated report keeps the first time unless the broker was heard from
+// since.
+func (r *replicaLeases) reportClosed(key fsm.BrokerKey) {
+	at, ok := r.reportedClosed[key]
+	if ok && !r.heardSince(key, at) {
+		return
+	}
+	r.reportedClosed[key] = r.now()
+}
+
+// heardSince reports whether a replica at the broker's address was heard
+// from after t.
+func (r *replicaLeases) heardSince(key fsm.BrokerKey, t time.Time) bool {
+	for k, l := range r.leases {
+		if k.Cluster == key.Cluster && l.addr == key.Addr && l.lastSeen.After(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // connClosed records that a broker's connection to this leader closed.

@@ -35,6 +35,9 @@ type HeartbeatArgs struct {
 	Closed  []fsm.BrokerKey
 	// Replicas are the controller heartbeats heard (the latest of each).
 	Replicas []ControllerHeartbeat
+	// RecentlyClosed are brokers whose last connection here closed lately
+	// and has not reopened; repeated in every batch while it lasts.
+	RecentlyClosed []fsm.BrokerKey
 }
 
 // JoinArgs asks the leader to admit a member as a non-voter.
