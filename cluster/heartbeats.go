@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"time"
 
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
@@ -26,11 +27,21 @@ func (n *Node) BrokerDisconnected(key fsm.BrokerKey) {
 }
 
 // sendHeartbeats delivers this member's batch to the leader every interval;
-// on the leader the lessor takes what it hears directly.
+// on the leader the lessor takes what it hears directly. A new leader gets
+// a batch at once and an undelivered batch is retried soon, so a leader
+// that just took office hears every member's connections quickly
+// (docs/controller.md, "Liveness").
 func (n *Node) sendHeartbeats() {
-	for poll.Sleep(n.cfg.HeartbeatBatchInterval, n.shutdownCh) {
+	step := min(n.cfg.HeartbeatBatchInterval, heartbeatRetryStep)
+	var sentAt time.Time
+	var sentTo string
+	delivered := true
+	for poll.Sleep(step, n.shutdownCh) {
 		_, leaderAddr := n.Leader()
 		if n.IsLeader() || leaderAddr == "" {
+			continue
+		}
+		if delivered && leaderAddr == sentTo && time.Since(sentAt) < n.cfg.HeartbeatBatchInterval {
 			continue
 		}
 		batch := n.lessor.Drain()
@@ -41,12 +52,17 @@ func (n *Node) sendHeartbeats() {
 		if err == nil {
 			err = reply.err()
 		}
+		sentAt, sentTo, delivered = time.Now(), leaderAddr, err == nil
 		if err != nil {
 			n.lessor.Restore(batch)
 			n.logger.Debug("heartbeat batch not delivered", "leader", leaderAddr, "error", err)
 		}
 	}
 }
+
+// heartbeatRetryStep is how soon a batch goes to a new leader, or again
+// after it was not delivered.
+const heartbeatRetryStep = 100 * time.Millisecond
 
 // receiveHeartbeats takes a follower's batch into the lessor; false if this
 // member is not the leader in office.

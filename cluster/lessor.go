@@ -86,7 +86,7 @@ func (l *lessor) Promote(epoch uint64) {
 	l.epoch = epoch
 	l.leases = newTracker(l.clock, l.cfg.BrokerExpiry, l.cfg.ConnCloseGrace,
 		heldReportMaxAge*l.cfg.HeartbeatBatchInterval, regs)
-	l.replicas = newReplicaLeases(l.clock, l.cfg.ControllerHeartbeatTimeout, l.cfg.HeartbeatBatchInterval+settleMargin, groups)
+	l.replicas = newReplicaLeases(l.clock, l.cfg.ControllerHeartbeatTimeout, l.cfg.HeartbeatBatchInterval/2+settleMargin, groups)
 	l.receiveLocked(l.self, l.drainLocked())
 }
 

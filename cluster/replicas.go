@@ -151,6 +151,8 @@ func (r *replicaLeases) heardSince(key fsm.BrokerKey, t time.Time) bool {
 // connClosed records that a broker's connection to this leader closed.
 func (r *replicaLeases) connClosed(key fsm.BrokerKey) { r.selfClosed[key] = r.now() }
 
-// settleMargin is added to one heartbeat batch interval to give every live
-// follower time to report after a change of leader.
+// settleMargin is added to half a heartbeat batch interval to give every
+// live follower time to report after a change of leader: a follower sends
+// its batch as soon as it learns of the new leader and retries every
+// heartbeatRetryStep until the leader, once in office, takes it.
 const settleMargin = 250 * time.Millisecond
