@@ -157,7 +157,9 @@ func (n *Node) notifyRoleChange(g fsm.ReplicaGroup) {
 // term of office that decided, after verifying leadership.
 func (n *Node) scanMasters() {
 	epoch := n.lessor.Epoch()
-	for _, g := range n.fsm.ReplicaGroups() {
+	groups := n.fsm.ReplicaGroups()
+	n.lessor.PruneReplicas(groups)
+	for _, g := range groups {
 		if !g.HasMaster || n.lessor.ReplicaAlive(ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: g.MasterID}) {
 			continue
 		}

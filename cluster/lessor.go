@@ -234,6 +234,16 @@ func (l *lessor) ReplicaAlive(key ReplicaKey) bool {
 	return l.replicas.alive(key, l.clock(), l.leases)
 }
 
+// PruneReplicas forgets what the leader holds about replicas no longer in
+// groups.
+func (l *lessor) PruneReplicas(groups []fsm.ReplicaGroup) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas != nil {
+		l.replicas.prune(groups)
+	}
+}
+
 // ReplicaLive returns the log position a replica last reported to this
 // leader.
 func (l *lessor) ReplicaLive(key ReplicaKey) (ReplicaLive, bool) {

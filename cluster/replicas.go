@@ -126,6 +126,31 @@ func (r *replicaLeases) alive(key ReplicaKey, now time.Time, routes *tracker) bo
 	return now.Before(r.settledAt) || routes.heldByAny(bk, now)
 }
 
+// prune forgets replicas and connection reports of brokers no longer in
+// groups.
+func (r *replicaLeases) prune(groups []fsm.ReplicaGroup) {
+	known := map[ReplicaKey]bool{}
+	addrs := map[fsm.BrokerKey]bool{}
+	for _, g := range groups {
+		for _, b := range g.Brokers {
+			known[ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: b.ID}] = true
+			addrs[fsm.BrokerKey{Cluster: g.ClusterName, Addr: b.Addr}] = true
+		}
+	}
+	for k := range r.leases {
+		if !known[k] {
+			delete(r.leases, k)
+		}
+	}
+	for _, m := range []map[fsm.BrokerKey]time.Time{r.selfClosed, r.reportedClosed} {
+		for k := range m {
+			if !addrs[k] {
+				delete(m, k)
+			}
+		}
+	}
+}
+
 // reportClosed records a member's report that a broker's connection closed;
 // a repeated report keeps the first time unless the broker was heard from
 // since.

@@ -101,3 +101,17 @@ func TestReplicaLeases_NewLeaderUsesTheMembersConnectionReports(t *testing.T) {
 		t.Fatal("want the master dead and the slave alive once no member holds the master")
 	}
 }
+
+func TestReplicaLeases_ForgetsCleanedReplicas(t *testing.T) {
+	l, _, master, slave := replicaLessor(t)
+	l.Promote(7)
+	l.Heard(fsm.BrokerKey{Cluster: "c", Addr: "m"}, ConnOpened)
+	l.Heard(fsm.BrokerKey{Cluster: "c", Addr: "m"}, ConnClosed)
+	l.PruneReplicas([]fsm.ReplicaGroup{{ClusterName: "c", BrokerName: "b", Brokers: []fsm.ReplicaBroker{{ID: 2, Addr: "s"}}}})
+	if _, ok := l.ReplicaLive(master); ok || len(l.replicas.selfClosed) != 0 {
+		t.Fatalf("a cleaned replica is still tracked: leases %v, closes %v", l.replicas.leases, l.replicas.selfClosed)
+	}
+	if _, ok := l.ReplicaLive(slave); !ok {
+		t.Fatal("a kept replica was forgotten")
+	}
+}

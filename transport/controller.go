@@ -200,6 +200,13 @@ func (c *controller) heardReplica(conn *remoting.Conn, f *fields, key fsm.Broker
 	if !hasPrio {
 		prio = 1<<31 - 1
 	}
+	// Only brokers the controller assigned an id are tracked: the leader's
+	// table is bounded by the replicated state, not by what senders claim.
+	if g, known := c.s.fsm.ReplicaGroup(brokerName); !known || g.ClusterName != key.Cluster {
+		return nil
+	} else if _, known := g.Broker(id); !known {
+		return nil
+	}
 	c.node.HeardReplica(cluster.ControllerHeartbeat{
 		Key:  cluster.ReplicaKey{Cluster: key.Cluster, BrokerName: brokerName, ID: id},
 		Addr: key.Addr, Epoch: int32(epoch), MaxOffset: maxOffset, ConfirmOffset: confirm,

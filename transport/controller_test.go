@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/remoting"
@@ -231,5 +232,20 @@ func TestController_MetadataConfigAndSwitch(t *testing.T) {
 	off := startTestServer(t, nil)
 	if resp := off.call(t, req(remoting.ControllerGetMetadataInfo, 0, nil, nil)); resp.Code != remoting.RequestCodeNotSupported {
 		t.Fatalf("controller off: code %d", resp.Code)
+	}
+}
+
+func TestController_HeartbeatsOfUnknownBrokersAreNotTracked(t *testing.T) {
+	ts := startControllerServer(t)
+	b := newFakeBroker(t)
+	b.id = 7 // never assigned
+	b.heartbeat(t, ts, 0, 0)
+	if ts.node.ReplicaAlive(cluster.ReplicaKey{Cluster: "c", BrokerName: "broker-a", ID: 7}) {
+		t.Fatal("a heartbeat naming an id the controller never assigned is tracked")
+	}
+	b.register(t, ts) // assigns id 1
+	b.heartbeat(t, ts, 0, 0)
+	if !ts.node.ReplicaAlive(cluster.ReplicaKey{Cluster: "c", BrokerName: "broker-a", ID: 1}) {
+		t.Fatal("a registered replica's heartbeat is not tracked")
 	}
 }
