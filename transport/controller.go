@@ -176,8 +176,8 @@ func boolText(b bool) string {
 
 // heardReplica passes a controller heartbeat (BROKER_HEARTBEAT with a
 // broker id) to the node and ties the broker to the connection, so its
-// close counts as the broker leaving. It reports whether the heartbeat was
-// one.
+// close counts as the broker leaving. A heartbeat without a broker id is a
+// route heartbeat only; a malformed field is a bad request.
 func (c *controller) heardReplica(conn *remoting.Conn, f *fields, key fsm.BrokerKey, brokerName string) error {
 	if c == nil {
 		return nil

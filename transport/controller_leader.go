@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,7 +42,8 @@ func (c *controller) serveAsLeader(ctx context.Context, req *cluster.ControllerR
 	default:
 		return answer(remoting.RequestCodeNotSupported, fmt.Sprintf(" request type %d not supported", req.Code)), nil
 	}
-	if ae, ok := err.(*answerError); ok {
+	var ae *answerError
+	if errors.As(err, &ae) {
 		return answer(ae.code, ae.remark), nil
 	}
 	return resp, err
