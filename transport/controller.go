@@ -27,6 +27,10 @@ type ControllerCluster interface {
 	ElectMaster(ctx context.Context, req cluster.ElectRequest) (cluster.ElectOutcome, fsm.ReplicaGroup, error)
 }
 
+// The member's node serves the controller; without this the switch would
+// silently find no controller support.
+var _ ControllerCluster = (*cluster.Node)(nil)
+
 // Controller settings keys (UPDATE/GET_CONTROLLER_CONFIG), named as in the
 // reference ControllerConfig.
 const (
