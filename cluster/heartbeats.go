@@ -70,6 +70,8 @@ func (n *Node) receiveHeartbeats(args *HeartbeatArgs) bool {
 	accepted, closed := n.lessor.Receive(args)
 	if closed {
 		n.expiry.requestScan(n.cfg.ConnCloseGrace)
+	}
+	if closed || len(args.RecentlyClosed) > 0 {
 		n.requestControllerScan()
 	}
 	return accepted

@@ -96,6 +96,7 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	// Connection closes seen around taking office count once every member
 	// could report (docs/controller.md, "Liveness").
 	settled := time.After(time.Until(n.lessor.ReplicasSettleAt()))
+	margin := time.After(settleMargin)
 	for {
 		select {
 		case <-stop:
@@ -112,6 +113,8 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 		case <-n.ctrl.scanNow:
 			n.scanMasters()
 		case <-settled:
+			n.scanMasters()
+		case <-margin:
 			n.scanMasters()
 		case <-refresh.C:
 			// Re-read every member's addresses, so one restarted with new

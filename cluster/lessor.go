@@ -33,6 +33,8 @@ type lessor struct {
 	registers func() []fsm.BrokerRegistration
 	// groups lists the controller's replica groups (nil: none).
 	groups func() []fsm.ReplicaGroup
+	// otherVoters counts the voters besides this member (nil: none).
+	otherVoters func() int
 
 	mu sync.Mutex
 	// epoch identifies the current term of office: the Raft index at which
@@ -81,12 +83,16 @@ func (l *lessor) Promote(epoch uint64) {
 	if l.groups != nil {
 		groups = l.groups()
 	}
+	others := 0
+	if l.otherVoters != nil {
+		others = l.otherVoters()
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.epoch = epoch
 	l.leases = newTracker(l.clock, l.cfg.BrokerExpiry, l.cfg.ConnCloseGrace,
 		heldReportMaxAge*l.cfg.HeartbeatBatchInterval, regs)
-	l.replicas = newReplicaLeases(l.clock, l.cfg.ControllerHeartbeatTimeout, l.cfg.HeartbeatBatchInterval/2+settleMargin, groups)
+	l.replicas = newReplicaLeases(l.clock, l.cfg.ControllerHeartbeatTimeout, l.cfg.HeartbeatBatchInterval/2+settleMargin, others, groups)
 	l.receiveLocked(l.self, l.drainLocked())
 }
 
@@ -163,6 +169,9 @@ func (l *lessor) receiveLocked(from string, args *HeartbeatArgs) {
 	}
 	for _, k := range args.RecentlyClosed {
 		l.replicas.reportClosed(k)
+	}
+	if from != l.self {
+		l.replicas.reporters[from] = true
 	}
 }
 

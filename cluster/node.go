@@ -97,6 +97,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 	n.leaderChange = newLeaderChanges()
 	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
 	n.lessor.groups = f.ReplicaGroups
+	n.lessor.otherVoters = n.otherVoters
 	n.ctrl.scanNow = make(chan struct{}, 1)
 	n.ready.Store(&readiness{reason: "starting"})
 	if err := n.start(ln); err != nil {

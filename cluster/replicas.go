@@ -58,7 +58,14 @@ type replicaLeases struct {
 	// connection close seen before then counts only from that moment and
 	// only if no member reports the broker connected.
 	settledAt time.Time
-	leases    map[ReplicaKey]*replicaLease
+	// start is when this term of office began; otherVoters how many voters
+	// besides this member there were then; reporters the members whose
+	// batch arrived since. Once a majority reported (and settleMargin
+	// passed) or every other voter did, closes count before settledAt.
+	start       time.Time
+	otherVoters int
+	reporters   map[string]bool
+	leases      map[ReplicaKey]*replicaLease
 	// selfClosed is when a broker's connection to this leader closed while
 	// in office: the reference controller's "channel inactive".
 	selfClosed map[fsm.BrokerKey]time.Time
@@ -67,9 +74,10 @@ type replicaLeases struct {
 	reportedClosed map[fsm.BrokerKey]time.Time
 }
 
-func newReplicaLeases(now func() time.Time, defTimeout, settle time.Duration, groups []fsm.ReplicaGroup) *replicaLeases {
+func newReplicaLeases(now func() time.Time, defTimeout, settle time.Duration, otherVoters int, groups []fsm.ReplicaGroup) *replicaLeases {
 	start := now()
 	r := &replicaLeases{now: now, defTimeout: defTimeout, settledAt: start.Add(settle),
+		start: start, otherVoters: otherVoters, reporters: map[string]bool{},
 		leases: map[ReplicaKey]*replicaLease{}, selfClosed: map[fsm.BrokerKey]time.Time{},
 		reportedClosed: map[fsm.BrokerKey]time.Time{}}
 	for _, g := range groups {
@@ -123,7 +131,20 @@ func (r *replicaLeases) alive(key ReplicaKey, now time.Time, routes *tracker) bo
 	}
 	// Closed somewhere and nothing heard since: dead once every member
 	// could report and none holds a connection from it.
-	return now.Before(r.settledAt) || routes.heldByAny(bk, now)
+	return !r.settled(now) || routes.heldByAny(bk, now)
+}
+
+// settled reports whether enough members have reported since taking office
+// for a connection close seen around it to count.
+func (r *replicaLeases) settled(now time.Time) bool {
+	n := len(r.reporters)
+	switch {
+	case !now.Before(r.settledAt), n >= r.otherVoters:
+		return true
+	case 2*(n+1) > r.otherVoters+1:
+		return now.Sub(r.start) >= settleMargin
+	}
+	return false
 }
 
 // prune forgets replicas and connection reports of brokers no longer in

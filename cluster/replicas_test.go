@@ -13,6 +13,7 @@ func replicaLessor(t *testing.T) (*lessor, *fakeClock, ReplicaKey, ReplicaKey) {
 	t.Helper()
 	l, clk := testLessor(reg("m", 1, 0), reg("s", 2, 0))
 	l.cfg.ControllerHeartbeatTimeout = 10 * time.Second
+	l.otherVoters = func() int { return 2 }
 	l.groups = func() []fsm.ReplicaGroup {
 		return []fsm.ReplicaGroup{{ClusterName: "c", BrokerName: "b", HasMaster: true, MasterID: 1, MasterEpoch: 1,
 			Brokers: []fsm.ReplicaBroker{{ID: 1, Addr: "m"}, {ID: 2, Addr: "s"}}, SyncStateSet: []int64{1, 2}}}
@@ -113,5 +114,21 @@ func TestReplicaLeases_ForgetsCleanedReplicas(t *testing.T) {
 	}
 	if _, ok := l.ReplicaLive(slave); !ok {
 		t.Fatal("a kept replica was forgotten")
+	}
+}
+
+func TestReplicaLeases_AMajorityOfReportsSettlesEarly(t *testing.T) {
+	l, clk, master, _ := replicaLessor(t)
+	mk := fsm.BrokerKey{Cluster: "c", Addr: "m"}
+	l.Heard(mk, ConnOpened)
+	l.Heard(mk, ConnClosed)
+	l.Promote(9)
+	clk.advance(300 * time.Millisecond)
+	if !l.ReplicaAlive(master) {
+		t.Fatal("a close counted before any other member reported")
+	}
+	l.Receive(&HeartbeatArgs{From: "n2", Held: []fsm.BrokerKey{{Cluster: "c", Addr: "s"}}})
+	if l.ReplicaAlive(master) {
+		t.Fatal("with a majority reported and none holding the master, it is still alive")
 	}
 }
