@@ -112,27 +112,35 @@ final class ControllerScenario {
         return info.getReplicasInfoTable() == null ? null : info.getReplicasInfoTable().get(BROKER_NAME);
     }
 
-    /** agreement checks that mqadmin getSyncStateSet and getControllerMetaData agree with each other. */
+    /**
+     * agreement checks that mqadmin getSyncStateSet and getControllerMetaData agree with each other and with
+     * the admin API (and, for RaftNS, name the Raft leader). Leadership may move while the mqadmin JVMs run, so a
+     * disagreement is read again until the deadline.
+     */
     private static void agreement(Ctx c, String ctrl, String firstCtrl) throws Exception {
-        BrokerReplicasInfo.ReplicasInfo info = syncState(c, firstCtrl);
-        GetMetaDataResponseHeader md = c.view.all().getControllerMetaData(firstCtrl);
-        MqAdmin.Result ss = c.mqadmin.run5("getSyncStateSet", "-a", ctrl, "-b", BROKER_NAME);
-        MqAdmin.Result meta = c.mqadmin.run5("getControllerMetaData", "-a", firstCtrl);
-        List<String> problems = new ArrayList<>();
-        String want = "#MasterAddr\t" + info.getMasterAddress();
-        if (!ss.output().contains(want) || !ss.output().contains("#SyncStateSetNums\t" + info.getInSyncReplicas().size())) {
-            problems.add("getSyncStateSet lacks \"" + want + "\" and the SyncStateSet size: " + ss.brief());
-        }
-        if (md.getControllerLeaderAddress() == null || !meta.output().contains("#ControllerLeaderAddress\t" + md.getControllerLeaderAddress())) {
-            problems.add("getControllerMetaData lacks leader " + md.getControllerLeaderAddress() + ": " + meta.brief());
-        }
-        if (c.ns.replicated() && !c.ns.leader().addr().equals(md.getControllerLeaderAddress())) {
-            problems.add("controller leader " + md.getControllerLeaderAddress() + " is not the RaftNS leader " + c.ns.leader().addr());
-        }
-        c.report.check("controller.mqadmin-getSyncStateSet-and-getControllerMetaData-agree",
-            problems.isEmpty() ? null : String.join("; ", problems));
-        Report.info("controller: master " + info.getMasterAddress() + " epoch " + info.getMasterEpoch()
-            + ", controller leader " + md.getControllerLeaderId() + " " + md.getControllerLeaderAddress());
+        c.check("controller.mqadmin-getSyncStateSet-and-getControllerMetaData-agree", Duration.ofSeconds(90), () -> {
+            BrokerReplicasInfo.ReplicasInfo info = syncState(c, firstCtrl);
+            MqAdmin.Result ss = c.mqadmin.run5("getSyncStateSet", "-a", ctrl, "-b", BROKER_NAME);
+            MqAdmin.Result meta = c.mqadmin.run5("getControllerMetaData", "-a", firstCtrl);
+            GetMetaDataResponseHeader md = c.view.all().getControllerMetaData(firstCtrl);
+            List<String> problems = new ArrayList<>();
+            String want = "#MasterAddr\t" + info.getMasterAddress();
+            if (!ss.output().contains(want) || !ss.output().contains("#SyncStateSetNums\t" + info.getInSyncReplicas().size())) {
+                problems.add("getSyncStateSet lacks \"" + want + "\" and the SyncStateSet size: " + ss.brief());
+            }
+            if (md.getControllerLeaderAddress() == null || !meta.output().contains("#ControllerLeaderAddress\t" + md.getControllerLeaderAddress())) {
+                problems.add("getControllerMetaData lacks leader " + md.getControllerLeaderAddress() + ": " + meta.brief());
+            }
+            if (c.ns.replicated() && !c.ns.leader().addr().equals(md.getControllerLeaderAddress())) {
+                problems.add("controller leader " + md.getControllerLeaderAddress() + " is not the RaftNS leader " + c.ns.leader().addr());
+            }
+            if (problems.isEmpty()) {
+                Report.info("controller: master " + info.getMasterAddress() + " epoch " + info.getMasterEpoch()
+                    + ", controller leader " + md.getControllerLeaderId() + " " + md.getControllerLeaderAddress());
+                return null;
+            }
+            return String.join("; ", problems);
+        });
     }
 
     /** controllerLeader returns the member that leads the controller (RaftNS: the Raft leader). */
