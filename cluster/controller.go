@@ -131,10 +131,11 @@ func (n *Node) HeardReplica(hb ControllerHeartbeat) { n.lessor.HeardReplica(hb) 
 func (n *Node) ReplicaAlive(key ReplicaKey) bool { return n.lessor.ReplicaAlive(key) }
 
 // ProposeController proposes a controller command as the leader in office
-// and returns the FSM's answer. The handler calls it after the leader-only
-// checks; a follower never proposes controller commands.
+// (through ApplyLeaderOnly) and returns the FSM's answer. The handler calls
+// it after the leader-only checks; a follower never proposes controller
+// commands.
 func (n *Node) ProposeController(ctx context.Context, t fsm.CommandType, cmd any) (fsm.ControllerResult, error) {
-	res, err := n.applyAsLeader(ctx, t, cmd)
+	res, err := n.ApplyLeaderOnly(ctx, t, cmd)
 	if err != nil {
 		return fsm.ControllerResult{}, err
 	}

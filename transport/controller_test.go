@@ -237,7 +237,7 @@ func TestController_MetadataConfigAndSwitch(t *testing.T) {
 
 func TestController_HeartbeatsOfUnknownBrokersAreNotTracked(t *testing.T) {
 	ts := startControllerServer(t)
-	b := newFakeBroker(t)
+	b := newCtlBroker(t)
 	b.id = 7 // never assigned
 	b.heartbeat(t, ts, 0, 0)
 	if ts.node.ReplicaAlive(cluster.ReplicaKey{Cluster: "c", BrokerName: "broker-a", ID: 7}) {
