@@ -47,6 +47,9 @@ var brokerCodes = map[int32]bool{
 // only reads; BROKER_HEARTBEAT keeps a broker alive).
 var brokerWrites = map[int32]bool{
 	remoting.RegisterBroker: true, remoting.UnregisterBroker: true, remoting.BrokerHeartbeat: true,
+	// RocketMQ 5 controller requests a broker in controller mode sends.
+	remoting.ControllerApplyBrokerID: true, remoting.ControllerRegisterBroker: true,
+	remoting.ControllerElectMaster: true, remoting.ControllerAlterSyncStateSet: true,
 }
 
 // adminWrites change state an operator owns; they need an admin account.
@@ -54,7 +57,8 @@ var adminWrites = map[int32]bool{
 	remoting.PutKVConfig: true, remoting.DeleteKVConfig: true,
 	remoting.WipeWritePermOfBroker: true, remoting.AddWritePermOfBroker: true,
 	remoting.DeleteTopicInNameSrv: true, remoting.RegisterTopicInNameSrv: true,
-	remoting.UpdateNamesrvConfig: true,
+	remoting.UpdateNamesrvConfig:    true,
+	remoting.UpdateControllerConfig: true, remoting.CleanBrokerData: true,
 }
 
 // IsWrite reports whether code changes name-server state.
