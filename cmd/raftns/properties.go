@@ -70,94 +70,96 @@ func (c *config) apply(key, value string) error {
 	if handled, err := c.applyController(key, value); handled {
 		return err
 	}
+	if set, ok := c.setters()[key]; ok {
+		return set(value)
+	}
 	var err error
-	switch key {
-	case "id":
-		c.ID = value
-	case "dataDir":
-		c.DataDir = value
-	case "listen":
-		c.Listen = value
-	case "listenPort":
-		err = c.applyListenPort(value)
-	case "bindAddress":
-		_, port, _ := net.SplitHostPort(c.Listen)
-		c.Listen = net.JoinHostPort(strings.TrimPrefix(value, "0.0.0.0"), port)
-	case "clusterAddr":
-		c.ClusterAddr = value
-	case "httpAddr":
-		c.HTTPAddr = value
-	case "advertiseHost":
-		c.AdvertiseHost = value
-	case "peers":
-		c.Peers, err = parsePeers(value)
-	case "join":
-		c.Join = splitList(value)
-	case "bootstrap":
-		c.Bootstrap, err = strconv.ParseBool(value)
-	case "logLevel":
-		c.LogLevel = strings.ToLower(value)
-	case "logFormat":
-		c.LogFormat = strings.ToLower(value)
-	case "brokerExpiry":
-		c.BrokerExpiry, err = parseDuration(value)
-	case "scanNotActiveBrokerInterval":
-		c.ScanInterval, err = parseDuration(value)
-	case "connCloseGrace":
-		c.ConnCloseGrace, err = parseDuration(value)
-	case "maxStale":
-		c.MaxStale, err = parseDuration(value)
-	case "serverChannelMaxIdleTimeSeconds":
-		var secs int
-		secs, err = strconv.Atoi(value)
-		c.IdleTimeout = time.Duration(secs) * time.Second
-	case "raftMultiplier":
-		c.RaftMultiplier, err = strconv.Atoi(value)
-	case "maxConnections":
-		c.MaxConns, err = strconv.Atoi(value)
-	case "clusterTlsCert":
-		c.ClusterTLSCert = value
-	case "clusterTlsKey":
-		c.ClusterTLSKey = value
-	case "clusterTlsCa":
-		c.ClusterTLSCA = value
-	case "clusterKeyFile":
-		c.ClusterKeyFile = value
-	case "clusterInsecure":
-		c.ClusterInsecure, err = strconv.ParseBool(value)
-	case "maxRequestMemory":
-		c.MaxRequestMemory, err = parseBytes(value)
-	case "maxInflatedBody":
-		c.MaxInflatedBody, err = parseBytes(value)
-	case "frameTimeout":
-		c.FrameTimeout, err = parseDuration(value)
-	case "httpTokenFile":
-		c.HTTPTokenFile = value
-	case "httpTlsCert":
-		c.HTTPTLSCert = value
-	case "httpTlsKey":
-		c.HTTPTLSKey = value
-	case "httpMaxConnections":
-		c.HTTPMaxConns, err = strconv.Atoi(value)
-	case "maxRestoreSize":
-		c.MaxRestoreSize, err = parseBytes(value)
-	case "aclMode":
-		c.ACLMode = strings.ToLower(value)
-	case "aclFile":
-		c.ACLFile = value
-	case "aclBrokerAddrs":
-		c.ACLBrokerAddrs = splitList(value)
-	default:
-		for _, b := range namesrvBoolKeys {
-			if key == b {
-				_, err = strconv.ParseBool(value)
-			}
-		}
-		if err == nil {
-			c.Namesrv[key] = value
+	for _, b := range namesrvBoolKeys {
+		if key == b {
+			_, err = strconv.ParseBool(value)
 		}
 	}
+	if err == nil {
+		c.Namesrv[key] = value
+	}
 	return err
+}
+
+// setters maps every RaftNS and reference key but the controller's to
+// what reads its value into the configuration.
+func (c *config) setters() map[string]func(string) error {
+	return map[string]func(string) error{
+		"id":                              setString(&c.ID),
+		"dataDir":                         setString(&c.DataDir),
+		"listen":                          setString(&c.Listen),
+		"listenPort":                      c.applyListenPort,
+		"bindAddress":                     c.applyBindAddress,
+		"clusterAddr":                     setString(&c.ClusterAddr),
+		"httpAddr":                        setString(&c.HTTPAddr),
+		"advertiseHost":                   setString(&c.AdvertiseHost),
+		"peers":                           setParsed(&c.Peers, parsePeers),
+		"join":                            setParsed(&c.Join, listOf),
+		"bootstrap":                       setParsed(&c.Bootstrap, strconv.ParseBool),
+		"logLevel":                        setParsed(&c.LogLevel, lowerCase),
+		"logFormat":                       setParsed(&c.LogFormat, lowerCase),
+		"brokerExpiry":                    setParsed(&c.BrokerExpiry, parseDuration),
+		"scanNotActiveBrokerInterval":     setParsed(&c.ScanInterval, parseDuration),
+		"connCloseGrace":                  setParsed(&c.ConnCloseGrace, parseDuration),
+		"maxStale":                        setParsed(&c.MaxStale, parseDuration),
+		"serverChannelMaxIdleTimeSeconds": setParsed(&c.IdleTimeout, parseSeconds),
+		"raftMultiplier":                  setParsed(&c.RaftMultiplier, strconv.Atoi),
+		"maxConnections":                  setParsed(&c.MaxConns, strconv.Atoi),
+		"clusterTlsCert":                  setString(&c.ClusterTLSCert),
+		"clusterTlsKey":                   setString(&c.ClusterTLSKey),
+		"clusterTlsCa":                    setString(&c.ClusterTLSCA),
+		"clusterKeyFile":                  setString(&c.ClusterKeyFile),
+		"clusterInsecure":                 setParsed(&c.ClusterInsecure, strconv.ParseBool),
+		"maxRequestMemory":                setParsed(&c.MaxRequestMemory, parseBytes),
+		"maxInflatedBody":                 setParsed(&c.MaxInflatedBody, parseBytes),
+		"frameTimeout":                    setParsed(&c.FrameTimeout, parseDuration),
+		"httpTokenFile":                   setString(&c.HTTPTokenFile),
+		"httpTlsCert":                     setString(&c.HTTPTLSCert),
+		"httpTlsKey":                      setString(&c.HTTPTLSKey),
+		"httpMaxConnections":              setParsed(&c.HTTPMaxConns, strconv.Atoi),
+		"maxRestoreSize":                  setParsed(&c.MaxRestoreSize, parseBytes),
+		"aclMode":                         setParsed(&c.ACLMode, lowerCase),
+		"aclFile":                         setString(&c.ACLFile),
+		"aclBrokerAddrs":                  setParsed(&c.ACLBrokerAddrs, listOf),
+	}
+}
+
+// setString stores a value as it is written.
+func setString(field *string) func(string) error { return setParsed(field, asWritten) }
+
+func asWritten(v string) (string, error) { return v, nil }
+
+// setParsed stores what parse makes of a value; like a direct assignment,
+// it stores parse's result even when parse fails.
+func setParsed[T any](field *T, parse func(string) (T, error)) func(string) error {
+	return func(v string) error {
+		var err error
+		*field, err = parse(v)
+		return err
+	}
+}
+
+func lowerCase(v string) (string, error) { return strings.ToLower(v), nil }
+
+func listOf(v string) ([]string, error) { return splitList(v), nil }
+
+// parseSeconds reads a whole number of seconds, the reference's unit for
+// serverChannelMaxIdleTimeSeconds.
+func parseSeconds(v string) (time.Duration, error) {
+	secs, err := strconv.Atoi(v)
+	return time.Duration(secs) * time.Second, err
+}
+
+// applyBindAddress keeps the listen port and takes the host from the
+// reference's bindAddress (0.0.0.0 meaning every interface).
+func (c *config) applyBindAddress(value string) error {
+	_, port, _ := net.SplitHostPort(c.Listen)
+	c.Listen = net.JoinHostPort(strings.TrimPrefix(value, "0.0.0.0"), port)
+	return nil
 }
 
 func (c *config) applyListenPort(value string) error {
