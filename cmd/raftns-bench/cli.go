@@ -64,6 +64,26 @@ func (c *commonOptions) check() error {
 // starts reports whether the tool starts its own members.
 func (c *commonOptions) starts() bool { return len(c.Addrs) == 0 }
 
+// requireStarts rejects -addrs for a scenario that starts its own members.
+func (c *commonOptions) requireStarts(scenario string) error {
+	if !c.starts() {
+		return fmt.Errorf("%w: %s starts its own members (-raftns); -addrs is not allowed", errUsage, scenario)
+	}
+	return nil
+}
+
+// needThreeMembers makes -members default to 3 and rejects fewer, for
+// what (a scenario, or an option such as -via follower) needs three.
+func (c *commonOptions) needThreeMembers(set map[string]bool, what string) error {
+	if !set["members"] {
+		c.Members = 3
+	}
+	if c.Members < 3 {
+		return fmt.Errorf("%w: %s needs -members 3 or 5", errUsage, what)
+	}
+	return nil
+}
+
 // listFlag is a comma-separated list flag; repeating it appends.
 type listFlag []string
 

@@ -65,11 +65,10 @@ func (s *expiryScenario) check(c *commonOptions, set map[string]bool) error {
 	if s.Failover && s.KillAfter == 0 {
 		s.KillAfter = s.BrokerExpiry / 2
 	}
-	if s.Failover && !set["members"] {
-		c.Members = 3
-	}
-	if s.Failover && c.Members < 3 {
-		return fmt.Errorf("%w: -failover needs -members 3 or 5", errUsage)
+	if s.Failover {
+		if err := c.needThreeMembers(set, "-failover"); err != nil {
+			return err
+		}
 	}
 	s.scanKnown = c.starts() || set["scan-interval"]
 	if c.starts() {

@@ -33,21 +33,16 @@ func (s *failoverScenario) bind(fs *flag.FlagSet) {
 }
 
 func (s *failoverScenario) check(c *commonOptions, set map[string]bool) error {
+	if err := c.requireStarts("failover"); err != nil {
+		return err
+	}
 	switch {
-	case !c.starts():
-		return fmt.Errorf("%w: failover starts its own members (-raftns); -addrs is not allowed", errUsage)
 	case s.Rounds < 1 || s.Writers < 1:
 		return fmt.Errorf("%w: -rounds and -writers must be at least 1", errUsage)
 	case s.Settle < 0 || s.WriteTimeout <= 0:
 		return fmt.Errorf("%w: -settle must not be negative and -write-timeout must be positive", errUsage)
 	}
-	if !set["members"] {
-		c.Members = 3
-	}
-	if c.Members < 3 {
-		return fmt.Errorf("%w: failover needs -members 3 or 5", errUsage)
-	}
-	return nil
+	return c.needThreeMembers(set, "failover")
 }
 
 // failoverRound is one leader kill.
@@ -103,14 +98,7 @@ func (s *failoverScenario) run(ctx context.Context, e *env, r *Report) error {
 // round kills the current leader once and measures the recovery.
 func (s *failoverScenario) round(ctx context.Context, e *env, n naming, round int) (failoverRound, error) {
 	fr := failoverRound{Round: round}
-	if err := e.allReady(ctx); err != nil {
-		return fr, err
-	}
-	leader, err := e.leader(ctx)
-	if err != nil {
-		return fr, err
-	}
-	via, err := e.pick(ctx, "follower")
+	leader, via, err := e.readyLeaderAndFollower(ctx)
 	if err != nil {
 		return fr, err
 	}
@@ -155,6 +143,21 @@ func (e *env) allReady(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// readyLeaderAndFollower waits until every live member is ready, then
+// returns the leader and a follower.
+func (e *env) readyLeaderAndFollower(ctx context.Context) (leader, follower *member, err error) {
+	if err := e.allReady(ctx); err != nil {
+		return nil, nil, err
+	}
+	if leader, err = e.leader(ctx); err != nil {
+		return nil, nil, err
+	}
+	if follower, err = e.pick(ctx, "follower"); err != nil {
+		return nil, nil, err
+	}
+	return leader, follower, nil
 }
 
 // watchRecovery polls the members other than killed until one is leader in

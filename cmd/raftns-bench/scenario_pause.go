@@ -31,19 +31,14 @@ func (s *pauseScenario) bind(fs *flag.FlagSet) {
 }
 
 func (s *pauseScenario) check(c *commonOptions, set map[string]bool) error {
+	if err := c.requireStarts("pause"); err != nil {
+		return err
+	}
 	switch {
-	case !c.starts():
-		return fmt.Errorf("%w: pause starts its own members (-raftns); -addrs is not allowed", errUsage)
 	case s.Rounds < 1 || s.Writers < 1 || s.Pause <= 0 || s.WriteTimeout <= 0:
 		return fmt.Errorf("%w: -rounds and -writers must be at least 1, -pause and -write-timeout positive", errUsage)
 	}
-	if !set["members"] {
-		c.Members = 3
-	}
-	if c.Members < 3 {
-		return fmt.Errorf("%w: pause needs -members 3 or 5", errUsage)
-	}
-	return nil
+	return c.needThreeMembers(set, "pause")
 }
 
 // pauseRound is one leader pause.
@@ -75,14 +70,7 @@ func (s *pauseScenario) run(ctx context.Context, e *env, r *Report) error {
 	var res pauseResults
 	var late []time.Duration
 	for round := 1; round <= s.Rounds; round++ {
-		if err := e.allReady(ctx); err != nil {
-			return err
-		}
-		leader, err := e.leader(ctx)
-		if err != nil {
-			return err
-		}
-		via, err := e.pick(ctx, "follower")
+		leader, via, err := e.readyLeaderAndFollower(ctx)
 		if err != nil {
 			return err
 		}

@@ -44,11 +44,10 @@ func (s *registerScenario) check(c *commonOptions, set map[string]bool) error {
 	case s.Via != "leader" && s.Via != "follower":
 		return fmt.Errorf("%w: -via %q: want leader or follower", errUsage, s.Via)
 	}
-	if s.Via == "follower" && c.starts() && !set["members"] {
-		c.Members = 3
-	}
-	if s.Via == "follower" && c.starts() && c.Members < 3 {
-		return fmt.Errorf("%w: -via follower needs -members 3 or 5", errUsage)
+	if s.Via == "follower" && c.starts() {
+		if err := c.needThreeMembers(set, "-via follower"); err != nil {
+			return err
+		}
 	}
 	if !c.starts() && len(c.HTTP) == 0 {
 		s.Via = "" // the first -addrs member, whatever its role

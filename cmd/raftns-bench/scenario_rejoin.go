@@ -30,19 +30,14 @@ func (s *rejoinScenario) bind(fs *flag.FlagSet) {
 }
 
 func (s *rejoinScenario) check(c *commonOptions, set map[string]bool) error {
+	if err := c.requireStarts("rejoin"); err != nil {
+		return err
+	}
 	switch {
-	case !c.starts():
-		return fmt.Errorf("%w: rejoin starts its own members (-raftns); -addrs is not allowed", errUsage)
 	case s.Rounds < 1 || s.Writers < 1 || s.Outage <= 0:
 		return fmt.Errorf("%w: -rounds and -writers must be at least 1 and -outage positive", errUsage)
 	}
-	if !set["members"] {
-		c.Members = 3
-	}
-	if c.Members < 3 {
-		return fmt.Errorf("%w: rejoin needs -members 3 or 5", errUsage)
-	}
-	return nil
+	return c.needThreeMembers(set, "rejoin")
 }
 
 // rejoinRound is one follower outage.
@@ -103,14 +98,7 @@ func (s *rejoinScenario) run(ctx context.Context, e *env, r *Report) error {
 
 func (s *rejoinScenario) round(ctx context.Context, e *env, round int) (rejoinRound, error) {
 	rr := rejoinRound{Round: round}
-	if err := e.allReady(ctx); err != nil {
-		return rr, err
-	}
-	leader, err := e.leader(ctx)
-	if err != nil {
-		return rr, err
-	}
-	victim, err := e.pick(ctx, "follower")
+	leader, victim, err := e.readyLeaderAndFollower(ctx)
 	if err != nil {
 		return rr, err
 	}

@@ -35,28 +35,18 @@ func (a *app) runLeaderTransfer(cmd *cobra.Command, to string) error {
 	if cmd.Flags().Changed("to") && to == "" {
 		return usagef("--to must not be empty")
 	}
-	c, err := a.adminClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := a.context(cmd)
-	defer cancel()
 	var query url.Values
 	if to != "" {
 		query = url.Values{"to": {to}}
 	}
 	var ans resultAnswer
-	raw, err := c.call(ctx, http.MethodPost, "/v1/leader/transfer", query, nil, &ans)
-	if err != nil {
+	if printed, err := a.adminRequest(cmd, http.MethodPost, "/v1/leader/transfer", query, nil, &ans); printed || err != nil {
 		return err
-	}
-	if a.json() {
-		return printRaw(a.stdout, raw)
 	}
 	leader := ans.LeaderID
 	if leader == "" {
 		leader = "not known yet (see raftnsctl status)"
 	}
-	_, err = fmt.Fprintf(a.stdout, "leadership %s; leader: %s\n", ans.Result, leader)
+	_, err := fmt.Fprintf(a.stdout, "leadership %s; leader: %s\n", ans.Result, leader)
 	return err
 }

@@ -37,19 +37,9 @@ With -o json the member's answer is printed unchanged.`,
 }
 
 func (a *app) runPeersList(cmd *cobra.Command, _ []string) error {
-	c, err := a.adminClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := a.context(cmd)
-	defer cancel()
 	var peers []cluster.PeerStatus
-	raw, err := c.call(ctx, http.MethodGet, "/v1/peers", nil, nil, &peers)
-	if err != nil {
+	if printed, err := a.adminRequest(cmd, http.MethodGet, "/v1/peers", nil, nil, &peers); printed || err != nil {
 		return err
-	}
-	if a.json() {
-		return printRaw(a.stdout, raw)
 	}
 	return printPeers(a.stdout, peers)
 }
@@ -169,24 +159,14 @@ member that is gone for good.`,
 }
 
 func (a *app) runPeersRemove(cmd *cobra.Command, id string, force bool) error {
-	c, err := a.adminClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := a.context(cmd)
-	defer cancel()
 	var query url.Values
 	if force {
 		query = url.Values{"force": {"true"}}
 	}
 	var ans resultAnswer
-	raw, err := c.call(ctx, http.MethodDelete, "/v1/peers/"+url.PathEscape(id), query, nil, &ans)
-	if err != nil {
+	if printed, err := a.adminRequest(cmd, http.MethodDelete, "/v1/peers/"+url.PathEscape(id), query, nil, &ans); printed || err != nil {
 		return err
 	}
-	if a.json() {
-		return printRaw(a.stdout, raw)
-	}
-	_, err = fmt.Fprintf(a.stdout, "peer %s: %s\n", id, ans.Result)
+	_, err := fmt.Fprintf(a.stdout, "peer %s: %s\n", id, ans.Result)
 	return err
 }

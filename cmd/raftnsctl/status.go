@@ -27,19 +27,9 @@ With -o json the member's answer is printed unchanged.`,
 }
 
 func (a *app) runStatus(cmd *cobra.Command, _ []string) error {
-	c, err := a.adminClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := a.context(cmd)
-	defer cancel()
 	var st cluster.Status
-	raw, err := c.call(ctx, http.MethodGet, "/v1/status", nil, nil, &st)
-	if err != nil {
+	if printed, err := a.adminRequest(cmd, http.MethodGet, "/v1/status", nil, nil, &st); printed || err != nil {
 		return err
-	}
-	if a.json() {
-		return printRaw(a.stdout, raw)
 	}
 	return printStatus(a.stdout, &st)
 }
