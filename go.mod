@@ -3,6 +3,7 @@ module github.com/raftns/raftns
 go 1.26.8
 
 require (
+	github.com/anishathalye/porcupine v1.3.1
 	github.com/apache/rocketmq-client-go/v2 v2.1.2
 	github.com/armon/go-metrics v0.4.1
 	github.com/hashicorp/go-hclog v1.6.3

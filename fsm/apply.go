@@ -38,8 +38,10 @@ func (f *FSM) ApplyBatch(logs []*raft.Log) []interface{} {
 	return out
 }
 
-// applyCommandLocked decodes and applies one command entry.
+// applyCommandLocked decodes and applies one command entry. An entry with a
+// RequestID is applied at most once per request (sessions.go).
 func (f *FSM) applyCommandLocked(l *raft.Log) (any, bool) {
+	id, _, identified, _ := SplitRequestID(l.Data)
 	t, cmd, err := Decode(l.Data)
 	if err != nil {
 		if errors.Is(err, ErrUnknownCommandType) && t&IgnoreUnknownTypeFlag != 0 {
@@ -49,11 +51,37 @@ func (f *FSM) applyCommandLocked(l *raft.Log) (any, bool) {
 		panic(fmt.Sprintf("fsm: cannot apply log entry %d (type %d): %v", l.Index, uint8(t), err))
 	}
 	s := f.writableLocked()
+	if identified {
+		switch verdict, cached := s.checkRequest(id); verdict {
+		case requestDuplicate:
+			return f.answerAgain(s, t, cmd, cached), false
+		case requestSuperseded:
+			return ErrSuperseded, false
+		}
+	}
 	res, changed := f.dispatch(s, t, cmd, l.Index)
 	if changed {
 		s.lastChange = l.Index
 	}
+	if identified {
+		// EncodeResult fails only for an answer of the wrong type, which
+		// the registry rules out; a missing answer is recomputed.
+		enc, _ := EncodeResult(t, res)
+		s.recordRequest(id, enc, l.Index)
+	}
 	return res, changed
+}
+
+// answerAgain is the answer to a duplicate of an applied request: the one
+// kept, else (an answer too large to keep) the one the current state gives.
+func (f *FSM) answerAgain(s *state, t CommandType, cmd any, cached []byte) any {
+	if res, err := DecodeResult(t, cached); err == nil && res != nil {
+		return res
+	}
+	if reg, ok := cmd.(*RegisterBroker); ok {
+		return registerResult(s, planRegister(s, reg))
+	}
+	return nil
 }
 
 // dispatch calls the apply function of a decoded command; it reports

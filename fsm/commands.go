@@ -34,6 +34,9 @@ const (
 	ElectMasterType         CommandType = 42
 	AlterSyncStateSetType   CommandType = 43
 	CleanBrokerDataType     CommandType = 44
+
+	// 20 is taken by the request-id envelope (request.go); it is not a
+	// command.
 )
 
 // commands describes every command, once: adding one means a type value

@@ -19,6 +19,9 @@ func (f *FSM) Digest() [32]byte {
 func (s *state) digest(ignoreEpochs bool) [32]byte {
 	h := sha256.New()
 	err := s.walk(func(recType uint8, v any) error {
+		if _, ok := v.(*sessionRecord); ok && ignoreEpochs {
+			return nil // which entries carried request ids is not content
+		}
 		if reg, ok := v.(*BrokerRegistration); ok && ignoreEpochs {
 			r := *reg
 			r.RegEpoch, r.RegisteredAtMillis = 0, 0

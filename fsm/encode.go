@@ -42,6 +42,10 @@ func EntryType(buf []byte) (CommandType, error) {
 	if len(buf) == 0 {
 		return 0, ErrEmptyCommand
 	}
+	_, buf, _, err := SplitRequestID(buf)
+	if err != nil {
+		return requestType, err
+	}
 	t := CommandType(buf[0])
 	if t == compressedType {
 		if len(buf) < 2 {
@@ -56,13 +60,18 @@ func EntryType(buf []byte) (CommandType, error) {
 }
 
 // Decode splits a log entry into its type (flag included) and a pointer to
-// the decoded command struct, e.g. *RegisterBroker. A type outside the
+// the decoded command struct, e.g. *RegisterBroker; an identified entry
+// (WithRequestID) decodes to its command. A type outside the
 // vocabulary gives ErrUnknownCommandType (the caller decides, by the flag,
 // whether that is fatal); a payload that does not decode, or has trailing
 // bytes, gives ErrDecodeCommand.
 func Decode(buf []byte) (CommandType, any, error) {
 	if len(buf) == 0 {
 		return 0, nil, ErrEmptyCommand
+	}
+	_, buf, _, err := SplitRequestID(buf)
+	if err != nil {
+		return requestType, nil, err
 	}
 	t := CommandType(buf[0])
 	if t == compressedType {

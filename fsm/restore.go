@@ -97,6 +97,8 @@ func (rs *restorer) record(typ uint8, payload []byte) error {
 		err = restoreInto(payload, rs.minIDNotice)
 	case recReplicaGroup:
 		err = restoreInto(payload, rs.replicaGroup)
+	case recSession:
+		err = restoreInto(payload, rs.session)
 	default:
 		err = fmt.Errorf("unknown type (written by a newer version?)")
 	}
@@ -224,5 +226,19 @@ func (rs *restorer) replicaGroup(g *ReplicaGroup) error {
 		return fmt.Errorf("replica group %s: brokers out of order", g.BrokerName)
 	}
 	rs.s.ctrl[g.BrokerName] = c
+	return nil
+}
+
+func (rs *restorer) session(r *sessionRecord) error {
+	if _, ok := rs.s.sessions[r.Name]; ok || r.Name == "" {
+		return duplicate("session", r.Name)
+	}
+	if len(rs.s.sessions) >= maxSessions || len(r.Done) > maxRequestsPerSession {
+		return fmt.Errorf("session table beyond its bounds")
+	}
+	if r.Done == nil {
+		r.Done = map[uint64][]byte{}
+	}
+	rs.s.sessions[r.Name] = r.session
 	return nil
 }

@@ -15,6 +15,7 @@ const (
 	recMember       uint8 = 10 // Member
 	recMinIDNotice  uint8 = 11 // MinBrokerIDNotice (absent from older snapshots)
 	recReplicaGroup uint8 = 12 // ReplicaGroup (schema 2)
+	recSession      uint8 = 13 // sessionRecord (absent from older snapshots)
 )
 
 // stateSchema versions the meaning of the records, independently of the
@@ -66,6 +67,7 @@ func (s *state) walk(emit emitFunc) error {
 	steps := []func(emitFunc) error{
 		s.walkClusters, s.walkBrokers, s.walkTopics, s.walkRegistrations,
 		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers, s.walkMinIDNotices, s.walkReplicaGroups,
+		s.walkSessions,
 	}
 	for _, step := range steps {
 		if err := step(emit); err != nil {
@@ -169,6 +171,15 @@ func (s *state) walkMembers(emit emitFunc) error {
 func (s *state) walkReplicaGroups(emit emitFunc) error {
 	for _, name := range sortedKeys(s.ctrl) {
 		if err := emit(recReplicaGroup, s.ctrl[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) walkSessions(emit emitFunc) error {
+	for _, name := range sortedKeys(s.sessions) {
+		if err := emit(recSession, &sessionRecord{Name: name, session: s.sessions[name]}); err != nil {
 			return err
 		}
 	}

@@ -324,6 +324,7 @@ func TestFSM_Restore_FixtureV1(t *testing.T) {
 		{"emptied namespace", f.KVTables()["Emptied"], map[string]string{}},
 		{"members", len(f.Members()), 2},
 		{"registrations", len(f.Registrations()), 3},
+		{"sessions (none before request ids)", f.Sessions(), 0},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {

@@ -27,6 +27,10 @@ type state struct {
 
 	ctrl map[string]*ReplicaGroup // controller: brokerName -> group; values never mutated in place
 
+	// sessions remembers applied requests per session (sessions.go); its
+	// values are replaced, never changed in place.
+	sessions map[string]session
+
 	// lastChange is the log index of the last entry that changed the state.
 	lastChange uint64
 }
@@ -63,6 +67,7 @@ func newState() *state {
 
 		minIDNotices: map[string]MinBrokerIDNotice{},
 		ctrl:         map[string]*ReplicaGroup{},
+		sessions:     map[string]session{},
 	}
 }
 
@@ -80,6 +85,7 @@ func (s *state) thaw() *state {
 		members:  maps.Clone(s.members),
 
 		minIDNotices: maps.Clone(s.minIDNotices),
+		sessions:     maps.Clone(s.sessions),
 		lastChange:   s.lastChange,
 		ctrl:         map[string]*ReplicaGroup{},
 	}

@@ -1,0 +1,99 @@
+package fsm
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/go-msgpack/v2/codec"
+)
+
+// RequestID identifies one client- or broker-originated write across every
+// retry of it (docs/design.md, "Retried writes"). The member that takes the
+// request from the client assigns it once; every forwarding attempt and
+// every retry carries the same value, so the FSM applies the write at most
+// once.
+//
+//   - Session names the member process that took the request: the member's
+//     ID and a random part chosen when the process starts. It is at most
+//     MaxSessionLen bytes.
+//   - Seq numbers the session's requests from 1 upwards, in the order the
+//     member took them.
+//   - Floor is the lowest Seq of the session still waiting for its answer
+//     when this request was sent (Seq itself when none was older). Every
+//     request of the session below Floor was answered or given up; once an
+//     entry with that Floor is applied, no such request can apply any more,
+//     so a write a client gave up on can never land after a newer one that
+//     was acknowledged.
+//
+// Other code that proposes writes on a client's behalf (forwarding,
+// batching) passes the RequestID along unchanged and never makes one up.
+type RequestID struct {
+	Session string
+	Seq     uint64
+	Floor   uint64
+}
+
+// MaxSessionLen bounds RequestID.Session.
+const MaxSessionLen = 128
+
+// requestType marks an entry that carries a RequestID: the byte is followed
+// by the msgpack RequestID and then by the command's own entry (plain or
+// compressed). It is an envelope, like compressedType, not a command.
+const requestType CommandType = 20
+
+// ErrSuperseded is Apply's answer to a copy of a request whose Seq is below
+// a Floor applied before it: the session had answered or given up the
+// request by then. This copy changed nothing; an earlier copy may have been
+// applied (its answer was sent, or the client was told the outcome is
+// unknown), so the error does not mean "never applied".
+var ErrSuperseded = errors.New("fsm: request superseded by a newer one of its session; this copy was not applied")
+
+// errBadRequestID means a RequestID is malformed.
+var errBadRequestID = errors.New("fsm: malformed request id")
+
+func (id RequestID) validate() error {
+	switch {
+	case id.Session == "" || len(id.Session) > MaxSessionLen:
+		return fmt.Errorf("%w: session of %d bytes", errBadRequestID, len(id.Session))
+	case id.Seq == 0 || id.Floor == 0 || id.Floor > id.Seq:
+		return fmt.Errorf("%w: seq %d, floor %d", errBadRequestID, id.Seq, id.Floor)
+	}
+	return nil
+}
+
+// WithRequestID wraps an encoded entry (Encode's output) with id.
+func WithRequestID(id RequestID, entry []byte) ([]byte, error) {
+	if err := id.validate(); err != nil {
+		return nil, err
+	}
+	if len(entry) == 0 || CommandType(entry[0]) == requestType {
+		return nil, fmt.Errorf("%w: cannot wrap an empty or already identified entry", errBadRequestID)
+	}
+	hdr, err := encodeMsgpack(&id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 1+len(hdr)+len(entry))
+	out = append(append(append(out, byte(requestType)), hdr...), entry...)
+	return out, nil
+}
+
+// SplitRequestID returns the RequestID and the inner entry of an identified
+// entry; ok is false (and inner is buf) for an entry without one.
+func SplitRequestID(buf []byte) (id RequestID, inner []byte, ok bool, err error) {
+	if len(buf) == 0 || CommandType(buf[0]) != requestType {
+		return id, buf, false, nil
+	}
+	dec := codec.NewDecoderBytes(buf[1:], msgpackHandle)
+	if err := dec.Decode(&id); err != nil {
+		return id, nil, true, fmt.Errorf("%w: %v", ErrDecodeCommand, err)
+	}
+	if err := id.validate(); err != nil {
+		return id, nil, true, fmt.Errorf("%w: %v", ErrDecodeCommand, err)
+	}
+	inner = buf[1+dec.NumBytesRead():]
+	if len(inner) == 0 || CommandType(inner[0]) == requestType {
+		return id, nil, true, fmt.Errorf("%w: identified entry without a command", ErrDecodeCommand)
+	}
+	return id, inner, true, nil
+}

@@ -1,0 +1,114 @@
+package fsm
+
+import "sort"
+
+// Bounds of the session table, which is replicated and in snapshots. A
+// session is one member process; it is evicted, least recently used first,
+// when more than maxSessions exist. Within a session at most
+// maxRequestsPerSession applied requests at or above its floor are
+// remembered; past that the oldest are forgotten and the floor moves above
+// them (a retry of one of those is then refused as superseded, never
+// applied twice). Answers larger than maxCachedResult are not kept; a retry
+// of such a request gets the answer computed from the current state.
+const (
+	maxSessions           = 1024
+	maxRequestsPerSession = 256
+	maxCachedResult       = 4 << 10
+)
+
+// session is what the FSM remembers of one session: its floor and the
+// requests at or above it that were applied, with their encoded answers.
+type session struct {
+	Floor uint64
+	// LastIndex is the log index of the session's last applied request,
+	// the eviction order.
+	LastIndex uint64
+	Done      map[uint64][]byte
+}
+
+// sessionRecord is a session in a snapshot.
+type sessionRecord struct {
+	Name string
+	session
+}
+
+// requestVerdict is what the session table says about a request.
+type requestVerdict int
+
+const (
+	requestNew        requestVerdict = iota
+	requestDuplicate                 // applied before: answer again, change nothing
+	requestSuperseded                // below the floor and not applied: refuse
+)
+
+// checkRequest classifies a request; for a duplicate it also returns the
+// cached answer (nil when none was kept).
+func (s *state) checkRequest(id RequestID) (requestVerdict, []byte) {
+	ses, ok := s.sessions[id.Session]
+	if !ok {
+		return requestNew, nil
+	}
+	if res, done := ses.Done[id.Seq]; done {
+		return requestDuplicate, res
+	}
+	if id.Seq < ses.Floor {
+		return requestSuperseded, nil
+	}
+	return requestNew, nil
+}
+
+// recordRequest remembers an applied request and raises the session's floor
+// to the request's. The session is copied, so a frozen state that shares
+// it is never changed.
+func (s *state) recordRequest(id RequestID, result []byte, index uint64) {
+	old, ok := s.sessions[id.Session]
+	if !ok && len(s.sessions) >= maxSessions {
+		s.evictOldestSession()
+	}
+	ses := session{Floor: max(old.Floor, id.Floor), LastIndex: index, Done: make(map[uint64][]byte, len(old.Done)+1)}
+	for seq, r := range old.Done {
+		if seq >= ses.Floor {
+			ses.Done[seq] = r
+		}
+	}
+	if len(result) > maxCachedResult {
+		result = nil
+	}
+	ses.Done[id.Seq] = result
+	if len(ses.Done) > maxRequestsPerSession {
+		seqs := sortedSeqs(ses.Done)
+		for _, seq := range seqs[:len(seqs)-maxRequestsPerSession] {
+			delete(ses.Done, seq)
+		}
+		ses.Floor = max(ses.Floor, seqs[len(seqs)-maxRequestsPerSession])
+	}
+	s.sessions[id.Session] = ses
+}
+
+// evictOldestSession removes the least recently used session (ties by
+// name, so every member evicts the same one).
+func (s *state) evictOldestSession() {
+	var victim string
+	var oldest uint64
+	for name, ses := range s.sessions {
+		if victim == "" || ses.LastIndex < oldest || (ses.LastIndex == oldest && name < victim) {
+			victim, oldest = name, ses.LastIndex
+		}
+	}
+	delete(s.sessions, victim)
+}
+
+func sortedSeqs(m map[uint64][]byte) []uint64 {
+	out := make([]uint64, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Sessions returns the number of sessions in the table, for status and
+// tests.
+func (f *FSM) Sessions() int {
+	return read(f, func(s *state) int { return len(s.sessions) })
+}
