@@ -6,8 +6,15 @@ import "errors"
 var (
 	// ErrNotLeader is returned by leader-only operations on a follower.
 	ErrNotLeader = errors.New("cluster: not leader")
-	// ErrNoLeader is returned when no leader was known within the hold bound.
+	// ErrNoLeader is returned when no leader was known within the hold
+	// bound. For a write it means that no attempt reached a leader that
+	// could have applied it: nothing was applied.
 	ErrNoLeader = errors.New("cluster: no leader")
+	// ErrOutcomeUnknown is returned for a write that failed after an
+	// attempt reached a leader (an answer lost, leadership lost while the
+	// entry was in flight): it may or may not have been applied. Retrying
+	// it is safe; the request id makes it apply at most once.
+	ErrOutcomeUnknown = errors.New("cluster: write outcome unknown")
 	// ErrLeaderNotReady is returned when the leader did not finish taking
 	// office (Barrier and liveness rebuild) within the request's deadline.
 	ErrLeaderNotReady = errors.New("cluster: leader not ready")

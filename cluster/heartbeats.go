@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/raftns/raftns/fsm"
@@ -53,6 +54,9 @@ func (n *Node) sendHeartbeats() {
 			err = reply.err()
 		}
 		sentAt, sentTo, delivered = time.Now(), leaderAddr, err == nil
+		if err == nil {
+			n.noteLeaderCommit(reply.Result)
+		}
 		if err != nil {
 			n.lessor.Restore(batch)
 			n.logger.Debug("heartbeat batch not delivered", "leader", leaderAddr, "error", err)
@@ -75,4 +79,24 @@ func (n *Node) receiveHeartbeats(args *HeartbeatArgs) bool {
 		n.requestControllerScan()
 	}
 	return accepted
+}
+
+// commitSample is a commit index the leader reported, and when;
+// unreported when the leader answered without one (an older version).
+type commitSample struct {
+	index      uint64
+	at         time.Time
+	unreported bool
+}
+
+// noteLeaderCommit keeps the commit index the leader put in its answer to a
+// heartbeat batch.
+func (n *Node) noteLeaderCommit(result []byte) {
+	if len(result) == 0 {
+		n.leaderCommit.Store(&commitSample{at: time.Now(), unreported: true})
+		return
+	}
+	if idx, err := strconv.ParseUint(string(result), 10, 64); err == nil {
+		n.leaderCommit.Store(&commitSample{index: idx, at: time.Now()})
+	}
 }

@@ -44,6 +44,7 @@ const (
 	rpcErrNone      = ""
 	rpcErrNotLeader = "not-leader"
 	rpcErrNotReady  = "not-ready"
+	rpcErrUnknown   = "outcome-unknown"
 	rpcErrOther     = "error"
 )
 
@@ -58,6 +59,8 @@ func (r *LeaderReply) set(err error) {
 		r.ErrKind, r.Err = rpcErrNotLeader, err.Error()
 	case errors.Is(err, ErrLeaderNotReady):
 		r.ErrKind, r.Err = rpcErrNotReady, err.Error()
+	case errors.Is(err, ErrOutcomeUnknown):
+		r.ErrKind, r.Err = rpcErrUnknown, err.Error()
 	default:
 		r.ErrKind, r.Err = rpcErrOther, err.Error()
 	}
@@ -72,14 +75,19 @@ func (r *LeaderReply) err() error {
 		return fmt.Errorf("%w (leader said: %s)", ErrNotLeader, r.Err)
 	case rpcErrNotReady:
 		return fmt.Errorf("%w (leader said: %s)", ErrLeaderNotReady, r.Err)
+	case rpcErrUnknown:
+		return fmt.Errorf("%w (leader said: %s)", ErrOutcomeUnknown, r.Err)
 	}
 	return errors.New(r.Err)
 }
 
 // onLeader runs op on the leader. While there is no leader, or the one
-// asked is no longer it or not ready yet, it retries with jittered backoff
-// for up to ForwardHold (or ctx's deadline if sooner), then fails with
-// ErrNoLeader. A leader that answers with any other error is final.
+// asked is no longer it or not ready yet, or an attempt's outcome is
+// unknown, it retries with jittered backoff for up to ForwardHold (or ctx's
+// deadline if sooner), then fails: with ErrOutcomeUnknown if any attempt
+// may have been applied, else with ErrNoLeader (nothing was applied). A
+// leader that answers with any other error is final. Retrying a write whose
+// outcome is unknown is safe because it carries its request id.
 func (n *Node) onLeader(ctx context.Context, op leaderOp) (any, error) {
 	args := sync.OnceValues(op.args)
 	return n.retryLeader(ctx, func(ctx context.Context, leaderAddr string, lastTry bool) (any, error) {
@@ -106,7 +114,11 @@ func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, a
 		if write {
 			n.stats.ForwardFailures.Add(1)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
+		if errors.Is(err, errNotSent) {
+			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
+		}
+		// The request left: the leader may have applied it.
+		return nil, fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
 	}
 	if err := reply.err(); err != nil {
 		return nil, err
@@ -128,6 +140,7 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 		hold = dl
 	}
 	backoff := 20 * time.Millisecond
+	var mayHaveApplied bool
 	for {
 		lastTry := time.Until(hold) < 2*backoff
 		var res any
@@ -147,7 +160,11 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 		if err == nil || !retryable(err) {
 			return res, err
 		}
+		mayHaveApplied = mayHaveApplied || errors.Is(err, ErrOutcomeUnknown)
 		if time.Now().After(hold) || ctx.Err() != nil {
+			if mayHaveApplied {
+				return nil, fmt.Errorf("%w: no leader confirmed it in time (last error: %v)", ErrOutcomeUnknown, err)
+			}
 			return nil, fmt.Errorf("%w (last error: %v)", ErrNoLeader, err)
 		}
 		select {
@@ -214,7 +231,8 @@ func (n *Node) leaderSilent() bool {
 }
 
 func retryable(err error) bool {
-	return errors.Is(err, ErrNotLeader) || errors.Is(err, ErrNoLeader) || errors.Is(err, ErrLeaderNotReady)
+	return errors.Is(err, ErrNotLeader) || errors.Is(err, ErrNoLeader) || errors.Is(err, ErrLeaderNotReady) ||
+		errors.Is(err, ErrOutcomeUnknown)
 }
 
 // jitter returns d plus up to 50% random extra.

@@ -28,6 +28,8 @@ type Node struct {
 	trans  raft.Transport
 	pool   *rpcPool
 	stats  Stats
+	// requests assigns the request ids of the writes this member takes.
+	requests *requestTracker
 
 	notifyCh chan bool
 
@@ -46,9 +48,13 @@ type Node struct {
 	ready   atomic.Pointer[readiness]
 	// prevCommit is the readiness monitor's commit-index sample.
 	prevCommit uint64
-	catchUp    catchUp
 	// leaderChange wakes writes waiting on a leader when it changes.
 	leaderChange *leaderChanges
+	// leaderCommit is the leader's commit index as its last answer to a
+	// heartbeat batch gave it; caughtUpAt is when the latest such report
+	// that this member had applied arrived (readiness.go).
+	leaderCommit atomic.Pointer[commitSample]
+	caughtUpAt   time.Time
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}
@@ -73,6 +79,14 @@ type Stats struct {
 	// certificate, a plain client on a TLS port), failed cluster-key
 	// challenges, timeouts, unknown bytes.
 	ClusterConnsRejected atomic.Uint64
+	// LinearizableReads counts leader-checked reads that passed the check.
+	LinearizableReads atomic.Uint64
+	// WritesNotApplied counts client and broker writes that failed without
+	// reaching any leader: they certainly changed nothing.
+	WritesNotApplied atomic.Uint64
+	// WritesOutcomeUnknown counts writes that failed after a leader may
+	// have taken them: they may or may not have been applied.
+	WritesOutcomeUnknown atomic.Uint64
 }
 
 // New opens the stores, starts Raft on the cluster listener ln and, on a
@@ -90,6 +104,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		logger:     cfg.Logger.Named("cluster"),
 		fsm:        f,
 		pool:       newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
+		requests:   newRequestTracker(cfg.ID),
 		notifyCh:   make(chan bool, 10),
 		readyCh:    make(chan struct{}),
 		shutdownCh: make(chan struct{}),
@@ -117,12 +132,12 @@ func (n *Node) start(ln net.Listener) error {
 	}
 	n.trans = n.cfg.Transport
 	if n.trans == nil {
-		n.trans = raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
+		n.trans = unpipelined{raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
 			Stream:  patientLayer{raftLayer: raftLayer{chanListener: n.mux.raft, dialer: n.pool.dialer}, stop: n.shutdownCh},
 			MaxPool: 3,
 			Timeout: 10 * time.Second,
 			Logger:  n.cfg.Logger.Named("raft-net"),
-		})
+		})}
 	}
 	rc := n.cfg.raftConfig()
 	rc.NotifyCh = n.notifyCh

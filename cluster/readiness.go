@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/raft"
@@ -42,12 +43,6 @@ func (n *Node) monitorReadiness() {
 
 func (n *Node) updateReadiness() {
 	ready, reason := n.evaluateReadiness()
-	switch {
-	case ready:
-		n.catchUp.confirmed = true
-	case n.catchUp.confirmed:
-		n.catchUp.reset() // lost readiness: prove catching up again
-	}
 	prev := n.ready.Swap(&readiness{ready: ready, reason: reason})
 	if ready != prev.ready {
 		if ready {
@@ -85,12 +80,45 @@ func (n *Node) evaluateReadiness() (bool, string) {
 	case prev == 0 || n.fsm.AppliedIndex() < n.lastFSMEntryAtOrBelow(prev):
 		return false, "applying committed entries"
 	}
-	if _, leaderAddr := n.Leader(); leaderAddr == "" {
-		return false, "no leader known"
-	} else if why := n.checkCaughtUp(leaderAddr); why != "" {
+	if why := n.behindLeader(); why != "" {
 		return false, why
 	}
 	return true, ""
+}
+
+// behindLeader reports why this member is behind the leader, or "" when it
+// is not: it has gone longer than MaxStale without having received and
+// applied a commit index the leader reported (in its answer to a heartbeat
+// batch, about once a second), or has had no report since it started. Contact with the leader is not enough: a follower that cannot
+// store entries (a full disk) still gets heartbeats while its own commit
+// index stops at its last stored entry, and a follower that restarted or
+// came back from a partition hears heartbeats before the entries it missed.
+// With this rule a ready follower's state is never older than MaxStale plus
+// one heartbeat-batch round trip. A leader of an older version reports
+// nothing; then the rule does not apply. Only the monitor goroutine touches
+// caughtUpAt.
+func (n *Node) behindLeader() string {
+	s := n.leaderCommit.Load()
+	switch {
+	case s == nil:
+		return "no commit index reported by the leader yet"
+	case s.unreported:
+		return ""
+	}
+	last := n.raft.LastIndex()
+	applied := last >= s.index && n.fsm.AppliedIndex() >= n.lastFSMEntryAtOrBelow(s.index)
+	if applied && s.at.After(n.caughtUpAt) {
+		n.caughtUpAt = s.at
+	}
+	switch {
+	case !n.caughtUpAt.IsZero() && time.Since(n.caughtUpAt) <= n.cfg.MaxStale:
+		return ""
+	case last < s.index:
+		return fmt.Sprintf("receiving the leader's log (at %d of %d)", last, s.index)
+	case !applied:
+		return "applying the leader's log"
+	}
+	return "no commit index of the leader applied within max stale"
 }
 
 // fsmEntryScan bounds the walk back over entries the FSM never sees.

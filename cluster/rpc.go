@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/rpc"
+	"strconv"
 	"sync"
 	"time"
 
@@ -119,7 +120,10 @@ func (e *rpcEndpoint) Join(args *JoinArgs, reply *LeaderReply) error {
 func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *LeaderReply) error {
 	if !e.n.receiveHeartbeats(args) {
 		reply.set(ErrNotLeader)
+		return nil
 	}
+	// The follower learns how far behind it is (readiness).
+	reply.Result = strconv.AppendUint(nil, e.n.raft.CommitIndex(), 10)
 	return nil
 }
 

@@ -68,12 +68,12 @@ func (p *rpcPool) drop(key string, c *rpc.Client) {
 // connection (rqlite's last-retry rule).
 func (p *rpcPool) call(ctx context.Context, addr, method string, args, reply any, fresh bool) error {
 	if p.linkDown != nil && p.linkDown(addr) {
-		return fmt.Errorf("%s on %s: link cut", method, addr)
+		return fmt.Errorf("%w: %s on %s: link cut", errNotSent, method, addr)
 	}
 	key := addr + "#" + lane(method)
 	c, err := p.get(key, addr, fresh)
 	if err != nil {
-		return fmt.Errorf("dial %s: %w", addr, err)
+		return fmt.Errorf("%w: dial %s: %w", errNotSent, addr, err)
 	}
 	call := c.Go("Cluster."+method, args, reply, make(chan *rpc.Call, 1))
 	select {
@@ -93,6 +93,9 @@ func (p *rpcPool) call(ctx context.Context, addr, method string, args, reply any
 		return fmt.Errorf("%s on %s: %w", method, addr, ctx.Err())
 	}
 }
+
+// errNotSent marks a call that failed before its request left this member.
+var errNotSent = errors.New("not sent")
 
 func (p *rpcPool) close() {
 	p.mu.Lock()

@@ -22,12 +22,18 @@ func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, erro
 	if reg, ok := cmd.(*fsm.RegisterBroker); ok {
 		return n.Register(ctx, reg)
 	}
+	id, buf, err := n.requests.identify(t, cmd)
+	if err != nil {
+		return nil, err
+	}
+	defer n.requests.done(id)
 	res, err := n.onLeader(ctx, leaderOp{
 		method: forwardMethod,
-		args:   forwardArgs(n.cfg.ID, t, cmd),
-		local:  func(ctx context.Context) (any, error) { return n.applyAsLeader(ctx, t, cmd) },
+		args:   func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: buf}, nil },
+		local:  func(ctx context.Context) (any, error) { return n.applyEncodedAsLeader(ctx, t, buf) },
 		decode: func(b []byte) (any, error) { return fsm.DecodeResult(t, b) },
 	})
+	n.countOutcome(err)
 	if err == nil {
 		n.logWrite(cmd)
 	}
@@ -48,15 +54,14 @@ func (n *Node) ApplyLeaderOnly(ctx context.Context, t fsm.CommandType, cmd any) 
 	return n.applyAsLeader(ctx, t, cmd)
 }
 
-// forwardArgs encodes a command once, for as many forwarding tries as it
-// takes.
-func forwardArgs(from string, t fsm.CommandType, cmd any) func() (any, error) {
-	return func() (any, error) {
-		buf, err := fsm.Encode(t, cmd)
-		if err != nil {
-			return nil, err
-		}
-		return &ForwardArgs{From: from, Command: buf}, nil
+// countOutcome counts a failed write by whether it may have been applied.
+func (n *Node) countOutcome(err error) {
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrOutcomeUnknown), errors.Is(err, fsm.ErrSuperseded):
+		n.stats.WritesOutcomeUnknown.Add(1)
+	case errors.Is(err, ErrNoLeader), errors.Is(err, ErrNotLeader), errors.Is(err, ErrLeaderNotReady):
+		n.stats.WritesNotApplied.Add(1)
 	}
 }
 
@@ -74,19 +79,18 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 	// is encoded once here and proposed by the leader as it came.
 	stamped := *cmd
 	stamped.StampMillis = time.Now().UnixMilli()
-	var encoded []byte
+	id, encoded, err := n.requests.identify(fsm.RegisterBrokerType, &stamped)
+	if err != nil {
+		return fsm.RegisterResult{}, err
+	}
+	defer n.requests.done(id)
 	res, err := n.onLeader(ctx, leaderOp{
 		method: forwardMethod,
-		args: func() (any, error) {
-			a, err := forwardArgs(n.cfg.ID, fsm.RegisterBrokerType, &stamped)()
-			if err == nil {
-				encoded = a.(*ForwardArgs).Command
-			}
-			return a, err
-		},
+		args:   func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: encoded}, nil },
 		local:  func(ctx context.Context) (any, error) { return n.registerAsLeader(ctx, &stamped, encoded) },
 		decode: func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
 	})
+	n.countOutcome(err)
 	r, _ := res.(fsm.RegisterResult)
 	return r, err
 }
@@ -149,8 +153,10 @@ func (n *Node) registerForwarded(ctx context.Context, buf []byte) (any, error) {
 
 // registerAsLeader applies a registration on the leader unless, by now, it
 // would change nothing (a duplicate from another member got there first).
-// encoded is the registration's entry when the caller has it already; it is
-// proposed as is unless it must be split.
+// encoded is the registration's entry (with its request id) when the caller
+// has it already; it is proposed as is unless it must be split, in which
+// case the parts go without a request id (a registration that changes
+// nothing is never written, so a retried one is harmless).
 func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker, encoded []byte) (fsm.RegisterResult, error) {
 	if err := n.waitLeaderReady(ctx.Done()); err != nil {
 		return fsm.RegisterResult{}, err
@@ -161,7 +167,7 @@ func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker, en
 		return n.fsm.RegisterResult(cmd), nil
 	}
 	entries := [][]byte{encoded}
-	if encoded == nil || len(encoded) > fsm.MaxEntrySize {
+	if len(encoded) == 0 || len(encoded) > fsm.MaxEntrySize {
 		var err error
 		if entries, err = fsm.SplitRegistration(cmd); err != nil {
 			return fsm.RegisterResult{}, err
@@ -221,9 +227,13 @@ func (n *Node) applyEncodedAsLeader(ctx context.Context, t fsm.CommandType, buf 
 	fut := n.raft.Apply(buf, timeout)
 	if err := fut.Error(); err != nil {
 		switch {
-		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrLeadershipLost),
-			errors.Is(err, raft.ErrLeadershipTransferInProgress), errors.Is(err, raft.ErrEnqueueTimeout):
+		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrLeadershipTransferInProgress),
+			errors.Is(err, raft.ErrEnqueueTimeout):
+			// Refused before it entered the log.
 			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
+		case errors.Is(err, raft.ErrLeadershipLost), errors.Is(err, raft.ErrRaftShutdown):
+			// In the log, maybe replicated: a later leader may commit it.
+			return nil, fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
 		}
 		return nil, fmt.Errorf("apply %s: %w", t, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -37,13 +38,24 @@ func errorResponse(req *remoting.Command, err error) *remoting.Command {
 		resp := remoting.NewResponse(req, ae.code, ae.remark)
 		resp.ExtFields = ae.ext
 		return resp
+	case errors.Is(err, cluster.ErrOutcomeUnknown), errors.Is(err, fsm.ErrSuperseded):
+		return remoting.NewResponse(req, remoting.SystemError, RemarkOutcomeUnknown+err.Error())
 	case errors.Is(err, cluster.ErrNoLeader), errors.Is(err, cluster.ErrLeaderNotReady), errors.Is(err, cluster.ErrNotLeader):
-		return remoting.NewResponse(req, remoting.SystemError, "raftns: no leader available, retry another name server: "+err.Error())
+		return remoting.NewResponse(req, remoting.SystemError, RemarkNotApplied+err.Error())
 	case errors.Is(err, context.DeadlineExceeded):
-		return remoting.NewResponse(req, remoting.SystemError, "raftns: write timed out: "+err.Error())
+		return remoting.NewResponse(req, remoting.SystemError, "raftns: write timed out, outcome unknown: "+err.Error())
 	}
 	return remoting.NewResponse(req, remoting.SystemError, err.Error())
 }
+
+// The SYSTEM_ERROR remarks of a failed write say whether it may have been
+// applied (docs/operations.md, "When a write fails").
+const (
+	// RemarkNotApplied: no leader took the write; nothing was applied.
+	RemarkNotApplied = "raftns: no leader available, nothing was applied; retry another name server: "
+	// RemarkOutcomeUnknown: a leader may have applied the write.
+	RemarkOutcomeUnknown = "raftns: outcome unknown, the write may have been applied; retrying it is safe: "
+)
 
 // success returns an empty SUCCESS answer.
 func success(req *remoting.Command) *remoting.Command {

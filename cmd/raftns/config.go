@@ -70,6 +70,11 @@ type config struct {
 	ACLMode        string
 	ACLFile        string
 	ACLBrokerAddrs []string
+
+	// ClusterAdvertise is the address other members dial to reach
+	// ClusterAddr (NAT, a proxy); empty means ClusterAddr itself.
+	ClusterAdvertise string
+
 	// Namesrv holds reference NameServer properties (orderMessageEnable…)
 	// and unknown keys from the file, reported by GET_NAMESRV_CONFIG.
 	Namesrv map[string]string
@@ -118,7 +123,7 @@ func defaultConfig() *config {
 
 // raftnsKeys are the properties RaftNS adds; UPDATE_NAMESRV_CONFIG may not
 // change them and they are never persisted from it.
-var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "httpAddr", "advertiseHost", "peers", "join", "bootstrap",
+var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "clusterAdvertise", "httpAddr", "advertiseHost", "peers", "join", "bootstrap",
 	"logLevel", "logFormat", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
 	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa", keyTLSMode, keyTLSCert, keyTLSKey, keyTLSKeyPassword,
 	keyTLSTrustCert, keyTLSAuthClient, keyTLSNeedClientAuth, keyTLSTestMode, keyTLSConfigFile, keyProxyProtocol, keyTLSReload,
@@ -169,6 +174,11 @@ func (c *config) validate() error {
 	for name, addr := range map[string]string{"listen": c.Listen, "cluster address": c.ClusterAddr} {
 		if _, _, err := net.SplitHostPort(addr); err != nil {
 			return fmt.Errorf("%s %q: %w", name, addr, err)
+		}
+	}
+	if c.ClusterAdvertise != "" {
+		if _, _, err := net.SplitHostPort(c.ClusterAdvertise); err != nil {
+			return fmt.Errorf("cluster advertise address %q: %w", c.ClusterAdvertise, err)
 		}
 	}
 	if c.HTTPAddr != "" {
@@ -225,7 +235,7 @@ func (c *config) properties() map[string]string {
 	}
 	for k, v := range map[string]string{
 		"id": c.ID, "dataDir": c.DataDir, "listen": c.Listen, "listenPort": port, "clusterAddr": c.ClusterAddr,
-		"httpAddr": c.HTTPAddr, "advertiseHost": c.AdvertiseHost, "peers": strings.Join(peers, ","), "join": strings.Join(c.Join, ","),
+		"clusterAdvertise": c.ClusterAdvertise, "httpAddr": c.HTTPAddr, "advertiseHost": c.AdvertiseHost, "peers": strings.Join(peers, ","), "join": strings.Join(c.Join, ","),
 		"bootstrap": strconv.FormatBool(c.Bootstrap), "logLevel": c.LogLevel, "logFormat": c.LogFormat, "brokerExpiry": c.BrokerExpiry.String(),
 		"scanNotActiveBrokerInterval": strconv.FormatInt(c.ScanInterval.Milliseconds(), 10),
 		"connCloseGrace":              c.ConnCloseGrace.String(), "maxStale": c.MaxStale.String(),

@@ -27,6 +27,7 @@ var flagKeys = map[string]string{
 	"acl-mode": "aclMode", "acl-file": "aclFile", "acl-broker-addrs": "aclBrokerAddrs",
 	"controller": keyEnableController, "controller-listen": keyControllerListen,
 	"elect-unclean-master": transport.PropEnableElectUncleanMaster,
+	"cluster-advertise":    "clusterAdvertise",
 }
 
 type flagValues struct {
@@ -44,6 +45,7 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"data-dir":                              "directory for the Raft log and snapshots (default ./data)",
 		"listen":                                "RocketMQ client address host:port (default :9876)",
 		"cluster-addr":                          "Raft and member RPC address host:port, advertised to peers (default 127.0.0.1:9866)",
+		"cluster-advertise":                     "address host:port other members use to reach --cluster-addr, when it differs (NAT, a proxy); default --cluster-addr",
 		"http-addr":                             "admin HTTP address host:port, empty to disable (default 127.0.0.1:9856)",
 		"advertise-host":                        "host name or address other members use for this one when a listen address has no host, e.g. the pod's DNS name (default 127.0.0.1)",
 		"peers":                                 "initial voters ID=HOST:PORT,... (the same list on each initial member; a member not in it waits to be added)",

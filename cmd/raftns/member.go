@@ -163,6 +163,9 @@ func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) 
 	c := cluster.DefaultConfig()
 	c.ID, c.DataDir = id, cfg.DataDir
 	c.ClusterAddr = advertised(cfg.ClusterAddr, lns.cluster, cfg.AdvertiseHost)
+	if cfg.ClusterAdvertise != "" {
+		c.ClusterAddr = cfg.ClusterAdvertise
+	}
 	c.ClientAddr = advertised(cfg.Listen, lns.client, cfg.AdvertiseHost)
 	if lns.http != nil {
 		c.HTTPAddr = advertised(cfg.HTTPAddr, lns.http, cfg.AdvertiseHost)

@@ -95,6 +95,7 @@ func (c *config) setters() map[string]func(string) error {
 		"listenPort":                      c.applyListenPort,
 		"bindAddress":                     c.applyBindAddress,
 		"clusterAddr":                     setString(&c.ClusterAddr),
+		"clusterAdvertise":                setString(&c.ClusterAdvertise),
 		"httpAddr":                        setString(&c.HTTPAddr),
 		"advertiseHost":                   setString(&c.AdvertiseHost),
 		"peers":                           setParsed(&c.Peers, parsePeers),

@@ -24,27 +24,44 @@ mqadmin updateKvConfig and friends do. Writes are replicated by the cluster.`,
 }
 
 func (a *app) kvGetCommand() *cobra.Command {
-	return &cobra.Command{
+	var consistent bool
+	cmd := &cobra.Command{
 		Use:   "get NS KEY",
 		Short: "Print the value of KEY in namespace NS",
 		Long: `get prints the value of KEY in namespace NS (GET_KV_CONFIG) on a line of its
-own. A missing key exits with 1.`,
-		Example: `  raftnsctl kv get ORDER_TOPIC_CONFIG TopicOrder`,
-		Args:    exactArgs("NS", "KEY"),
+own. A missing key exits with 1. With --consistent the read goes to the
+admin API at --addr and is leader-checked.`,
+		Example: `  raftnsctl kv get ORDER_TOPIC_CONFIG TopicOrder
+  raftnsctl --addr 127.0.0.1:9856 kv get --consistent ORDER_TOPIC_CONFIG TopicOrder`,
+		Args: exactArgs("NS", "KEY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if consistent {
+				var e kvEntry
+				if err := a.consistentGet(cmd, kvPath(args[0], args[1]), &e); err != nil {
+					return err
+				}
+				return a.printKV(e)
+			}
 			return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
 				v, err := ns.c.GetKV(ctx, ns.addr, args[0], args[1])
 				if err != nil {
 					return ns.fail(fmt.Sprintf("kv get %s %s", args[0], args[1]), err)
 				}
-				if a.json() {
-					return printJSON(a.stdout, kvEntry{Namespace: args[0], Key: args[1], Value: v})
-				}
-				_, err = fmt.Fprintln(a.stdout, v)
-				return err
+				return a.printKV(kvEntry{Namespace: args[0], Key: args[1], Value: v})
 			})
 		},
 	}
+	addConsistentFlag(cmd, &consistent)
+	return cmd
+}
+
+// printKV prints one key's value (the whole entry with -o json).
+func (a *app) printKV(e kvEntry) error {
+	if a.json() {
+		return printJSON(a.stdout, e)
+	}
+	_, err := fmt.Fprintln(a.stdout, e.Value)
+	return err
 }
 
 // kvEntry is the -o json shape of one key.

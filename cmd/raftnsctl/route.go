@@ -12,32 +12,48 @@ import (
 )
 
 func (a *app) routeCommand() *cobra.Command {
-	return &cobra.Command{
+	var consistent bool
+	cmd := &cobra.Command{
 		Use:   "route TOPIC",
 		Short: "Show a topic's route: brokers and queues",
 		Long: `route asks the name server at --namesrv for the route of TOPIC
 (GET_ROUTEINFO_BY_TOPIC), as producers and consumers do, and shows its broker
 groups (name, cluster, broker id -> address; id 0 is the master) and queues
 (broker, read and write queue counts, permission: R readable, W writable,
-X inheritable). A topic without a route exits with 1.`,
+X inheritable). A topic without a route exits with 1. With --consistent the
+read goes to the admin API at --addr and is leader-checked.`,
 		Example: `  raftnsctl route TopicTest
-  raftnsctl --namesrv 10.0.0.2:9876 route TopicTest -o json`,
+  raftnsctl --namesrv 10.0.0.2:9876 route TopicTest -o json
+  raftnsctl --addr 127.0.0.1:9856 route --consistent TopicTest`,
 		Args: exactArgs("TOPIC"),
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runRoute(cmd, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runRoute(cmd, args[0], consistent) },
 	}
+	addConsistentFlag(cmd, &consistent)
+	return cmd
 }
 
-func (a *app) runRoute(cmd *cobra.Command, topic string) error {
+func (a *app) runRoute(cmd *cobra.Command, topic string, consistent bool) error {
+	if consistent {
+		var route fsm.TopicRouteData
+		if err := a.consistentGet(cmd, routePath(topic), &route); err != nil {
+			return err
+		}
+		return a.printRouteData(topic, &route)
+	}
 	return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
 		route, err := ns.c.GetRoute(ctx, ns.addr, topic)
 		if err != nil {
 			return ns.fail("route "+topic, err)
 		}
-		if a.json() {
-			return printJSON(a.stdout, newRouteJSON(route))
-		}
-		return printRoute(a.stdout, topic, route)
+		return a.printRouteData(topic, route)
 	})
+}
+
+func (a *app) printRouteData(topic string, route *fsm.TopicRouteData) error {
+	if a.json() {
+		return printJSON(a.stdout, newRouteJSON(route))
+	}
+	return printRoute(a.stdout, topic, route)
 }
 
 // routeJSON is the -o json shape of a route, with the Java TopicRouteData

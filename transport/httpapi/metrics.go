@@ -75,12 +75,14 @@ var (
 	descLeaderChanges = prometheus.NewDesc("ns_leader_changes_total", "Leadership changes seen by this member.", nil, nil)
 	descLeaderLost    = prometheus.NewDesc("ns_leader_loss_detected_total", "Times this member, as a follower, saw the leader's cluster port close and refuse connections and shortened its election timers.", nil, nil)
 	descClusterReject = prometheus.NewDesc("ns_cluster_conns_rejected_total", "Cluster-port connections refused (failed TLS handshake or cluster-key challenge, unknown or missing protocol byte).", nil, nil)
+	descWritesFailed  = prometheus.NewDesc("ns_writes_failed_total", "Client and broker writes taken by this member that failed, by outcome: not_applied (no leader took them) or unknown (a leader may have applied them).", []string{"outcome"}, nil)
+	descLinearReads   = prometheus.NewDesc("ns_linearizable_reads_total", "Leader-checked reads that passed the leader check.", nil, nil)
 )
 
 func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLeaderReady, descReady, descRaftState, descApplied, descAppliedLag,
 		descLastContact, descBrokers, descTopics, descExpirations, descRegWritten, descRegDeduped, descForwarded,
-		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject} {
+		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject, descWritesFailed, descLinearReads} {
 		ch <- d
 	}
 }
@@ -121,6 +123,9 @@ func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descLeaderChanges, stats.LeaderChanges.Load())
 	counter(descLeaderLost, stats.LeaderLossDetected.Load())
 	counter(descClusterReject, stats.ClusterConnsRejected.Load())
+	counter(descWritesFailed, stats.WritesNotApplied.Load(), "not_applied")
+	counter(descWritesFailed, stats.WritesOutcomeUnknown.Load(), "unknown")
+	counter(descLinearReads, stats.LinearizableReads.Load())
 }
 
 func b2f(b bool) float64 {

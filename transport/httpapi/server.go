@@ -45,6 +45,8 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
 	s.mux.HandleFunc("GET /v1/status", s.status)
 	s.mux.HandleFunc("GET /v1/peers", s.peers)
+	s.mux.HandleFunc("GET /v1/kv/{namespace}/{key}", s.getKV)
+	s.mux.HandleFunc("GET /v1/routes/{topic}", s.getRoute)
 	// Membership and transfer run on any member, which passes them to the
 	// leader over the cluster port; snapshots stream, so a follower proxies
 	// them to the leader's admin address instead. Each needs the token when
@@ -235,7 +237,7 @@ func writeError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.As(err, &he):
 		code = he.code
-	case errors.Is(err, cluster.ErrNotLeader), errors.Is(err, cluster.ErrNoLeader):
+	case errors.Is(err, cluster.ErrNotLeader), errors.Is(err, cluster.ErrNoLeader), errors.Is(err, cluster.ErrLeaderNotReady):
 		code = http.StatusServiceUnavailable
 	case errors.Is(err, cluster.ErrQuorumAtRisk):
 		code = http.StatusConflict

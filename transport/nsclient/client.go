@@ -83,7 +83,9 @@ type Registration struct {
 	BrokerID                                          int64
 	// EnableActingMaster is sent when non-nil, as 5.x brokers do.
 	EnableActingMaster *bool
-	Body               body.RegisterBody
+	// HeartbeatTimeoutMillis is sent when positive: the broker's own expiry.
+	HeartbeatTimeoutMillis int64
+	Body                   body.RegisterBody
 	// Compressed sends the zlib body with compressed=true (4.x brokers).
 	Compressed bool
 	Oneway     bool
@@ -129,6 +131,9 @@ func (c *Client) RegisterRequest(r *Registration) (*remoting.Command, error) {
 		"brokerName": r.BrokerName, "brokerAddr": r.BrokerAddr, "clusterName": r.ClusterName,
 		"haServerAddr": r.HaServerAddr, "brokerId": strconv.FormatInt(r.BrokerID, 10),
 		"compressed": strconv.FormatBool(r.Compressed), "bodyCrc32": strconv.Itoa(int(crc32.ChecksumIEEE(b) & 0x7FFFFFFF)),
+	}
+	if r.HeartbeatTimeoutMillis > 0 {
+		ext["heartbeatTimeoutMillis"] = strconv.FormatInt(r.HeartbeatTimeoutMillis, 10)
 	}
 	if r.EnableActingMaster != nil {
 		ext["enableActingMaster"] = strconv.FormatBool(*r.EnableActingMaster)

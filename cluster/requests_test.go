@@ -1,0 +1,90 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// A copy of a forwarded write that reaches the leader late (a retry after
+// a lost answer, a request stuck in a paused leader's socket) must neither
+// apply twice nor overwrite a newer acknowledged write of the same member.
+func TestForward_LateCopyCannotOverwriteANewerWrite(t *testing.T) {
+	// LAN-like timers: the raw RPCs below go to one leader, which must not
+	// lose office on a loaded machine.
+	tc := newTestCluster(t, 3, func(c *Config) {
+		c.RaftConfig.HeartbeatTimeout, c.RaftConfig.ElectionTimeout, c.RaftConfig.LeaderLeaseTimeout = time.Second, time.Second, 500*time.Millisecond
+	})
+	leader := tc.waitLeaderReady()
+	follower := tc.followers()[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	put := func(v string) *fsm.PutKV { return &fsm.PutKV{Namespace: "ns", Key: "k", Value: v, HasValue: true} }
+
+	// The follower takes write A and forwards it; the leader applies it.
+	idA, bufA, err := follower.node.requests.identify(fsm.PutKVType, put("A"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := rawRPCClient(t, leader.addr, nil)
+	forward := func() LeaderReply {
+		var reply LeaderReply
+		if err := client.Call("Cluster.Forward", &ForwardArgs{From: follower.id, Command: bufA}, &reply); err != nil {
+			t.Fatal(err)
+		}
+		return reply
+	}
+	if r := forward(); r.ErrKind != rpcErrNone {
+		t.Fatalf("first copy of A: %+v", r)
+	}
+	// A retry while A is still awaited is a duplicate: answered, not
+	// applied again.
+	if r := forward(); r.ErrKind != rpcErrNone {
+		t.Fatalf("retry of A while awaited: %+v", r)
+	}
+	follower.node.requests.done(idA) // the follower answered A
+
+	// The client's next write B is acknowledged.
+	if _, err := follower.node.Apply(ctx, fsm.PutKVType, put("B")); err != nil {
+		t.Fatal(err)
+	}
+	// A late copy of A arrives: refused, and B stays.
+	r := forward()
+	if r.ErrKind == rpcErrNone || !strings.Contains(r.Err, "superseded") {
+		t.Fatalf("late copy of A: %+v, want a refusal as superseded", r)
+	}
+	tc.waitSame()
+	for _, m := range tc.running() {
+		if v, _ := m.node.FSM().KV("ns", "k"); v != "B" {
+			t.Fatalf("%s: k = %q, want the newer acknowledged B", m.id, v)
+		}
+	}
+}
+
+// A write refused before it left the member says nothing was applied.
+func TestApply_WithoutLeaderSaysNothingWasApplied(t *testing.T) {
+	tc := newTestCluster(t, 3, func(c *Config) { c.ForwardHold = 300 * time.Millisecond })
+	tc.waitLeaderReady()
+	follower := tc.followers()[0]
+	tc.partition(follower)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// Wait until the follower no longer knows a leader it can reach.
+	var err error
+	for ctx.Err() == nil {
+		_, err = follower.node.Apply(ctx, fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true})
+		if err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, ErrNoLeader) || errors.Is(err, ErrOutcomeUnknown) {
+		t.Fatalf("Apply on a cut-off follower = %v, want ErrNoLeader (nothing applied)", err)
+	}
+	if follower.node.Stats().WritesNotApplied.Load() == 0 {
+		t.Fatal("ns_writes_failed_total{outcome=not_applied} not counted")
+	}
+}

@@ -1,0 +1,60 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// The admin API's state reads. By default they answer from this member's
+// state, which may be stale (as client-port reads are); with
+// ?consistent=true they are leader-checked first (cluster.Node.
+// LinearizableRead) and reflect every write acknowledged before the request.
+// 404 means the key or topic does not exist; 503 that no leader confirmed
+// the read.
+
+// kvAnswer is the body of GET /v1/kv/{namespace}/{key}.
+type kvAnswer struct {
+	Namespace string `json:"namespace"`
+	Key       string `json:"key"`
+	Value     string `json:"value"`
+}
+
+func (s *Server) getKV(w http.ResponseWriter, r *http.Request) {
+	if !s.readBarrier(w, r) {
+		return
+	}
+	ns, key := r.PathValue("namespace"), r.PathValue("key")
+	v, ok := s.node.FSM().KV(ns, key)
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no key " + key + " in namespace " + ns})
+		return
+	}
+	writeJSON(w, http.StatusOK, kvAnswer{Namespace: ns, Key: key, Value: v})
+}
+
+func (s *Server) getRoute(w http.ResponseWriter, r *http.Request) {
+	if !s.readBarrier(w, r) {
+		return
+	}
+	topic := r.PathValue("topic")
+	rd, ok := s.node.FSM().Route(topic, false)
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no route for topic " + topic})
+		return
+	}
+	writeJSON(w, http.StatusOK, rd)
+}
+
+// readBarrier runs the leader check of a consistent read; it answers the
+// request itself and returns false when the check failed. Every answer
+// names the applied index it was read at.
+func (s *Server) readBarrier(w http.ResponseWriter, r *http.Request) bool {
+	if r.URL.Query().Get("consistent") == "true" {
+		if err := s.node.LinearizableRead(r.Context()); err != nil {
+			writeError(w, err)
+			return false
+		}
+	}
+	w.Header().Set("X-Raftns-Applied-Index", strconv.FormatUint(s.node.FSM().AppliedIndex(), 10))
+	return true
+}
