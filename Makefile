@@ -6,6 +6,10 @@ BIN       := bin
 DATA_DIR  ?= ./data
 TEST_TIMEOUT ?= 30m
 FUZZTIME  ?= 20s
+CHAOS_SEED     ?= 1
+CHAOS_RUNS     ?= 25
+CHAOS_DURATION ?= 60s
+CHAOS_OUT      ?= ./chaos-out
 
 .DEFAULT_GOAL := help
 
@@ -32,6 +36,11 @@ test: ## Run every test with the race detector
 .PHONY: test-cluster
 test-cluster: ## Run only the multi-member tests (in-process and multi-process)
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -run 'Cluster|Process' ./cluster/... ./cmd/...
+
+.PHONY: chaos
+chaos: ## Seeded chaos runs on real processes: CHAOS_RUNS per member count (3 and 5) of CHAOS_DURATION from CHAOS_SEED; failing histories and visualizations in CHAOS_OUT (docs/reliability.md)
+	$(GO) test ./cmd/internal/chaos -run TestChaos -v -count=1 -timeout 0 -args \
+	  -chaos.seed=$(CHAOS_SEED) -chaos.runs=$(CHAOS_RUNS) -chaos.duration=$(CHAOS_DURATION) -chaos.members=3,5 -chaos.out=$(abspath $(CHAOS_OUT))
 
 .PHONY: fuzz
 fuzz: ## Fuzz every decoder for FUZZTIME each
@@ -68,4 +77,4 @@ interop-capture: ## Re-record testdata/frames/captured from real RocketMQ
 
 .PHONY: clean
 clean: ## Remove build output and local data
-	rm -rf $(BIN) $(DATA_DIR) ./.cluster test/interop/target test/interop/v4/target
+	rm -rf $(BIN) $(DATA_DIR) ./.cluster $(CHAOS_OUT) test/interop/target test/interop/v4/target
