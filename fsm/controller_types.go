@@ -1,8 +1,8 @@
 package fsm
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 )
 
 // FirstControllerBrokerID is the id the controller assigns to the first
@@ -40,7 +40,7 @@ type ReplicaGroup struct {
 
 // Broker returns the broker with id.
 func (g *ReplicaGroup) Broker(id int64) (ReplicaBroker, bool) {
-	i, ok := slices.BinarySearchFunc(g.Brokers, id, func(b ReplicaBroker, id int64) int { return cmpInt64(b.ID, id) })
+	i, ok := slices.BinarySearchFunc(g.Brokers, id, func(b ReplicaBroker, id int64) int { return cmp.Compare(b.ID, id) })
 	if !ok {
 		return ReplicaBroker{}, false
 	}
@@ -85,7 +85,7 @@ func (g *ReplicaGroup) clone() *ReplicaGroup {
 
 // putBroker adds or replaces a broker, keeping Brokers sorted.
 func (g *ReplicaGroup) putBroker(b ReplicaBroker) {
-	i, ok := slices.BinarySearchFunc(g.Brokers, b.ID, func(x ReplicaBroker, id int64) int { return cmpInt64(x.ID, id) })
+	i, ok := slices.BinarySearchFunc(g.Brokers, b.ID, func(x ReplicaBroker, id int64) int { return cmp.Compare(x.ID, id) })
 	if ok {
 		g.Brokers[i] = b
 		return
@@ -93,20 +93,10 @@ func (g *ReplicaGroup) putBroker(b ReplicaBroker) {
 	g.Brokers = slices.Insert(g.Brokers, i, b)
 }
 
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // sortedSet returns ids sorted and without duplicates.
 func sortedSet(ids []int64) []int64 {
 	out := slices.Clone(ids)
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return slices.Compact(out)
 }
 

@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -222,7 +223,7 @@ func (rs *restorer) replicaGroup(g *ReplicaGroup) error {
 	}
 	c := g.clone()
 	c.SyncStateSet = sortedSet(c.SyncStateSet)
-	if !slices.IsSortedFunc(c.Brokers, func(a, b ReplicaBroker) int { return cmpInt64(a.ID, b.ID) }) {
+	if !slices.IsSortedFunc(c.Brokers, func(a, b ReplicaBroker) int { return cmp.Compare(a.ID, b.ID) }) {
 		return fmt.Errorf("replica group %s: brokers out of order", g.BrokerName)
 	}
 	rs.s.ctrl[g.BrokerName] = c
