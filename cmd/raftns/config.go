@@ -58,8 +58,10 @@ type config struct {
 	FrameTimeout     time.Duration
 	// HTTPTokenFile holds the admin bearer token; HTTPTLSCert/Key make the
 	// admin port TLS; HTTPMaxConns caps its connections; MaxRestoreSize
-	// caps an uploaded snapshot.
+	// caps an uploaded snapshot; HTTPPprof serves the Go profiler under
+	// /debug/pprof/ (off by default; guarded like the mutating endpoints).
 	HTTPTokenFile  string
+	HTTPPprof      bool
 	HTTPTLSCert    string
 	HTTPTLSKey     string
 	HTTPMaxConns   int
@@ -249,6 +251,7 @@ func (c *config) properties() map[string]string {
 		"frameTimeout":     c.FrameTimeout.String(),
 		"httpTokenFile":    c.HTTPTokenFile, "httpTlsCert": c.HTTPTLSCert, "httpTlsKey": c.HTTPTLSKey,
 		"httpMaxConnections": strconv.Itoa(c.HTTPMaxConns),
+		"httpPprof":          strconv.FormatBool(c.HTTPPprof),
 		"maxRestoreSize":     strconv.FormatInt(c.MaxRestoreSize, 10),
 		"aclMode":            c.ACLMode, "aclFile": c.ACLFile, "aclBrokerAddrs": strings.Join(c.ACLBrokerAddrs, ","),
 	} {

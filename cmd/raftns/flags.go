@@ -23,7 +23,7 @@ var flagKeys = map[string]string{
 	"cluster-key-file": "clusterKeyFile", "cluster-insecure": "clusterInsecure",
 	"max-request-memory": "maxRequestMemory", "max-inflated-body": "maxInflatedBody", "frame-timeout": "frameTimeout",
 	"http-token-file": "httpTokenFile", "http-tls-cert": "httpTlsCert", "http-tls-key": "httpTlsKey",
-	"http-max-connections": "httpMaxConnections", "max-restore-size": "maxRestoreSize",
+	"http-max-connections": "httpMaxConnections", "http-pprof": "httpPprof", "max-restore-size": "maxRestoreSize",
 	"acl-mode": "aclMode", "acl-file": "aclFile", "acl-broker-addrs": "aclBrokerAddrs",
 	"controller": keyEnableController, "controller-listen": keyControllerListen,
 	"elect-unclean-master": transport.PropEnableElectUncleanMaster,
@@ -84,6 +84,7 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"http-tls-cert":                         "PEM certificate for TLS on the admin HTTP port (with --http-tls-key)",
 		"http-tls-key":                          "PEM private key of --http-tls-cert",
 		"http-max-connections":                  "admin HTTP connection limit",
+		"http-pprof":                            "serve the Go profiler under /debug/pprof/ on the admin port, with the admin token (or from loopback only when none is set) (default false)",
 		"max-restore-size":                      "largest snapshot accepted by POST /v1/snapshot, e.g. 1GiB",
 		"acl-mode":                              "RocketMQ-port access control: off, writes (state changes need a signature) or all",
 		"acl-file":                              "accounts file shaped like RocketMQ's plain_acl.yml (accessKey, secretKey, admin, whiteRemoteAddress)",
@@ -94,7 +95,7 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 	}
 	for name := range flagKeys {
 		key := flagKeys[name]
-		if name == "cluster-insecure" {
+		if name == "cluster-insecure" || name == "http-pprof" {
 			// A switch: --cluster-insecure alone, or =true/=false.
 			fs.BoolFunc(name, help[name], func(v string) error { fl.values[key] = v; return nil })
 			continue

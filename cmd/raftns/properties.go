@@ -122,6 +122,7 @@ func (c *config) setters() map[string]func(string) error {
 		"httpTlsCert":                     setString(&c.HTTPTLSCert),
 		"httpTlsKey":                      setString(&c.HTTPTLSKey),
 		"httpMaxConnections":              setParsed(&c.HTTPMaxConns, strconv.Atoi),
+		"httpPprof":                       setParsed(&c.HTTPPprof, strconv.ParseBool),
 		"maxRestoreSize":                  setParsed(&c.MaxRestoreSize, parseBytes),
 		"aclMode":                         setParsed(&c.ACLMode, lowerCase),
 		"aclFile":                         setString(&c.ACLFile),

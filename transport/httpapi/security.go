@@ -35,6 +35,9 @@ type Options struct {
 	SpoolDir string
 	// HeaderTimeout bounds receiving a request's headers; 0 means 10 s.
 	HeaderTimeout time.Duration
+	// Profiling serves the Go profiler under /debug/pprof/, guarded as the
+	// mutating endpoints are (it reveals the process and costs CPU).
+	Profiling bool
 	// Exposed says the admin address is not loopback. Without a Token,
 	// mutating endpoints then answer only requests from loopback.
 	Exposed bool
@@ -84,6 +87,9 @@ func (s *Server) Configure(o Options) {
 		o.HeaderTimeout = headerTimeout
 	}
 	s.opts = o
+	if o.Profiling {
+		s.serveProfiler()
+	}
 	s.srv.TLSConfig = o.TLS
 	s.srv.ReadHeaderTimeout = o.HeaderTimeout
 	if o.TLS != nil {

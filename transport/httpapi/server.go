@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,6 +32,7 @@ type Server struct {
 	restoring      restoreGate
 	proxyScheme    string
 	proxyTransport http.RoundTripper
+	profilerOnce   sync.Once
 }
 
 // New returns the admin server for node; metrics gathers what /metrics
