@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/raft"
@@ -18,7 +20,23 @@ type Metrics struct {
 	Registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// observers caches the labelled children per request and response
+	// code (a label lookup hashes and compares label strings under a lock
+	// on every request); its size is bounded by maxCachedObservers.
+	observers     sync.Map // uint64 → requestObserver
+	observerCount atomic.Int32
 }
+
+// requestObserver is the labelled children one (request code, response
+// code) pair feeds.
+type requestObserver struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
+}
+
+// maxCachedObservers bounds the cached children: request codes come from
+// clients, so past this many pairs the labels are looked up per request.
+const maxCachedObservers = 1024
 
 // NewMetrics registers the name-server and Raft metrics of node (listed in
 // docs/operations.md) plus Go runtime and process metrics. extra collectors (for
@@ -50,9 +68,29 @@ func NewMetricsIn(reg *prometheus.Registry, node *cluster.Node, extra ...prometh
 
 // ObserveRequest implements transport.Observer.
 func (m *Metrics) ObserveRequest(code, responseCode int32, elapsed time.Duration) {
+	o := m.observer(code, responseCode)
+	o.requests.Inc()
+	o.latency.Observe(elapsed.Seconds())
+}
+
+// observer returns the children of a request and response code, cached
+// while the cache has room.
+func (m *Metrics) observer(code, responseCode int32) requestObserver {
+	key := uint64(uint32(code))<<32 | uint64(uint32(responseCode))
+	if o, ok := m.observers.Load(key); ok {
+		return o.(requestObserver)
+	}
 	c := strconv.Itoa(int(code))
-	m.requests.WithLabelValues(c, strconv.Itoa(int(responseCode))).Inc()
-	m.latency.WithLabelValues(c).Observe(elapsed.Seconds())
+	o := requestObserver{
+		requests: m.requests.WithLabelValues(c, strconv.Itoa(int(responseCode))),
+		latency:  m.latency.WithLabelValues(c),
+	}
+	if m.observerCount.Load() < maxCachedObservers {
+		if _, loaded := m.observers.LoadOrStore(key, o); !loaded {
+			m.observerCount.Add(1)
+		}
+	}
+	return o
 }
 
 // nodeCollector reads the node's state at scrape time.

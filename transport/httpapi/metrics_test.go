@@ -1,0 +1,47 @@
+package httpapi
+
+import (
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/raftns/raftns/cluster/clustertest"
+)
+
+// Request metrics count every request, whether its labelled children come
+// from the cache or, past the cache's bound, from a label lookup.
+func TestMetrics_RequestCountsWithAndBeyondTheCachedChildren(t *testing.T) {
+	node := clustertest.Single(t, nil)
+	m := NewMetrics(node)
+	for range 3 {
+		m.ObserveRequest(105, 0, time.Millisecond)
+	}
+	m.ObserveRequest(105, 17, time.Millisecond)
+	for code := range int32(maxCachedObservers + 10) {
+		m.ObserveRequest(2000+code, 0, time.Millisecond)
+	}
+	m.ObserveRequest(2000+maxCachedObservers+5, 0, time.Millisecond)
+	for _, tc := range []struct {
+		code, response string
+		want           float64
+	}{{"105", "0", 3}, {"105", "17", 1}, {"2000", "0", 1}, {"3029", "0", 2}} {
+		var got dto.Metric
+		if err := m.requests.WithLabelValues(tc.code, tc.response).(prometheus.Metric).Write(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got.GetCounter().GetValue() != tc.want {
+			t.Errorf("ns_requests_total{code=%s,response=%s} = %v, want %v", tc.code, tc.response, got.GetCounter().GetValue(), tc.want)
+		}
+	}
+	if got := m.observerCount.Load(); got != maxCachedObservers {
+		t.Errorf("cached children = %d, want the bound %d", got, maxCachedObservers)
+	}
+	var hist dto.Metric
+	if err := m.latency.WithLabelValues("105").(prometheus.Metric).Write(&hist); err != nil {
+		t.Fatal(err)
+	}
+	if got := hist.GetHistogram().GetSampleCount(); got != 4 {
+		t.Errorf("latency samples of code 105 = %d, want 4", got)
+	}
+}
