@@ -36,6 +36,9 @@ type Conn struct {
 
 	sem      chan struct{} // one token per request in flight
 	handlers sync.WaitGroup
+	work     chan queuedRequest // to a worker waiting for the next request
+	workers  sync.WaitGroup     // worker goroutines
+	idle     atomic.Int32       // workers waiting on work
 	inflight atomic.Int32
 	// lastActive is the monotonic time of the last frame read or
 	// responses flushed, in nanoseconds since clockBase.
@@ -75,6 +78,7 @@ func newConn(s *Server, nc net.Conn) *Conn {
 		out:        make(chan outFrame, s.cfg.MaxInflightPerConn),
 		writerDone: make(chan struct{}),
 		sem:        make(chan struct{}, s.cfg.MaxInflightPerConn),
+		work:       make(chan queuedRequest),
 	}
 	c.touch()
 	return c
@@ -156,6 +160,7 @@ func (c *Conn) run() {
 	err := c.readLoop()
 	c.closeWith(err)
 	c.handlers.Wait()
+	c.workers.Wait()
 	<-c.writerDone
 	s.removeConn(c)
 	s.logger.Debug("connection closed", "conn", c.id, "remote", c.remote, "reason", c.Err())

@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// readLoop reads frames and starts a handler per request until the
-// connection fails; it returns the close reason.
+// readLoop reads frames and hands each request to a handler goroutine
+// until the connection fails; it returns the close reason.
 func (c *Conn) readLoop() error {
 	s := c.srv
 	for {
@@ -31,7 +31,7 @@ func (c *Conn) readLoop() error {
 		}
 		c.inflight.Add(1)
 		c.handlers.Add(1)
-		go c.serve(req, charge)
+		c.dispatch(req, charge)
 	}
 }
 
