@@ -18,16 +18,23 @@ func (f *FSM) Apply(l *raft.Log) interface{} {
 
 // ApplyBatch applies committed entries in order under one lock. Entries that
 // are not commands (configuration, no-op, barrier) yield nil but still
-// advance AppliedIndex.
+// advance AppliedIndex. The entries are decoded before the lock is taken,
+// so that reads wait only for the state changes.
 func (f *FSM) ApplyBatch(logs []*raft.Log) []interface{} {
 	out := make([]interface{}, len(logs))
+	decoded := make([]decodedEntry, len(logs))
+	for i, l := range logs {
+		if l.Type == raft.LogCommand {
+			decoded[i] = decodeEntry(l.Data)
+		}
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	changed := false
 	for i, l := range logs {
 		if l.Type == raft.LogCommand {
 			var ch bool
-			out[i], ch = f.applyCommandLocked(l)
+			out[i], ch = f.applyCommandLocked(l, decoded[i])
 			changed = changed || ch
 		}
 		f.applied.Store(l.Index)
@@ -38,12 +45,11 @@ func (f *FSM) ApplyBatch(logs []*raft.Log) []interface{} {
 	return out
 }
 
-// applyCommandLocked decodes and applies one command entry. An entry with a
+// applyCommandLocked applies one decoded command entry. An entry with a
 // RequestID is applied at most once per request (sessions.go).
-func (f *FSM) applyCommandLocked(l *raft.Log) (any, bool) {
-	id, _, identified, _ := SplitRequestID(l.Data)
-	t, cmd, err := Decode(l.Data)
-	if err != nil {
+func (f *FSM) applyCommandLocked(l *raft.Log, e decodedEntry) (any, bool) {
+	t, cmd, id := e.t, e.cmd, e.id
+	if err := e.err; err != nil {
 		if errors.Is(err, ErrUnknownCommandType) && t&IgnoreUnknownTypeFlag != 0 {
 			f.logger.Warn("skipping unknown command type", "type", uint8(t), "index", l.Index)
 			return nil, false
@@ -51,7 +57,7 @@ func (f *FSM) applyCommandLocked(l *raft.Log) (any, bool) {
 		panic(fmt.Sprintf("fsm: cannot apply log entry %d (type %d): %v", l.Index, uint8(t), err))
 	}
 	s := f.writableLocked()
-	if identified {
+	if e.identified {
 		switch verdict, cached := s.checkRequest(id); verdict {
 		case requestDuplicate:
 			return f.answerAgain(s, t, cmd, cached), false
@@ -63,7 +69,7 @@ func (f *FSM) applyCommandLocked(l *raft.Log) (any, bool) {
 	if changed {
 		s.lastChange = l.Index
 	}
-	if identified {
+	if e.identified {
 		// EncodeResult fails only for an answer of the wrong type, which
 		// the registry rules out; a missing answer is recomputed.
 		enc, _ := EncodeResult(t, res)

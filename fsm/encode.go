@@ -66,29 +66,49 @@ func EntryType(buf []byte) (CommandType, error) {
 // whether that is fatal); a payload that does not decode, or has trailing
 // bytes, gives ErrDecodeCommand.
 func Decode(buf []byte) (CommandType, any, error) {
+	e := decodeEntry(buf)
+	return e.t, e.cmd, e.err
+}
+
+// decodedEntry is a log entry's command decoded, with its RequestID when
+// it carries one, or the error Decode returns for it.
+type decodedEntry struct {
+	id         RequestID
+	identified bool
+	t          CommandType
+	cmd        any
+	err        error
+}
+
+// decodeEntry decodes an entry as Decode does, keeping its RequestID.
+func decodeEntry(buf []byte) (e decodedEntry) {
 	if len(buf) == 0 {
-		return 0, nil, ErrEmptyCommand
+		e.err = ErrEmptyCommand
+		return e
 	}
-	_, buf, _, err := SplitRequestID(buf)
-	if err != nil {
-		return requestType, nil, err
+	e.id, buf, e.identified, e.err = SplitRequestID(buf)
+	if e.err != nil {
+		e.t = requestType
+		return e
 	}
-	t := CommandType(buf[0])
-	if t == compressedType {
-		var err error
-		if t, buf, err = decompress(buf); err != nil {
-			return t, nil, err
+	e.t = CommandType(buf[0])
+	if e.t == compressedType {
+		if e.t, buf, e.err = decompress(buf); e.err != nil {
+			return e
 		}
 	}
-	spec := commands.lookup(t)
+	spec := commands.lookup(e.t)
 	if spec == nil {
-		return t, nil, fmt.Errorf("%w: %d", ErrUnknownCommandType, uint8(t))
+		e.err = fmt.Errorf("%w: %d", ErrUnknownCommandType, uint8(e.t))
+		return e
 	}
 	cmd := spec.newCmd()
 	if err := decodeMsgpack(buf[1:], cmd); err != nil {
-		return t, nil, fmt.Errorf("%w: %s: %v", ErrDecodeCommand, t, err)
+		e.err = fmt.Errorf("%w: %s: %v", ErrDecodeCommand, e.t, err)
+		return e
 	}
-	return t, cmd, nil
+	e.cmd = cmd
+	return e
 }
 
 // decodeMsgpack decodes exactly one value from buf into out.
