@@ -16,7 +16,7 @@ const standardJSONVersion = 401
 const topicNotExistFAQ = "https://rocketmq.apache.org/docs/bestPractice/06FAQ"
 
 // getRouteInfoByTopic is GET_ROUTEINFO_BY_TOPIC (105): a map lookup and a
-// write of a body encoded once per state generation.
+// write of an answer built once per state generation.
 func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	topic := req.ExtFields["topic"]
 	if topic == "" {
@@ -30,20 +30,29 @@ func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *r
 	}
 	key.zone, key.zoned = zoneOf(req.ExtFields)
 	gen := s.fsm.Generation()
-	encoded, ok := s.routes.get(gen, key)
+	resp, ok := s.routes.get(gen, key)
 	if !ok {
-		encoded = s.encodeRoute(key)
+		if encoded := s.encodeRoute(key); encoded != nil {
+			resp = routeResponse(encoded)
+		}
 		if len(key.zone) <= maxCachedZoneLen {
-			s.routes.put(gen, key, encoded)
+			s.routes.put(gen, key, resp)
 		}
 	}
-	if encoded == nil {
+	if resp == nil {
 		return nil, refused(remoting.TopicNotExist,
 			"No topic route info in name server for the topic: "+topic+"\nSee "+topicNotExistFAQ+" for further details.")
 	}
-	resp := success(req)
-	resp.Body = encoded
 	return resp, nil
+}
+
+// routeResponse is the shared SUCCESS answer carrying an encoded route; the
+// connection gives each request's copy of it that request's opaque and
+// serialization.
+func routeResponse(encoded []byte) *remoting.Command {
+	resp := remoting.NewResponse(&remoting.Command{}, remoting.Success, "")
+	resp.Body = encoded
+	return resp
 }
 
 // encodeRoute builds the answer as the reference does: the route, then the
