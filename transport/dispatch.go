@@ -54,7 +54,10 @@ func (s *Server) dispatchTable() map[int32]handler {
 
 // ServeRemoting implements remoting.Handler.
 func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remoting.Command) *remoting.Command {
-	start := time.Now()
+	var start time.Time
+	if s.cfg.Observer != nil {
+		start = time.Now()
+	}
 	h, ok := s.dispatch[req.Code]
 	var resp *remoting.Command
 	switch {
