@@ -65,28 +65,84 @@ func (l *lexer) object(fn func(key string) error) error {
 	return jsonErr(l.fj.Object(func(key []byte) error { return fn(keyString(key)) }))
 }
 
-// knownKeys are the property names of the bodies this package reads, and
-// the ones Java adds that it skips: a key among them costs a map lookup
-// instead of a string allocation (a registration has a dozen per topic).
-var knownKeys = func() map[string]string {
-	m := map[string]string{}
-	for _, k := range []string{"attributes", "bname", "brokerAddr", "brokerAddrs", "brokerDatas", "brokerName",
-		"cluster", "counter", "currIdMap", "dataVersion", "dirty", "enableActingMaster", "epoch",
-		"filterServerList", "filterServerTable", "order", "orderTopicConf", "perm", "queueDatas",
-		"readQueueNums", "scope", "stateVersion", "timestamp", "topic", "topicConfigSerializeWrapper",
-		"topicConfigTable", "topicFilterType", "topicList", "topicMessageType", "topicName",
-		"topicQueueMappingByBroker", "topicQueueMappingInfoMap", "topicSysFlag", "totalQueues",
-		"writeQueueNums", "zoneName"} {
-		m[k] = k
-	}
-	return m
-}()
-
-// keyString returns an object key as a string, without allocating for a
-// known one.
+// keyString returns an object key as a string. The property names of the
+// bodies this package reads, and the ones Java adds that it skips, are
+// returned as constants: a registration has a dozen keys per topic, and a
+// switch on them neither allocates nor hashes.
 func keyString(key []byte) string {
-	if k, ok := knownKeys[string(key)]; ok {
-		return k
+	switch string(key) {
+	case "attributes":
+		return "attributes"
+	case "bname":
+		return "bname"
+	case "brokerAddr":
+		return "brokerAddr"
+	case "brokerAddrs":
+		return "brokerAddrs"
+	case "brokerDatas":
+		return "brokerDatas"
+	case "brokerName":
+		return "brokerName"
+	case "cluster":
+		return "cluster"
+	case "counter":
+		return "counter"
+	case "currIdMap":
+		return "currIdMap"
+	case "dataVersion":
+		return "dataVersion"
+	case "dirty":
+		return "dirty"
+	case "enableActingMaster":
+		return "enableActingMaster"
+	case "epoch":
+		return "epoch"
+	case "filterServerList":
+		return "filterServerList"
+	case "filterServerTable":
+		return "filterServerTable"
+	case "order":
+		return "order"
+	case "orderTopicConf":
+		return "orderTopicConf"
+	case "perm":
+		return "perm"
+	case "queueDatas":
+		return "queueDatas"
+	case "readQueueNums":
+		return "readQueueNums"
+	case "scope":
+		return "scope"
+	case "stateVersion":
+		return "stateVersion"
+	case "timestamp":
+		return "timestamp"
+	case "topic":
+		return "topic"
+	case "topicConfigSerializeWrapper":
+		return "topicConfigSerializeWrapper"
+	case "topicConfigTable":
+		return "topicConfigTable"
+	case "topicFilterType":
+		return "topicFilterType"
+	case "topicList":
+		return "topicList"
+	case "topicMessageType":
+		return "topicMessageType"
+	case "topicName":
+		return "topicName"
+	case "topicQueueMappingByBroker":
+		return "topicQueueMappingByBroker"
+	case "topicQueueMappingInfoMap":
+		return "topicQueueMappingInfoMap"
+	case "topicSysFlag":
+		return "topicSysFlag"
+	case "totalQueues":
+		return "totalQueues"
+	case "writeQueueNums":
+		return "writeQueueNums"
+	case "zoneName":
+		return "zoneName"
 	}
 	return fastjson.ValidString(key)
 }
