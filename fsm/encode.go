@@ -25,6 +25,14 @@ func Encode(t CommandType, cmd any) ([]byte, error) {
 	if !spec.matches(cmd) {
 		return nil, fmt.Errorf("%w: %s got %T", ErrCommandMismatch, t, cmd)
 	}
+	if rb, ok := registerBrokerOf(cmd); ok {
+		if entry, ok := appendRegisterBroker([]byte{byte(t)}, rb); ok {
+			if len(entry)-1 > compressAbove {
+				return compress(t, entry[1:])
+			}
+			return entry, nil
+		}
+	}
 	payload, err := encodeMsgpack(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("fsm: encode %s: %w", t, err)
@@ -33,6 +41,18 @@ func Encode(t CommandType, cmd any) ([]byte, error) {
 		return compress(t, payload)
 	}
 	return append([]byte{byte(t)}, payload...), nil
+}
+
+// registerBrokerOf returns cmd as a *RegisterBroker when it is one, by
+// value or pointer (a nil pointer is left to the codec).
+func registerBrokerOf(cmd any) (*RegisterBroker, bool) {
+	switch c := cmd.(type) {
+	case *RegisterBroker:
+		return c, c != nil
+	case RegisterBroker:
+		return &c, true
+	}
+	return nil, false
 }
 
 // EntryType returns the command type of an encoded entry (flag included)
