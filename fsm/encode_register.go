@@ -32,38 +32,38 @@ func appendRegisterBroker(b []byte, c *RegisterBroker) ([]byte, bool) {
 	b = mpInt(mpStr(b, "Timestamp"), c.DataVersion.Timestamp)
 	b = mpBool(mpStr(b, "DeleteUnlistedTopics"), c.DeleteUnlistedTopics)
 	b = mpBool(mpStr(b, "EnableActingMaster"), c.EnableActingMaster)
-	b = mpStr(b, "FilterServerList")
-	if c.FilterServerList == nil {
-		b = append(b, 0xc0)
-	} else {
-		b = mpArrayHeader(b, len(c.FilterServerList))
-		for _, s := range c.FilterServerList {
-			b = mpStr(b, s)
-		}
-	}
+	b = mpArray(mpStr(b, "FilterServerList"), c.FilterServerList, mpStr)
 	b = mpStr(mpStr(b, "HaServerAddr"), c.HaServerAddr)
 	b = mpBool(mpStr(b, "HasEnableActingMaster"), c.HasEnableActingMaster)
 	b = mpBool(mpStr(b, "HasFilterServerList"), c.HasFilterServerList)
 	b = mpInt(mpStr(b, "HeartbeatTimeoutMillis"), c.HeartbeatTimeoutMillis)
 	b = append(mpStr(b, "MappingInfos"), 0xc0)
 	b = mpInt(mpStr(b, "StampMillis"), c.StampMillis)
-	b = mpStr(b, "TopicConfigs")
-	if c.TopicConfigs == nil {
-		b = append(b, 0xc0)
-	} else {
-		b = mpArrayHeader(b, len(c.TopicConfigs))
-		for i := range c.TopicConfigs {
-			tc := &c.TopicConfigs[i]
-			b = mpMapHeader(b, 5)
-			b = mpInt(mpStr(b, "Perm"), int64(tc.Perm))
-			b = mpInt(mpStr(b, "ReadQueueNums"), int64(tc.ReadQueueNums))
-			b = mpStr(mpStr(b, "TopicName"), tc.TopicName)
-			b = mpInt(mpStr(b, "TopicSysFlag"), int64(tc.TopicSysFlag))
-			b = mpInt(mpStr(b, "WriteQueueNums"), int64(tc.WriteQueueNums))
-		}
-	}
+	b = mpArray(mpStr(b, "TopicConfigs"), c.TopicConfigs, appendTopicConfig)
 	b = mpStr(mpStr(b, "ZoneName"), c.ZoneName)
 	return b, true
+}
+
+func appendTopicConfig(b []byte, tc TopicConfig) []byte {
+	b = mpMapHeader(b, 5)
+	b = mpInt(mpStr(b, "Perm"), int64(tc.Perm))
+	b = mpInt(mpStr(b, "ReadQueueNums"), int64(tc.ReadQueueNums))
+	b = mpStr(mpStr(b, "TopicName"), tc.TopicName)
+	b = mpInt(mpStr(b, "TopicSysFlag"), int64(tc.TopicSysFlag))
+	return mpInt(mpStr(b, "WriteQueueNums"), int64(tc.WriteQueueNums))
+}
+
+// mpArray appends list as the codec does a slice: nil for a nil slice,
+// else an array of its elements.
+func mpArray[T any](b []byte, list []T, elem func([]byte, T) []byte) []byte {
+	if list == nil {
+		return append(b, 0xc0)
+	}
+	b = mpArrayHeader(b, len(list))
+	for _, v := range list {
+		b = elem(b, v)
+	}
+	return b
 }
 
 // registerSizeHint is about the encoded size of c, so that it is encoded
