@@ -122,6 +122,12 @@ func decodeEntry(buf []byte) (e decodedEntry) {
 		e.err = fmt.Errorf("%w: %d", ErrUnknownCommandType, uint8(e.t))
 		return e
 	}
+	if e.t == RegisterBrokerType {
+		if cmd, ok := decodeRegisterBroker(buf[1:]); ok {
+			e.cmd = cmd
+			return e
+		}
+	}
 	cmd := spec.newCmd()
 	if err := decodeMsgpack(buf[1:], cmd); err != nil {
 		e.err = fmt.Errorf("%w: %s: %v", ErrDecodeCommand, e.t, err)

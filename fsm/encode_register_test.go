@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -102,6 +103,76 @@ func FuzzEncodeRegisterBroker(f *testing.F) {
 		}
 		if hand, codec, _ := encodeRegisterBoth(t, c); !bytes.Equal(hand, codec) {
 			t.Fatalf("hand %x\ncodec %x", hand, codec)
+		}
+	})
+}
+
+// decodeRegisterBoth decodes payload by hand and with the codec.
+func decodeRegisterBoth(payload []byte) (hand *RegisterBroker, handOK bool, codec *RegisterBroker, codecErr error) {
+	hand, handOK = decodeRegisterBroker(payload)
+	codec = &RegisterBroker{}
+	codecErr = decodeMsgpack(payload, codec)
+	return hand, handOK, codec, codecErr
+}
+
+// The hand decoder takes every payload the hand encoder writes and gives
+// what the codec gives.
+func TestDecode_RegisterBrokerMatchesCodec(t *testing.T) {
+	r := rand.New(rand.NewSource(14))
+	for i := range 3000 {
+		payload, _ := appendRegisterBroker(nil, randomRegistration(r))
+		hand, ok, codec, err := decodeRegisterBoth(payload)
+		if err != nil || !ok {
+			t.Fatalf("registration %d: hand ok %v, codec error %v", i, ok, err)
+		}
+		if !reflect.DeepEqual(hand, codec) {
+			t.Fatalf("registration %d: hand decoding %+v\ncodec %+v", i, hand, codec)
+		}
+	}
+	// Shapes of other writers are left to the codec.
+	withMappings, err := encodeMsgpack(&RegisterBroker{MappingInfos: []TopicQueueMappingInfo{{Topic: "t"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsigned, _ := appendRegisterBroker(nil, &RegisterBroker{BrokerID: 1})
+	unsigned = bytes.Replace(unsigned, []byte("BrokerID\x01"), []byte("BrokerID\xcc\x01"), 1)
+	for name, payload := range map[string][]byte{"mapping infos": withMappings, "unsigned form": unsigned,
+		"trailing byte": append(mustHandEncode(t, &RegisterBroker{}), 0xc0), "empty": nil} {
+		if _, ok := decodeRegisterBroker(payload); ok {
+			t.Errorf("%s: taken by the hand decoder", name)
+		}
+	}
+}
+
+func mustHandEncode(t testing.TB, c *RegisterBroker) []byte {
+	t.Helper()
+	b, ok := appendRegisterBroker(nil, c)
+	if !ok {
+		t.Fatal("not covered")
+	}
+	return b
+}
+
+// Whatever the hand decoder accepts, the codec decodes to the same command.
+func FuzzDecodeRegisterBroker(f *testing.F) {
+	r := rand.New(rand.NewSource(15))
+	for range 8 {
+		payload, _ := appendRegisterBroker(nil, randomRegistration(r))
+		if len(payload) < 4096 {
+			f.Add(payload)
+		}
+	}
+	f.Add([]byte{0xde, 0x00, 0x11})
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		hand, ok, codec, err := decodeRegisterBoth(payload)
+		if !ok {
+			return
+		}
+		if err != nil {
+			t.Fatalf("hand decoder took a payload the codec refuses: %v", err)
+		}
+		if !reflect.DeepEqual(hand, codec) {
+			t.Fatalf("hand %+v\ncodec %+v", hand, codec)
 		}
 	})
 }
