@@ -13,8 +13,9 @@ import (
 	"github.com/raftns/raftns/internal/poll"
 )
 
-// Handler answers requests. ServeRemoting is called on its own goroutine for
-// each request, concurrently with other requests of the same connection (up
+// Handler answers requests. ServeRemoting is called for each request on a
+// goroutine of its own while it runs (a connection reuses its idle handler
+// goroutines), concurrently with other requests of the same connection (up
 // to ServerConfig.MaxInflightPerConn), so it must be safe for concurrent use.
 // ctx is cancelled when the connection closes. A nil result sends nothing.
 // The server copies the request's opaque and serialize type into the
