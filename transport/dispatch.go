@@ -59,9 +59,11 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 		start = time.Now()
 	}
 	h, ok := s.dispatch[req.Code]
+	observed := req.Code
 	var resp *remoting.Command
 	switch {
 	case !ok:
+		observed = UnsupportedRequest
 		resp = remoting.NewResponse(req, remoting.RequestCodeNotSupported, fmt.Sprintf(" request type %d not supported", req.Code))
 	case h.read && !s.ready():
 		// An unready member drops the connection so the client moves on
@@ -74,7 +76,7 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 		}
 	}
 	if s.cfg.Observer != nil && resp != nil {
-		s.cfg.Observer.ObserveRequest(req.Code, resp.Code, time.Since(start))
+		s.cfg.Observer.ObserveRequest(observed, resp.Code, time.Since(start))
 	}
 	return resp
 }

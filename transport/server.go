@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"math"
 	"net"
 	"sync"
 	"time"
@@ -37,6 +38,12 @@ type Cluster interface {
 type Observer interface {
 	ObserveRequest(code, responseCode int32, elapsed time.Duration)
 }
+
+// UnsupportedRequest is the code an Observer is given for a request whose
+// code this server does not serve. Request codes are chosen by clients;
+// folding the unserved ones into one keeps the metrics' label sets bounded
+// by the codes the server knows, not by what senders invent.
+const UnsupportedRequest int32 = math.MinInt32
 
 // Config configures the NameServer protocol server.
 type Config struct {

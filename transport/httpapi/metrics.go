@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/transport"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -81,6 +82,9 @@ func (m *Metrics) observer(code, responseCode int32) requestObserver {
 		return o.(requestObserver)
 	}
 	c := strconv.Itoa(int(code))
+	if code == transport.UnsupportedRequest {
+		c = "unsupported"
+	}
 	o := requestObserver{
 		requests: m.requests.WithLabelValues(c, strconv.Itoa(int(responseCode))),
 		latency:  m.latency.WithLabelValues(c),

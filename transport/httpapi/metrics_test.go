@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/raftns/raftns/cluster/clustertest"
+	"github.com/raftns/raftns/transport"
 )
 
 // Request metrics count every request, whether its labelled children come
@@ -43,5 +44,19 @@ func TestMetrics_RequestCountsWithAndBeyondTheCachedChildren(t *testing.T) {
 	}
 	if got := hist.GetHistogram().GetSampleCount(); got != 4 {
 		t.Errorf("latency samples of code 105 = %d, want 4", got)
+	}
+}
+
+// Requests the server does not serve are counted under one label.
+func TestMetrics_UnsupportedRequestsShareOneLabel(t *testing.T) {
+	m := NewMetrics(clustertest.Single(t, nil))
+	m.ObserveRequest(transport.UnsupportedRequest, 3, time.Millisecond)
+	m.ObserveRequest(transport.UnsupportedRequest, 3, time.Millisecond)
+	var got dto.Metric
+	if err := m.requests.WithLabelValues("unsupported", "3").(prometheus.Metric).Write(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got.GetCounter().GetValue() != 2 {
+		t.Fatalf(`ns_requests_total{code="unsupported",response="3"} = %v, want 2`, got.GetCounter().GetValue())
 	}
 }
