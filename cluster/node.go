@@ -132,7 +132,7 @@ func (n *Node) start(ln net.Listener) error {
 	}
 	n.trans = n.cfg.Transport
 	if n.trans == nil {
-		n.trans = unpipelined{raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
+		n.trans = pipelined{raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
 			Stream:  patientLayer{raftLayer: raftLayer{chanListener: n.mux.raft, dialer: n.pool.dialer}, stop: n.shutdownCh},
 			MaxPool: 3,
 			Timeout: 10 * time.Second,
