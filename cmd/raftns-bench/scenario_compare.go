@@ -37,6 +37,9 @@ type compareScenario struct {
 	ReadClients  []int         `json:"readClients"`
 	Topics       int           `json:"topics"`
 	Self         string        `json:"self"`
+	// Only limits the figures: "write" measures the changed registrations
+	// and their raw Raft ceilings only.
+	Only string `json:"only,omitempty"`
 }
 
 func newCompareScenario() *compareScenario { return &compareScenario{} }
@@ -48,6 +51,7 @@ func (s *compareScenario) bind(fs *flag.FlagSet) {
 	fs.Func("write-clients", "concurrent brokers of the write figures, N,N,... (default 16,64)", intList(&s.WriteClients))
 	fs.Func("read-clients", "concurrent clients of the read figures, N,N,... (default 1,16,64)", intList(&s.ReadClients))
 	fs.IntVar(&s.Topics, "topics", 10, "topics per registering broker")
+	fs.StringVar(&s.Only, "only", "", "measure a subset of the figures: write (changed registrations and raw raft only); default all")
 	fs.StringVar(&s.Self, "self", "", "raftns-bench binary that runs the raw servers (default: this executable)")
 }
 
@@ -80,6 +84,8 @@ func (s *compareScenario) check(c *commonOptions, _ map[string]bool) error {
 		return fmt.Errorf("%w: -rounds and -duration must be positive and -warmup not negative", errUsage)
 	case s.Topics < 0:
 		return fmt.Errorf("%w: -topics must not be negative", errUsage)
+	case s.Only != "" && s.Only != "write":
+		return fmt.Errorf("%w: -only %q: want write", errUsage, s.Only)
 	}
 	c.Members = 1 // the single member; the three-member cluster is started by run
 	if s.Self == "" {
@@ -236,6 +242,9 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		{figFollower, follower.ClientAddr, true},
 		{figHeartbeat, follower.ClientAddr, false},
 	} {
+		if s.writesOnly() && !spec.bumps {
+			continue
+		}
 		t, err := target(spec.name, spec.addr, spec.bumps)
 		if t != nil {
 			targets = append(targets, t)
@@ -311,7 +320,7 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 				}
 			}
 		}
-		for _, c := range s.ReadClients {
+		for _, c := range s.readClients() {
 			for _, rt := range []struct{ fig, addr string }{{figRoute, follower.ClientAddr}, {figCeiling, ceiling.clientAddr}} {
 				next := make([]int, c)
 				phase.workers = c
@@ -359,6 +368,19 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 	r.notef("route body %d bytes (4 brokers, 100 topics); registering brokers carry %d topics each", len(first.Body), s.Topics)
 	r.notef("load generator, RaftNS members and raw servers share this machine's CPUs; compare ratios within one run only")
 	return nil
+}
+
+// writesOnly reports whether -only write leaves out the heartbeat and read
+// figures.
+func (s *compareScenario) writesOnly() bool { return s.Only == "write" }
+
+// readClients are the concurrencies of the read figures, none with -only
+// write.
+func (s *compareScenario) readClients() []int {
+	if s.writesOnly() {
+		return nil
+	}
+	return s.ReadClients
 }
 
 // rawMultiplierArgs passes a --raft-multiplier given to the members on to
