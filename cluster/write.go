@@ -120,11 +120,12 @@ func (n *Node) Heartbeat(key fsm.BrokerKey) bool {
 
 // applyForwarded runs a follower's encoded write on this member as the
 // leader and encodes the answer for the trip back. Only commands the
-// registry marks forwardable are accepted; the bytes are proposed as they
-// came, except a registration, which is decoded to check that it still
-// changes something.
+// registry marks forwardable are accepted. The entry is decoded once, here:
+// a registration to check that it still changes something, any other
+// command so that one that does not decode never reaches the log. The
+// bytes are proposed as they came.
 func (n *Node) applyForwarded(ctx context.Context, buf []byte) ([]byte, error) {
-	t, err := fsm.EntryType(buf)
+	t, cmd, err := fsm.Decode(buf)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +133,8 @@ func (n *Node) applyForwarded(ctx context.Context, buf []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s", ErrNotForwardable, t)
 	}
 	var res any
-	if t&^fsm.IgnoreUnknownTypeFlag == fsm.RegisterBrokerType {
-		res, err = n.registerForwarded(ctx, buf)
+	if reg, ok := cmd.(*fsm.RegisterBroker); ok {
+		res, err = n.registerAsLeader(ctx, reg, buf)
 	} else {
 		res, err = n.applyEncodedAsLeader(ctx, t, buf)
 	}
@@ -141,14 +142,6 @@ func (n *Node) applyForwarded(ctx context.Context, buf []byte) ([]byte, error) {
 		return nil, err
 	}
 	return fsm.EncodeResult(t, res)
-}
-
-func (n *Node) registerForwarded(ctx context.Context, buf []byte) (any, error) {
-	_, cmd, err := fsm.Decode(buf)
-	if err != nil {
-		return nil, err
-	}
-	return n.registerAsLeader(ctx, cmd.(*fsm.RegisterBroker), buf)
 }
 
 // registerAsLeader applies a registration on the leader unless, by now, it
