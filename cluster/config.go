@@ -55,6 +55,12 @@ type Config struct {
 
 	// RaftMultiplier scales Raft's timers (1 = the library's LAN defaults).
 	RaftMultiplier int
+	// PipelinedReplication lets the leader send AppendEntries to a follower
+	// without waiting for the previous answer, through the pipeline that
+	// ends itself after a refused append (pipeline.go). Off by default:
+	// measured under load it did not raise write throughput
+	// (docs/benchmarks.md, "Pipelined replication").
+	PipelinedReplication bool
 
 	// BrokerExpiry is the expiry time of brokers that registered no
 	// heartbeat timeout of their own (reference: 120 s).

@@ -132,12 +132,17 @@ func (n *Node) start(ln net.Listener) error {
 	}
 	n.trans = n.cfg.Transport
 	if n.trans == nil {
-		n.trans = pipelined{raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
+		nt := raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
 			Stream:  patientLayer{raftLayer: raftLayer{chanListener: n.mux.raft, dialer: n.pool.dialer}, stop: n.shutdownCh},
 			MaxPool: 3,
 			Timeout: 10 * time.Second,
 			Logger:  n.cfg.Logger.Named("raft-net"),
-		})}
+		})
+		if n.cfg.PipelinedReplication {
+			n.trans = pipelined{nt}
+		} else {
+			n.trans = unpipelined{nt}
+		}
 	}
 	rc := n.cfg.raftConfig()
 	rc.NotifyCh = n.notifyCh

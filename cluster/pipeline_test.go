@@ -17,20 +17,13 @@ import (
 
 // replicationTransport is one way the leader may replicate, as the tests
 // below compare them: the library's pipeline as it is, the ending pipeline
-// RaftNS uses, and no pipeline at all (what RaftNS did before).
+// (Config.PipelinedReplication), and no pipeline at all (the default).
 type replicationTransport struct {
 	name string
 	wrap func(*raft.NetworkTransport) raft.Transport
 	// stalls says the variant is expected to stop replicating to a
 	// follower that refused an append (hashicorp/raft issue #612).
 	stalls bool
-}
-
-// withoutPipeline replicates one AppendEntries at a time.
-type withoutPipeline struct{ *raft.NetworkTransport }
-
-func (withoutPipeline) AppendEntriesPipeline(raft.ServerID, raft.ServerAddress) (raft.AppendPipeline, error) {
-	return nil, raft.ErrPipelineReplicationNotSupported
 }
 
 // libraryPipelines hands out the library's pipelines unchanged and keeps
@@ -63,7 +56,7 @@ func (t *libraryPipelines) closePipelines() {
 var replicationTransports = []replicationTransport{
 	{name: "library pipeline", wrap: func(t *raft.NetworkTransport) raft.Transport { return &libraryPipelines{NetworkTransport: t} }, stalls: true},
 	{name: "ending pipeline", wrap: func(t *raft.NetworkTransport) raft.Transport { return pipelined{t} }},
-	{name: "no pipeline", wrap: func(t *raft.NetworkTransport) raft.Transport { return withoutPipeline{t} }},
+	{name: "no pipeline", wrap: func(t *raft.NetworkTransport) raft.Transport { return unpipelined{t} }},
 }
 
 func newLoopbackTransport(t *testing.T) *raft.NetworkTransport {
