@@ -175,3 +175,28 @@ func TestRun_ExitCodes(t *testing.T) {
 		})
 	}
 }
+
+func TestCompare_OnlyWriteLeavesOutReads(t *testing.T) {
+	parse := func(args ...string) (*compareScenario, error) {
+		s := newCompareScenario()
+		fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+		s.bind(fs)
+		if err := fs.Parse(append([]string{"-self", "raftns-bench"}, args...)); err != nil {
+			return nil, err
+		}
+		return s, s.check(&commonOptions{}, nil)
+	}
+	if _, err := parse("-only", "reads"); !errors.Is(err, errUsage) {
+		t.Fatalf("-only reads: err %v, want a usage error", err)
+	}
+	s, err := parse("-only", "write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.readClients()) != 0 || len(s.WriteClients) == 0 {
+		t.Fatalf("-only write: read clients %v, write clients %v; want none and the defaults", s.readClients(), s.WriteClients)
+	}
+	if s, err = parse(); err != nil || len(s.readClients()) == 0 {
+		t.Fatalf("without -only: err %v, read clients %v; want the defaults", err, s.readClients())
+	}
+}
