@@ -87,7 +87,7 @@ func (s *state) thaw() *state {
 		minIDNotices: maps.Clone(s.minIDNotices),
 		sessions:     maps.Clone(s.sessions),
 		lastChange:   s.lastChange,
-		ctrl:         map[string]*ReplicaGroup{},
+		ctrl:         copyMap(s.ctrl),
 	}
 }
 
