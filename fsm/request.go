@@ -69,13 +69,26 @@ func WithRequestID(id RequestID, entry []byte) ([]byte, error) {
 	if len(entry) == 0 || CommandType(entry[0]) == requestType {
 		return nil, fmt.Errorf("%w: cannot wrap an empty or already identified entry", errBadRequestID)
 	}
-	hdr, err := encodeMsgpack(&id)
-	if err != nil {
-		return nil, err
+	out := make([]byte, 0, 1+requestIDSizeHint+len(id.Session)+len(entry))
+	out = appendRequestID(append(out, byte(requestType)), id)
+	return append(out, entry...), nil
+}
+
+// requestIDSizeHint is the encoded size of a RequestID without its
+// session: field names, headers and the two integers at their longest.
+const requestIDSizeHint = 40
+
+// decodeRequestIDHeader decodes the RequestID at the start of buf and
+// returns the number of bytes it took: by hand when it has the shape
+// WithRequestID writes, otherwise with the codec.
+func decodeRequestIDHeader(buf []byte) (RequestID, int, error) {
+	if id, n, ok := decodeRequestID(buf); ok {
+		return id, n, nil
 	}
-	out := make([]byte, 0, 1+len(hdr)+len(entry))
-	out = append(append(append(out, byte(requestType)), hdr...), entry...)
-	return out, nil
+	var id RequestID
+	dec := codec.NewDecoderBytes(buf, msgpackHandle)
+	err := dec.Decode(&id)
+	return id, dec.NumBytesRead(), err
 }
 
 // SplitRequestID returns the RequestID and the inner entry of an identified
@@ -84,14 +97,14 @@ func SplitRequestID(buf []byte) (id RequestID, inner []byte, ok bool, err error)
 	if len(buf) == 0 || CommandType(buf[0]) != requestType {
 		return id, buf, false, nil
 	}
-	dec := codec.NewDecoderBytes(buf[1:], msgpackHandle)
-	if err := dec.Decode(&id); err != nil {
+	id, n, err := decodeRequestIDHeader(buf[1:])
+	if err != nil {
 		return id, nil, true, fmt.Errorf("%w: %v", ErrDecodeCommand, err)
 	}
 	if err := id.validate(); err != nil {
 		return id, nil, true, fmt.Errorf("%w: %v", ErrDecodeCommand, err)
 	}
-	inner = buf[1+dec.NumBytesRead():]
+	inner = buf[1+n:]
 	if len(inner) == 0 || CommandType(inner[0]) == requestType {
 		return id, nil, true, fmt.Errorf("%w: identified entry without a command", ErrDecodeCommand)
 	}
