@@ -43,7 +43,8 @@ const (
 // above, its struct below, a line here and its apply function (see
 // docs/architecture.md, "Adding a replicated command").
 var commands = newRegistry(
-	commandWithResult(RegisterBrokerType, "RegisterBroker", Forwardable, (*FSM).applyRegisterBroker),
+	withHandResult(commandWithResult(RegisterBrokerType, "RegisterBroker", Forwardable, (*FSM).applyRegisterBroker),
+		appendRegisterResult, decodeRegisterResult),
 	command(UnregisterBrokerType, "UnregisterBroker", Forwardable, (*FSM).applyUnregisterBroker),
 	command(ExpireBrokersType, "ExpireBrokers", LeaderOnly, (*FSM).applyExpireBrokers),
 	commandWithResult(WipeWritePermType, "WipeWritePerm", Forwardable,
