@@ -57,20 +57,30 @@ func (s *state) checkRequest(id RequestID) (requestVerdict, []byte) {
 	return requestNew, nil
 }
 
-// recordRequest remembers an applied request and raises the session's floor
-// to the request's. The session is copied, so a frozen state that shares
-// it is never changed.
+// recordRequest remembers an applied request, one checkRequest found new,
+// and raises the session's floor to the request's. Every answer kept is at
+// or above the session's floor. A session's table of answers is copied the first time
+// this state version writes it (ownsSession), so a frozen state that shares
+// it is never changed; after that it is updated in place.
 func (s *state) recordRequest(id RequestID, result []byte, index uint64) {
-	old, ok := s.sessions[id.Session]
+	ses, ok := s.sessions[id.Session]
 	if !ok && len(s.sessions) >= maxSessions {
 		s.evictOldestSession()
 	}
-	ses := session{Floor: max(old.Floor, id.Floor), LastIndex: index, Done: make(map[uint64][]byte, len(old.Done)+1)}
-	for seq, r := range old.Done {
-		if seq >= ses.Floor {
-			ses.Done[seq] = r
+	floor := max(ses.Floor, id.Floor)
+	if ok && s.ownsSession(id.Session) {
+		dropBelow(ses.Done, ses.Floor, floor)
+	} else {
+		done := make(map[uint64][]byte, len(ses.Done)+1)
+		for seq, r := range ses.Done {
+			if seq >= floor {
+				done[seq] = r
+			}
 		}
+		ses.Done = done
+		s.ownedSessions[id.Session] = struct{}{}
 	}
+	ses.Floor, ses.LastIndex = floor, index
 	if len(result) > maxCachedResult {
 		result = nil
 	}
@@ -83,6 +93,33 @@ func (s *state) recordRequest(id RequestID, result []byte, index uint64) {
 		ses.Floor = max(ses.Floor, seqs[len(seqs)-maxRequestsPerSession])
 	}
 	s.sessions[id.Session] = ses
+}
+
+// ownsSession reports whether this state version made the session's table
+// of answers, so that it may change it in place.
+func (s *state) ownsSession(name string) bool {
+	_, ok := s.ownedSessions[name]
+	return ok
+}
+
+// dropBelow removes the answers below floor from done, whose answers are all
+// at or above from: by sequence number when the floor moved by less than the
+// table's size, otherwise by a pass over the table.
+func dropBelow(done map[uint64][]byte, from, floor uint64) {
+	if floor <= from {
+		return
+	}
+	if floor-from > uint64(len(done)) {
+		for seq := range done {
+			if seq < floor {
+				delete(done, seq)
+			}
+		}
+		return
+	}
+	for seq := from; seq < floor; seq++ {
+		delete(done, seq)
+	}
 }
 
 // evictOldestSession removes the least recently used session (ties by

@@ -27,9 +27,11 @@ type state struct {
 
 	ctrl map[string]*ReplicaGroup // controller: brokerName -> group; values never mutated in place
 
-	// sessions remembers applied requests per session (sessions.go); its
-	// values are replaced, never changed in place.
-	sessions map[string]session
+	// sessions remembers applied requests per session (sessions.go). A
+	// session's table of answers is changed in place only by the state
+	// version named in ownedSessions, which made it.
+	sessions      map[string]session
+	ownedSessions map[string]struct{}
 
 	// lastChange is the log index of the last entry that changed the state.
 	lastChange uint64
@@ -68,6 +70,8 @@ func newState() *state {
 		minIDNotices: map[string]MinBrokerIDNotice{},
 		ctrl:         map[string]*ReplicaGroup{},
 		sessions:     map[string]session{},
+
+		ownedSessions: map[string]struct{}{},
 	}
 }
 
@@ -88,6 +92,8 @@ func (s *state) thaw() *state {
 		sessions:     maps.Clone(s.sessions),
 		lastChange:   s.lastChange,
 		ctrl:         copyMap(s.ctrl),
+
+		ownedSessions: map[string]struct{}{},
 	}
 }
 
