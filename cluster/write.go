@@ -70,6 +70,9 @@ func (n *Node) countOutcome(err error) {
 // answered from local state. Any other is applied by the leader, which
 // answers from the state right after applying it.
 func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error) {
+	// Read before planning: if it has not moved when this member proposes
+	// the registration as leader, the plan still holds (see plannedAt).
+	planned := plannedAt{gen: n.fsm.Generation(), ok: true}
 	if !n.fsm.WouldChange(cmd) {
 		n.stats.RegistersDeduped.Add(1)
 		n.heard(cmd.Key())
@@ -87,7 +90,7 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 	res, err := n.onLeader(ctx, leaderOp{
 		method: forwardMethod,
 		args:   func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: encoded}, nil },
-		local:  func(ctx context.Context) (any, error) { return n.registerAsLeader(ctx, &stamped, encoded) },
+		local:  func(ctx context.Context) (any, error) { return n.registerAsLeader(ctx, &stamped, encoded, planned) },
 		decode: func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
 	})
 	n.countOutcome(err)
@@ -134,7 +137,7 @@ func (n *Node) applyForwarded(ctx context.Context, buf []byte) ([]byte, error) {
 	}
 	var res any
 	if reg, ok := cmd.(*fsm.RegisterBroker); ok {
-		res, err = n.registerAsLeader(ctx, reg, buf)
+		res, err = n.registerAsLeader(ctx, reg, buf, plannedAt{})
 	} else {
 		res, err = n.applyEncodedAsLeader(ctx, t, buf)
 	}
@@ -144,18 +147,31 @@ func (n *Node) applyForwarded(ctx context.Context, buf []byte) ([]byte, error) {
 	return fsm.EncodeResult(t, res)
 }
 
+// plannedAt is the FSM generation read before a registration was found to
+// change something, on this member; ok is false when it was not planned
+// here. Every applied change moves the generation, so while it has not
+// moved the registration still changes something.
+type plannedAt struct {
+	gen uint64
+	ok  bool
+}
+
+// still reports whether a plan made at p holds against f's current state.
+func (p plannedAt) still(f *fsm.FSM) bool { return p.ok && f.Generation() == p.gen }
+
 // registerAsLeader applies a registration on the leader unless, by now, it
-// would change nothing (a duplicate from another member got there first).
-// encoded is the registration's entry (with its request id) when the caller
+// would change nothing (a duplicate from another member got there first);
+// it does not plan the registration again when the plan made at planned
+// still holds. encoded is the registration's entry (with its request id) when the caller
 // has it already; it is proposed as is unless it must be split, in which
 // case the parts go without a request id (a registration that changes
 // nothing is never written, so a retried one is harmless).
-func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker, encoded []byte) (fsm.RegisterResult, error) {
+func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker, encoded []byte, planned plannedAt) (fsm.RegisterResult, error) {
 	if err := n.waitLeaderReady(ctx.Done()); err != nil {
 		return fsm.RegisterResult{}, err
 	}
 	n.heard(cmd.Key())
-	if !n.fsm.WouldChange(cmd) {
+	if !planned.still(n.fsm) && !n.fsm.WouldChange(cmd) {
 		n.stats.RegistersDeduped.Add(1)
 		return n.fsm.RegisterResult(cmd), nil
 	}
