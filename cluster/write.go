@@ -87,10 +87,14 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 		return fsm.RegisterResult{}, err
 	}
 	defer n.requests.done(id)
+	reg := proposedRegistration{cmd: &stamped, entry: encoded, planned: planned}
+	if p, ok := fsm.RegistrationProposal(id, &stamped); ok {
+		reg.decoded = &p
+	}
 	res, err := n.onLeader(ctx, leaderOp{
 		method: forwardMethod,
 		args:   func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: encoded}, nil },
-		local:  func(ctx context.Context) (any, error) { return n.registerAsLeader(ctx, &stamped, encoded, planned) },
+		local:  func(ctx context.Context) (any, error) { return n.registerAsLeader(ctx, reg) },
 		decode: func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
 	})
 	n.countOutcome(err)
@@ -123,23 +127,25 @@ func (n *Node) Heartbeat(key fsm.BrokerKey) bool {
 
 // applyForwarded runs a follower's encoded write on this member as the
 // leader and encodes the answer for the trip back. Only commands the
-// registry marks forwardable are accepted. The entry is decoded once, here:
-// a registration to check that it still changes something, any other
-// command so that one that does not decode never reaches the log. The
+// registry marks forwardable are accepted. The entry is decoded once, here
+// (the FSM applies what was decoded when Raft applies the entry on this
+// member): a registration to check that it still changes something, any
+// other command so that one that does not decode never reaches the log. The
 // bytes are proposed as they came.
 func (n *Node) applyForwarded(ctx context.Context, buf []byte) ([]byte, error) {
-	t, cmd, err := fsm.Decode(buf)
+	decoded, err := fsm.DecodeProposal(buf)
 	if err != nil {
 		return nil, err
 	}
+	t := decoded.Type()
 	if !fsm.IsForwardable(t) {
 		return nil, fmt.Errorf("%w: %s", ErrNotForwardable, t)
 	}
 	var res any
-	if reg, ok := cmd.(*fsm.RegisterBroker); ok {
-		res, err = n.registerAsLeader(ctx, reg, buf, plannedAt{})
+	if cmd, ok := decoded.Command().(*fsm.RegisterBroker); ok {
+		res, err = n.registerAsLeader(ctx, proposedRegistration{cmd: cmd, entry: buf, decoded: &decoded})
 	} else {
-		res, err = n.applyEncodedAsLeader(ctx, t, buf)
+		res, err = n.proposeAsLeader(ctx, t, buf, &decoded)
 	}
 	if err != nil {
 		return nil, err
@@ -159,35 +165,46 @@ type plannedAt struct {
 // still reports whether a plan made at p holds against f's current state.
 func (p plannedAt) still(f *fsm.FSM) bool { return p.ok && f.Generation() == p.gen }
 
+// proposedRegistration is a registration on its way to the log: the
+// command, its entry with its request id (nil when the caller has none),
+// what that entry decodes to when known, and where it was planned.
+type proposedRegistration struct {
+	cmd     *fsm.RegisterBroker
+	entry   []byte
+	decoded *fsm.Proposal
+	planned plannedAt
+}
+
 // registerAsLeader applies a registration on the leader unless, by now, it
 // would change nothing (a duplicate from another member got there first);
-// it does not plan the registration again when the plan made at planned
-// still holds. encoded is the registration's entry (with its request id) when the caller
-// has it already; it is proposed as is unless it must be split, in which
-// case the parts go without a request id (a registration that changes
-// nothing is never written, so a retried one is harmless).
-func (n *Node) registerAsLeader(ctx context.Context, cmd *fsm.RegisterBroker, encoded []byte, planned plannedAt) (fsm.RegisterResult, error) {
+// it does not plan the registration again when the plan made at
+// reg.planned still holds. The entry is proposed as is unless it must be
+// split, in which case the parts go without a request id (a registration
+// that changes nothing is never written, so a retried one is harmless).
+func (n *Node) registerAsLeader(ctx context.Context, reg proposedRegistration) (fsm.RegisterResult, error) {
 	if err := n.waitLeaderReady(ctx.Done()); err != nil {
 		return fsm.RegisterResult{}, err
 	}
+	cmd := reg.cmd
 	n.heard(cmd.Key())
-	if !planned.still(n.fsm) && !n.fsm.WouldChange(cmd) {
+	if !reg.planned.still(n.fsm) && !n.fsm.WouldChange(cmd) {
 		n.stats.RegistersDeduped.Add(1)
 		return n.fsm.RegisterResult(cmd), nil
 	}
-	entries := [][]byte{encoded}
-	if len(encoded) == 0 || len(encoded) > fsm.MaxEntrySize {
-		var err error
+	var res any
+	var err error
+	if len(reg.entry) == 0 || len(reg.entry) > fsm.MaxEntrySize {
+		var entries [][]byte
 		if entries, err = fsm.SplitRegistration(cmd); err != nil {
 			return fsm.RegisterResult{}, err
 		}
-	}
-	var res any
-	for _, e := range entries {
-		var err error
-		if res, err = n.applyEncodedAsLeader(ctx, fsm.RegisterBrokerType, e); err != nil {
-			return fsm.RegisterResult{}, err
+		for _, e := range entries {
+			if res, err = n.applyEncodedAsLeader(ctx, fsm.RegisterBrokerType, e); err != nil {
+				return fsm.RegisterResult{}, err
+			}
 		}
+	} else if res, err = n.proposeAsLeader(ctx, fsm.RegisterBrokerType, reg.entry, reg.decoded); err != nil {
+		return fsm.RegisterResult{}, err
 	}
 	n.stats.RegistersWritten.Add(1)
 	r, _ := res.(fsm.RegisterResult)
@@ -223,11 +240,20 @@ func (n *Node) logWrite(cmd any) {
 	}
 }
 
-// applyEncodedAsLeader proposes an encoded entry; it is the only path to
-// raft.Apply.
+// applyEncodedAsLeader proposes an encoded entry.
 func (n *Node) applyEncodedAsLeader(ctx context.Context, t fsm.CommandType, buf []byte) (any, error) {
+	return n.proposeAsLeader(ctx, t, buf, nil)
+}
+
+// proposeAsLeader proposes an encoded entry, telling the FSM what it
+// decodes to when decoded is not nil; it is the only path to raft.Apply.
+func (n *Node) proposeAsLeader(ctx context.Context, t fsm.CommandType, buf []byte, decoded *fsm.Proposal) (any, error) {
 	if err := n.waitLeaderReady(ctx.Done()); err != nil {
 		return nil, err
+	}
+	if decoded != nil {
+		n.fsm.Expect(buf, *decoded)
+		defer n.fsm.Forget(buf)
 	}
 	timeout := n.cfg.ApplyTimeout
 	if dl, ok := ctx.Deadline(); ok {

@@ -33,7 +33,7 @@ func TestRegisterAsLeader_PlanHoldsOnlyWhileTheStateHasNotMoved(t *testing.T) {
 		t.Fatal("the plan still holds after a registration was applied")
 	}
 	index, written := leader.node.Raft().LastIndex(), leader.node.Stats().RegistersWritten.Load()
-	if _, err := leader.node.registerAsLeader(ctx, cmd, entry, planned); err != nil {
+	if _, err := leader.node.registerAsLeader(ctx, proposedRegistration{cmd: cmd, entry: entry, planned: planned}); err != nil {
 		t.Fatal(err)
 	}
 	if got := leader.node.Raft().LastIndex(); got != index {
@@ -50,7 +50,7 @@ func TestRegisterAsLeader_PlanHoldsOnlyWhileTheStateHasNotMoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	planned = plannedAt{gen: f.Generation(), ok: true}
-	if _, err := leader.node.registerAsLeader(ctx, changed, entry, planned); err != nil {
+	if _, err := leader.node.registerAsLeader(ctx, proposedRegistration{cmd: changed, entry: entry, planned: planned}); err != nil {
 		t.Fatal(err)
 	}
 	if got := leader.node.Stats().RegistersWritten.Load(); got != written+1 {

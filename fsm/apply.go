@@ -19,12 +19,17 @@ func (f *FSM) Apply(l *raft.Log) interface{} {
 // ApplyBatch applies committed entries in order under one lock. Entries that
 // are not commands (configuration, no-op, barrier) yield nil but still
 // advance AppliedIndex. The entries are decoded before the lock is taken,
-// so that reads wait only for the state changes.
+// so that reads wait only for the state changes; an entry this member
+// proposed with Expect is not decoded again.
 func (f *FSM) ApplyBatch(logs []*raft.Log) []interface{} {
 	out := make([]interface{}, len(logs))
 	decoded := make([]decodedEntry, len(logs))
 	for i, l := range logs {
-		if l.Type == raft.LogCommand {
+		if l.Type != raft.LogCommand {
+			continue
+		}
+		var ok bool
+		if decoded[i], ok = f.expectedEntry(l.Data); !ok {
 			decoded[i] = decodeEntry(l.Data)
 		}
 	}

@@ -22,7 +22,10 @@ type FSM struct {
 	st *state
 
 	applied atomic.Uint64 // last log index handed to the FSM
-	gen     atomic.Uint64 // bumped on every observable change
+	// expected are entries this member proposes, already decoded
+	// (proposal.go).
+	expected expectations
+	gen      atomic.Uint64 // bumped on every observable change
 }
 
 var (
