@@ -157,18 +157,24 @@ func (l *lexer) skip() error { return jsonErr(l.fj.Skip()) }
 // scalar reads a string, number, boolean or null and returns its kind and
 // text (the unescaped contents for strings, "" for null).
 func (l *lexer) scalar() (fastjson.Kind, string, error) {
-	kind, text, err := l.fj.Scalar()
-	switch {
-	case err != nil:
+	kind, raw, err := l.fj.Scalar()
+	if err != nil {
 		return kind, "", jsonErr(err)
-	case kind == fastjson.KindBool && text[0] == 't':
-		return kind, "true", nil
-	case kind == fastjson.KindBool:
-		return kind, "false", nil
-	case kind == fastjson.KindNumber:
-		return kind, string(text), nil // ASCII by the number grammar
 	}
-	return kind, fastjson.ValidString(text), nil
+	return kind, scalarText(kind, raw), nil
+}
+
+// scalarText is the text of a scalar the lexer read as raw.
+func scalarText(kind fastjson.Kind, raw []byte) string {
+	switch {
+	case kind == fastjson.KindBool && raw[0] == 't':
+		return "true"
+	case kind == fastjson.KindBool:
+		return "false"
+	case kind == fastjson.KindNumber:
+		return string(raw) // ASCII by the number grammar
+	}
+	return fastjson.ValidString(raw)
 }
 
 // typeErr reports that the next value is not of the wanted type.

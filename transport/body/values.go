@@ -38,10 +38,19 @@ func (l *lexer) optInt(min, max int64) (v int64, ok bool, err error) {
 		return 0, false, l.typeErr("integer")
 	}
 	at := l.fj.Offset()
-	kind, text, err := l.scalar()
+	kind, raw, err := l.fj.Scalar()
 	if err != nil || kind == fastjson.KindNull {
-		return 0, false, err
+		return 0, false, jsonErr(err)
 	}
+	// Plain decimals, nearly every number a body carries, are read
+	// without making a string of them first.
+	if v, ok := plainDecimal(raw); ok {
+		if v < min || v > max {
+			return 0, false, fmt.Errorf("%w: %.40q at offset %d", ErrRange, raw, at)
+		}
+		return v, true, nil
+	}
+	text := scalarText(kind, raw)
 	if kind == fastjson.KindString && (text == "" || text == "null") {
 		return 0, false, nil
 	}
@@ -53,6 +62,30 @@ func (l *lexer) optInt(min, max int64) (v int64, ok bool, err error) {
 		return 0, false, fmt.Errorf("%w: want integer, got %.40q at offset %d", ErrType, text, at)
 	}
 	return v, true, nil
+}
+
+// plainDecimal parses an optional '-' and 1 to 18 decimal digits (never out
+// of an int64's range) as strconv.ParseInt does in base 10; ok is false for
+// anything else, which the caller parses with strconv.
+func plainDecimal(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // int32v reads a Java int field; null leaves def.
