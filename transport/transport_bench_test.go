@@ -107,7 +107,7 @@ func BenchmarkServer_RouteQueryCached(b *testing.B) {
 // check.
 func BenchmarkDecodeRegistration(b *testing.B) {
 	s := benchServer(b, 0, 0)
-	for _, topics := range []int{100, 1000, 10000} {
+	for _, topics := range []int{10, 100, 1000, 10000} {
 		for _, compressed := range []bool{false, true} {
 			b.Run(fmt.Sprintf("topics=%d/compressed=%v", topics, compressed), func(b *testing.B) {
 				rb := &body.RegisterBody{DataVersion: fsm.DataVersion{Timestamp: 1, Counter: 1},
