@@ -155,12 +155,32 @@ func putAt[T any](list []T, index map[string]int, key string, v T) []T {
 // dedupeTopics keeps one config per topicName: the last one, at the position
 // of the first.
 func dedupeTopics(list []fsm.TopicConfig) []fsm.TopicConfig {
+	if len(list) <= dedupeScanMax && !repeatsTopicName(list) {
+		return list // the usual case, without building a second list
+	}
 	var out []fsm.TopicConfig
 	index := make(map[string]int, len(list))
 	for _, tc := range list {
 		out = putAt(out, index, tc.TopicName, tc)
 	}
 	return out
+}
+
+// dedupeScanMax is the longest list dedupeTopics first scans for a
+// repeated topicName, which for short lists costs less than the index.
+const dedupeScanMax = 64
+
+// repeatsTopicName reports whether two configs of list have the same
+// topicName.
+func repeatsTopicName(list []fsm.TopicConfig) bool {
+	for i := range list {
+		for j := i + 1; j < len(list); j++ {
+			if list[i].TopicName == list[j].TopicName {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readTopicConfig reads a Java TopicConfig with its field defaults.
