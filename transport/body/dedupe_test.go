@@ -2,7 +2,9 @@ package body
 
 import (
 	"fmt"
+	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/raftns/raftns/fsm"
@@ -42,6 +44,55 @@ func TestDedupeTopics_ShortAndLongListsAlike(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("n=%d list %d: got %v\nwant %v", n, i, got, want)
 			}
+		}
+	}
+}
+
+// topicTableModel is what the topic table decodes to by the rules of
+// DecodeRegisterBody (a repeated key keeps its first position and last
+// value; then a repeated topicName likewise), computed with maps.
+func topicTableModel(keys []string, configs []fsm.TopicConfig) []fsm.TopicConfig {
+	var byKey []fsm.TopicConfig
+	index := map[string]int{}
+	for i, key := range keys {
+		byKey = putAt(byKey, index, key, configs[i])
+	}
+	return dedupeTopicsByIndex(byKey)
+}
+
+// Topic tables whose keys are their topic names (the list is its own
+// index), with repeated keys, with keys that are not the topic name from
+// some point on, and longer than the scan: all decode as the maps say.
+func TestTopicTable_DecodesAsTheModel(t *testing.T) {
+	r := rand.New(rand.NewSource(40))
+	for i := range 400 {
+		n := []int{0, 1, 2, 5, dedupeScanMax - 1, dedupeScanMax, dedupeScanMax + 1, 150}[r.Intn(8)]
+		mode := r.Intn(4)
+		var keys []string
+		var configs []fsm.TopicConfig
+		var js strings.Builder
+		js.WriteString(`{"topicConfigSerializeWrapper":{"topicConfigTable":{`)
+		for j := range n {
+			name := fmt.Sprintf("T%d", r.Intn(n+1)) // repeats now and then
+			key := name
+			if mode == 1 && j > n/2 || mode == 2 && r.Intn(8) == 0 {
+				key = fmt.Sprintf("K%d", r.Intn(n+1))
+			}
+			perm := int32(r.Intn(8))
+			keys = append(keys, key)
+			configs = append(configs, fsm.TopicConfig{TopicName: name, ReadQueueNums: 16, WriteQueueNums: 16, Perm: perm})
+			if j > 0 {
+				js.WriteByte(',')
+			}
+			fmt.Fprintf(&js, `%q:{"topicName":%q,"perm":%d}`, key, name, perm)
+		}
+		js.WriteString(`}}}`)
+		got, err := DecodeRegisterBody([]byte(js.String()), false, 479)
+		if err != nil {
+			t.Fatalf("table %d: %v", i, err)
+		}
+		if want := topicTableModel(keys, configs); !reflect.DeepEqual(got.TopicConfigs, want) {
+			t.Fatalf("table %d (%s): got %v\nwant %v", i, js.String(), got.TopicConfigs, want)
 		}
 	}
 }

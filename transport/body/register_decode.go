@@ -127,19 +127,49 @@ func readTopicConfigTable(l *lexer) ([]fsm.TopicConfig, error) {
 		return nil, nil
 	}
 	var byKey []fsm.TopicConfig
-	index := map[string]int{}
+	var index topicIndex
 	err := l.object(func(key string) error {
-		tc, err := readTopicConfig(l)
+		tc, err := readTopicConfig(l, key)
 		if err != nil {
 			return atPath(key, err)
 		}
-		byKey = putAt(byKey, index, key, tc)
+		byKey = index.put(byKey, key, tc)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	if index.m == nil {
+		return byKey, nil // every key was its topicName: no name repeats
+	}
 	return dedupeTopics(byKey), nil
+}
+
+// topicIndex finds a topic table's keys among those read so far. While
+// every key is its config's topicName, as Java writes the table, the list
+// itself is the index, scanned while it is short; from the first key that
+// is not, or from dedupeScanMax configs on, a map of the keys.
+type topicIndex struct{ m map[string]int }
+
+// put stores tc under key in list: in place when key was seen, appended
+// otherwise.
+func (x *topicIndex) put(list []fsm.TopicConfig, key string, tc fsm.TopicConfig) []fsm.TopicConfig {
+	if x.m == nil && (key != tc.TopicName || len(list) >= dedupeScanMax) {
+		x.m = make(map[string]int, len(list)+1)
+		for i := range list {
+			x.m[list[i].TopicName] = i // each key so far is its topicName
+		}
+	}
+	if x.m != nil {
+		return putAt(list, x.m, key, tc)
+	}
+	for i := range list {
+		if list[i].TopicName == key {
+			list[i] = tc
+			return list
+		}
+	}
+	return append(list, tc)
 }
 
 // putAt stores v under key: in place when key was seen, appended otherwise.
@@ -183,14 +213,15 @@ func repeatsTopicName(list []fsm.TopicConfig) bool {
 	return false
 }
 
-// readTopicConfig reads a Java TopicConfig with its field defaults.
-func readTopicConfig(l *lexer) (fsm.TopicConfig, error) {
+// readTopicConfig reads a Java TopicConfig with its field defaults; key is
+// the table key it is under, which is usually its topicName.
+func readTopicConfig(l *lexer, key string) (fsm.TopicConfig, error) {
 	tc := fsm.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
 	err := l.object(func(key string) error {
 		var err error
 		switch key {
 		case "topicName":
-			tc.TopicName, err = l.str()
+			tc.TopicName, err = l.strLike(key)
 		case "readQueueNums":
 			tc.ReadQueueNums, err = l.int32v(defaultQueueNums)
 		case "writeQueueNums":

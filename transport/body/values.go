@@ -31,6 +31,22 @@ func (l *lexer) str() (string, error) {
 	return s, err
 }
 
+// strLike is str for a field whose text is usually same: then it returns
+// same instead of a copy of the text.
+func (l *lexer) strLike(same string) (string, error) {
+	if c := l.peek(); c == '{' || c == '[' {
+		return "", l.typeErr("string")
+	}
+	kind, raw, err := l.fj.Scalar()
+	switch {
+	case err != nil:
+		return "", jsonErr(err)
+	case kind == fastjson.KindString && string(raw) == same:
+		return same, nil // same is valid UTF-8, so raw is too
+	}
+	return scalarText(kind, raw), nil
+}
+
 // optInt reads a Java int or long field within [min, max]. ok is false for
 // null and for an empty or "null" string.
 func (l *lexer) optInt(min, max int64) (v int64, ok bool, err error) {
