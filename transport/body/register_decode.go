@@ -198,7 +198,7 @@ func dedupeTopics(list []fsm.TopicConfig) []fsm.TopicConfig {
 
 // dedupeScanMax is the longest list dedupeTopics first scans for a
 // repeated topicName, which for short lists costs less than the index.
-const dedupeScanMax = 64
+const dedupeScanMax = 16
 
 // repeatsTopicName reports whether two configs of list have the same
 // topicName.
