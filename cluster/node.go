@@ -58,7 +58,9 @@ type Node struct {
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}
-	wg           sync.WaitGroup
+	// forwardWorkers run forwarded writes on this member as the leader.
+	forwardWorkers *forwardWorkers
+	wg             sync.WaitGroup
 }
 
 // Stats are counters the admin HTTP layer exports as metrics.
@@ -109,6 +111,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		readyCh:    make(chan struct{}),
 		shutdownCh: make(chan struct{}),
 	}
+	n.forwardWorkers = newForwardWorkers(n.shutdownCh)
 	n.leaderChange = newLeaderChanges()
 	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
 	n.lessor.groups = f.ReplicaGroups

@@ -66,11 +66,16 @@ type StatusArgs struct{}
 type rpcEndpoint struct{ n *Node }
 
 // Forward applies a follower's write if this member is the leader.
+// It runs on one of the leader's forward workers.
 func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *LeaderReply) error {
 	e.n.stats.ForwardedIn.Add(1)
-	return e.run(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
-		return e.n.applyForwarded(ctx, args.Command)
+	var err error
+	e.n.forwardWorkers.run(func() {
+		err = e.run(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
+			return e.n.applyForwarded(ctx, args.Command)
+		})
 	})
+	return err
 }
 
 // JoinAsLeader admits a member.

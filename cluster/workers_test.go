@@ -1,0 +1,60 @@
+package cluster
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/raftns/raftns/internal/poll"
+)
+
+// Operations run one after another reuse one goroutine; concurrent ones
+// all run, each returning once done; no more than maxIdleForwardWorkers
+// stay waiting, and those leave when the member stops.
+func TestForwardWorkers_ReuseBoundAndStop(t *testing.T) {
+	stop := make(chan struct{})
+	w := newForwardWorkers(stop)
+	ran := 0
+	for range 100 {
+		w.run(func() { ran++ })
+	}
+	if ran != 100 {
+		t.Fatalf("ran %d of 100", ran)
+	}
+	if got := w.started.Load(); got != 1 {
+		t.Fatalf("%d goroutines started for 100 operations one after another, want 1", got)
+	}
+
+	const concurrent = 4 * maxIdleForwardWorkers
+	var wg sync.WaitGroup
+	var inside, done atomic.Int32
+	release := make(chan struct{})
+	for range concurrent {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(func() {
+				inside.Add(1)
+				<-release
+			})
+			done.Add(1)
+		}()
+	}
+	poll.For(t, 10*time.Second, "every operation to be running at once", func() bool { return inside.Load() == concurrent })
+	if done.Load() != 0 {
+		t.Fatal("run returned before its operation did")
+	}
+	close(release)
+	wg.Wait()
+	poll.For(t, 10*time.Second, "the workers beyond the bound to exit", func() bool {
+		return w.idle.Load() == maxIdleForwardWorkers
+	})
+	close(stop)
+	poll.For(t, 10*time.Second, "the idle workers to exit after stop", func() bool { return w.idle.Load() == 0 })
+	// After stop an operation still runs, on a worker that then exits.
+	w.run(func() { ran++ })
+	if ran != 101 {
+		t.Fatal("an operation after stop did not run")
+	}
+}
