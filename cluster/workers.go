@@ -3,8 +3,10 @@ package cluster
 import "sync/atomic"
 
 // maxIdleForwardWorkers bounds the goroutines kept waiting for the next
-// forwarded write; beyond it a worker that finished exits.
-const maxIdleForwardWorkers = 8
+// forwarded write; beyond it a worker that finished exits. Followers
+// forward as many writes at once as their brokers send, so the bound is
+// about the concurrency a leader sees.
+const maxIdleForwardWorkers = 64
 
 // forwardWorkers runs the leader's side of forwarded writes on goroutines
 // kept for reuse. net/rpc serves each request on a new goroutine, and the
