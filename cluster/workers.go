@@ -14,48 +14,66 @@ const maxIdleForwardWorkers = 64
 // goroutine's stack from its initial size again: about 7 % of a leader's
 // CPU under forwarded registrations. A reused goroutine keeps its stack.
 type forwardWorkers struct {
-	work    chan func()
-	idle    atomic.Int32
+	// idle holds the hand-off channel of each waiting worker.
+	idle    chan chan forwardTask
 	started atomic.Int64 // goroutines started, for tests
 	stop    <-chan struct{}
 }
 
+// forwardTask is an operation and the channel closed once it returned.
+type forwardTask struct {
+	fn   func()
+	done chan struct{}
+}
+
 // newForwardWorkers returns workers that exit once stop is closed.
 func newForwardWorkers(stop <-chan struct{}) *forwardWorkers {
-	return &forwardWorkers{work: make(chan func()), stop: stop}
+	return &forwardWorkers{idle: make(chan chan forwardTask, maxIdleForwardWorkers), stop: stop}
 }
 
 // run runs fn on a waiting worker, or on a new one, and returns once fn
 // has returned.
 func (w *forwardWorkers) run(fn func()) {
-	done := make(chan struct{})
-	task := func() {
-		defer close(done)
-		fn()
-	}
+	t := forwardTask{fn: fn, done: make(chan struct{})}
 	select {
-	case w.work <- task:
+	case ch := <-w.idle:
+		select {
+		case ch <- t:
+		case <-w.stop: // the worker may have left
+			w.start(t)
+		}
 	default:
-		w.started.Add(1)
-		go w.worker(task)
+		w.start(t)
 	}
-	<-done
+	<-t.done
 }
 
-// worker runs task, then waits for the next one while no more than
-// maxIdleForwardWorkers others wait, until stop is closed.
-func (w *forwardWorkers) worker(task func()) {
+func (w *forwardWorkers) start(t forwardTask) {
+	w.started.Add(1)
+	go w.worker(t)
+}
+
+// worker runs t, then offers itself for the next task while fewer than
+// maxIdleForwardWorkers others wait, until stop is closed. It offers
+// itself before it reports t done, so that an operation run after t
+// finds it.
+func (w *forwardWorkers) worker(t forwardTask) {
+	next := make(chan forwardTask)
 	for {
-		task()
-		if w.idle.Add(1) > maxIdleForwardWorkers {
-			w.idle.Add(-1)
+		t.fn()
+		var waiting bool
+		select {
+		case w.idle <- next:
+			waiting = true
+		default:
+		}
+		close(t.done)
+		if !waiting {
 			return
 		}
 		select {
-		case task = <-w.work:
-			w.idle.Add(-1)
+		case t = <-next:
 		case <-w.stop:
-			w.idle.Add(-1)
 			return
 		}
 	}
