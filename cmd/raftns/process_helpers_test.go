@@ -116,9 +116,29 @@ func (p *proc) waitReady() {
 	}
 }
 
+// errPortTaken: a member could not bind a port chosen for it.
+var errPortTaken = errors.New("a port chosen by the OS was taken by another process before the member bound it")
+
 // startCluster starts n members with the same peer list and waits until all
-// are ready.
+// are ready. The OS picks each port and the port is released before the
+// member binds it, so a process elsewhere on the machine can take it in
+// between; a cluster that lost a port that way is started again on fresh
+// ports, up to three times.
 func startCluster(t *testing.T, n int, extra ...string) []*proc {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		ps, err := tryStartCluster(t, n, extra)
+		if err == nil {
+			return ps
+		}
+		if attempt == 3 || !errors.Is(err, errPortTaken) {
+			t.Fatal(err)
+		}
+		t.Logf("cluster start %d: %v; starting again on fresh ports", attempt, err)
+	}
+}
+
+func tryStartCluster(t *testing.T, n int, extra []string) ([]*proc, error) {
 	t.Helper()
 	var ps []*proc
 	var peers []string
@@ -132,9 +152,20 @@ func startCluster(t *testing.T, n int, extra ...string) []*proc {
 		p.start()
 	}
 	for _, p := range ps {
-		p.waitReady()
+		err := p.WaitReady(context.Background(), 30*time.Second)
+		switch {
+		case errors.Is(err, launch.ErrExited) && strings.Contains(p.Log(), "address already in use"):
+			for _, q := range ps {
+				q.Kill()
+			}
+			return nil, fmt.Errorf("%s: %w", p.ID, errPortTaken)
+		case errors.Is(err, launch.ErrExited):
+			return nil, fmt.Errorf("%s exited:\n%s", p.ID, p.Log())
+		case err != nil:
+			return nil, err
+		}
 	}
-	return ps
+	return ps, nil
 }
 
 func leaderOf(t *testing.T, ps []*proc) *proc {
