@@ -80,29 +80,9 @@ func (l *lexer) optInt(min, max int64) (v int64, ok bool, err error) {
 	return v, true, nil
 }
 
-// plainDecimal parses an optional '-' and 1 to 18 decimal digits (never out
-// of an int64's range) as strconv.ParseInt does in base 10; ok is false for
-// anything else, which the caller parses with strconv.
-func plainDecimal(b []byte) (int64, bool) {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
+// plainDecimal reads what fastjson.PlainDecimal reads; anything else the
+// caller parses with strconv.
+func plainDecimal(b []byte) (int64, bool) { return fastjson.PlainDecimal(b) }
 
 // int32v reads a Java int field; null leaves def.
 func (l *lexer) int32v(def int32) (int32, error) {

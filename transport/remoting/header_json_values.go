@@ -22,26 +22,14 @@ func headerErr(err error) error {
 	return err
 }
 
-// parseInt32 parses an optionally negative decimal integer that fits int32.
+// parseInt32 parses an optionally negative decimal integer of at most ten
+// digits that fits int32.
 func parseInt32(b []byte) (int32, bool) {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 10 {
+	if len(b) > 11 || (len(b) == 11 && b[0] != '-') {
 		return 0, false
 	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	if v < -1<<31 || v > 1<<31-1 {
+	v, ok := fastjson.PlainDecimal(b)
+	if !ok || v < -1<<31 || v > 1<<31-1 {
 		return 0, false
 	}
 	return int32(v), true
