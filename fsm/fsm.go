@@ -26,6 +26,10 @@ type FSM struct {
 	// (proposal.go).
 	expected expectations
 	gen      atomic.Uint64 // bumped on every observable change
+	// restores counts snapshots restored; restoredIndex is the applied
+	// index the last one stood for.
+	restores      atomic.Uint64
+	restoredIndex atomic.Uint64
 }
 
 var (

@@ -25,10 +25,22 @@ func (f *FSM) Restore(rc io.ReadCloser) error {
 	f.st = st
 	f.applied.Store(meta.AppliedIndex)
 	f.gen.Add(1)
+	f.restoredIndex.Store(meta.AppliedIndex)
+	f.restores.Add(1)
 	f.mu.Unlock()
 	f.logger.Info("snapshot restored", "index", meta.AppliedIndex,
 		"brokers", len(st.regs), "topics", len(st.topics))
 	return nil
+}
+
+// Restores returns how many snapshots this FSM has restored (the member's
+// own at start, the leader's when the member was further behind than the
+// leader's log reaches, an operator's restore) and the applied index the
+// last of them stood for.
+func (f *FSM) Restores() (count, lastIndex uint64) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.restores.Load(), f.restoredIndex.Load()
 }
 
 // readState reads a whole snapshot into a fresh state.

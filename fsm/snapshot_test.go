@@ -104,6 +104,9 @@ func TestFSM_SnapshotRestore_RoundTrip(t *testing.T) {
 			if dst.Generation() == gen {
 				t.Fatal("Restore did not bump the generation")
 			}
+			if n, idx := dst.Restores(); n != 1 || idx != src.AppliedIndex() {
+				t.Fatalf("Restores() = %d, %d; want 1, %d", n, idx, src.AppliedIndex())
+			}
 		})
 	}
 }
@@ -243,6 +246,9 @@ func TestFSM_Restore_RejectsBadSnapshots(t *testing.T) {
 			}
 			if !reflect.DeepEqual(reads(f), before) || f.Generation() != gen || f.AppliedIndex() != applied {
 				t.Fatal("a rejected snapshot changed the state")
+			}
+			if n, _ := f.Restores(); n != 0 {
+				t.Fatalf("a rejected snapshot counts as restored (%d)", n)
 			}
 		})
 	}
