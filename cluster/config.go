@@ -99,8 +99,13 @@ type Config struct {
 	// client and admin addresses into the member directory.
 	DirectoryRefresh time.Duration
 
-	// SnapshotThreshold, SnapshotInterval and TrailingLogs tune Raft
-	// snapshots; zero keeps the defaults.
+	// SnapshotInterval is how often Raft checks whether to snapshot (each
+	// check waits between one and two intervals); SnapshotThreshold is how
+	// many entries past the last snapshot the log must hold for a check to
+	// take one; TrailingLogs is how many entries a snapshot leaves in the
+	// log. A member missing more than the log still holds receives the
+	// snapshot and then the entries after it (docs/operations.md,
+	// "Snapshots and catching up"). Zero keeps the library's default.
 	SnapshotThreshold uint64
 	SnapshotInterval  time.Duration
 	TrailingLogs      uint64
@@ -122,6 +127,21 @@ type Config struct {
 	linkDown func(addr string) bool
 }
 
+// Snapshot defaults. Checking every 2–4 s lets a leader under heavy writes
+// snapshot about every 4096 entries, so a member that returns from an
+// outage longer than the log holds receives the (small) state plus at most
+// a few thousand entries instead of every entry it missed; an idle or
+// lightly written cluster reaches the threshold rarely, and a check alone
+// only compares two indexes. The 8192 trailing entries let a member that
+// fell a little behind (a restart, a slow disk) replay entries, about a
+// second's work, rather than receive a snapshot. docs/operations.md,
+// "Snapshots and catching up", has the numbers.
+const (
+	DefaultSnapshotInterval  = 2 * time.Second
+	DefaultSnapshotThreshold = 4096
+	DefaultTrailingLogs      = 8192
+)
+
 // DefaultConfig returns the defaults for a single member in ./data.
 func DefaultConfig() *Config {
 	return &Config{
@@ -141,9 +161,9 @@ func DefaultConfig() *Config {
 		PromoteAfter:               10 * time.Second,
 		PromoteMaxLag:              256,
 		DirectoryRefresh:           30 * time.Second,
-		SnapshotThreshold:          8192,
-		SnapshotInterval:           120 * time.Second,
-		TrailingLogs:               10240,
+		SnapshotThreshold:          DefaultSnapshotThreshold,
+		SnapshotInterval:           DefaultSnapshotInterval,
+		TrailingLogs:               DefaultTrailingLogs,
 	}
 }
 
