@@ -77,6 +77,12 @@ type config struct {
 	// ClusterAddr (NAT, a proxy); empty means ClusterAddr itself.
 	ClusterAdvertise string
 
+	// SnapshotInterval, SnapshotThreshold and TrailingLogs tune Raft
+	// snapshots and log compaction (cluster.Config).
+	SnapshotInterval  time.Duration
+	SnapshotThreshold uint64
+	TrailingLogs      uint64
+
 	// Namesrv holds reference NameServer properties (orderMessageEnable…)
 	// and unknown keys from the file, reported by GET_NAMESRV_CONFIG.
 	Namesrv map[string]string
@@ -110,6 +116,10 @@ func defaultConfig() *config {
 		MaxRestoreSize:   1 << 30,
 		ACLMode:          "off",
 		Controller:       defaultControllerConfig(),
+
+		SnapshotInterval:  cluster.DefaultSnapshotInterval,
+		SnapshotThreshold: cluster.DefaultSnapshotThreshold,
+		TrailingLogs:      cluster.DefaultTrailingLogs,
 		Namesrv: map[string]string{
 			transport.PropOrderMessageEnable:                "false",
 			transport.PropReturnOrderTopicConfigToBroker:    "true",
@@ -211,6 +221,9 @@ func (c *config) validate() error {
 	if err := c.validateLimits(); err != nil {
 		return err
 	}
+	if err := c.validateSnapshots(); err != nil {
+		return err
+	}
 	if err := c.validateClusterTLS(); err != nil {
 		return err
 	}
@@ -254,6 +267,9 @@ func (c *config) properties() map[string]string {
 		"httpPprof":          strconv.FormatBool(c.HTTPPprof),
 		"maxRestoreSize":     strconv.FormatInt(c.MaxRestoreSize, 10),
 		"aclMode":            c.ACLMode, "aclFile": c.ACLFile, "aclBrokerAddrs": strings.Join(c.ACLBrokerAddrs, ","),
+		"snapshotInterval":  c.SnapshotInterval.String(),
+		"snapshotThreshold": strconv.FormatUint(c.SnapshotThreshold, 10),
+		"trailingLogs":      strconv.FormatUint(c.TrailingLogs, 10),
 	} {
 		p[k] = v
 	}

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/cluster"
 )
 
 func writeFile(t *testing.T, name, text string) string {
@@ -100,6 +104,11 @@ func TestConfig_BadInputIsRefusedClearly(t *testing.T) {
 		{"bad reload interval", []string{"--tls-reload-interval", "often"}, "", "tlsReloadInterval"},
 		{"missing TLS config file", []string{"--tls-config-file", "/nonexistent/tls.properties"}, "", "tls.config.file"},
 		{"bad acting-master flag", []string{"--support-acting-master", "perhaps"}, "", "support-acting-master"},
+		{"bad snapshot interval", []string{"--snapshot-interval", "often"}, "", "snapshot-interval"},
+		{"snapshot interval too short", []string{"--snapshot-interval", "10ms"}, "", "snapshot interval 10ms is below 100ms"},
+		{"zero snapshot threshold", []string{"--snapshot-threshold", "0"}, "", "snapshot-threshold"},
+		{"negative trailing logs", nil, "trailingLogs=-5", "trailingLogs"},
+		{"bad trailing logs", []string{"--trailing-logs", "many"}, "", "trailing-logs"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,6 +121,38 @@ func TestConfig_BadInputIsRefusedClearly(t *testing.T) {
 				t.Fatalf("err = %v, want one mentioning %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestConfig_SnapshotSettingsReachTheCluster(t *testing.T) {
+	cfg, err := parseConfig(nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := cluster.DefaultConfig()
+	if cfg.SnapshotInterval != def.SnapshotInterval || cfg.SnapshotThreshold != def.SnapshotThreshold || cfg.TrailingLogs != def.TrailingLogs {
+		t.Fatalf("defaults %v/%d/%d differ from the cluster's %v/%d/%d", cfg.SnapshotInterval, cfg.SnapshotThreshold, cfg.TrailingLogs,
+			def.SnapshotInterval, def.SnapshotThreshold, def.TrailingLogs)
+	}
+	file := writeFile(t, "n.properties", "snapshotThreshold=500\ntrailingLogs=700\n")
+	cfg, err = parseConfig([]string{"-c", file, "--snapshot-interval", "750ms", "--trailing-logs", "900"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	lns := &listeners{client: ln, cluster: ln}
+	rc := clusterConfig(cfg, "n1", lns, hclog.NewNullLogger()).RaftSettings()
+	if rc.SnapshotInterval != 750*time.Millisecond || rc.SnapshotThreshold != 500 || rc.TrailingLogs != 900 {
+		t.Fatalf("raft runs with interval %v, threshold %d, trailing %d; want 750ms, 500 (file), 900 (flag over file)",
+			rc.SnapshotInterval, rc.SnapshotThreshold, rc.TrailingLogs)
+	}
+	props := cfg.properties()
+	if props["snapshotInterval"] != "750ms" || props["snapshotThreshold"] != "500" || props["trailingLogs"] != "900" {
+		t.Fatalf("effective configuration shows %q/%q/%q", props["snapshotInterval"], props["snapshotThreshold"], props["trailingLogs"])
 	}
 }
 

@@ -28,6 +28,7 @@ var flagKeys = map[string]string{
 	"controller": keyEnableController, "controller-listen": keyControllerListen,
 	"elect-unclean-master": transport.PropEnableElectUncleanMaster,
 	"cluster-advertise":    "clusterAdvertise",
+	"snapshot-interval":    "snapshotInterval", "snapshot-threshold": "snapshotThreshold", "trailing-logs": "trailingLogs",
 }
 
 type flagValues struct {
@@ -92,6 +93,9 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"controller":                            "serve the RocketMQ 5 controller requests (enableControllerInNamesrv, default true)",
 		"controller-listen":                     "extra address host:port serving the same protocol, for brokers' controllerAddr (default none)",
 		"elect-unclean-master":                  "let the controller elect a replica outside the SyncStateSet (enableElectUncleanMaster, default false)",
+		"snapshot-interval":                     "how often Raft checks whether to take a snapshot (each check waits one to two intervals), e.g. 2s (default 2s)",
+		"snapshot-threshold":                    "log entries past the last snapshot before a check takes a new one (default 4096)",
+		"trailing-logs":                         "log entries a snapshot leaves in the log; a member further behind receives the snapshot instead (default 8192)",
 	}
 	for name := range flagKeys {
 		key := flagKeys[name]

@@ -172,6 +172,7 @@ func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) 
 	}
 	c.Peers, c.Join, c.Bootstrap = cfg.Peers, cfg.Join, cfg.Bootstrap
 	c.RaftMultiplier = cfg.RaftMultiplier
+	c.SnapshotInterval, c.SnapshotThreshold, c.TrailingLogs = cfg.SnapshotInterval, cfg.SnapshotThreshold, cfg.TrailingLogs
 	c.BrokerExpiry, c.ScanInterval, c.ConnCloseGrace, c.MaxStale = cfg.BrokerExpiry, cfg.ScanInterval, cfg.ConnCloseGrace, cfg.MaxStale
 	c.Logger = logger
 	return c

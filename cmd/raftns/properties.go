@@ -127,6 +127,9 @@ func (c *config) setters() map[string]func(string) error {
 		"aclMode":                         setParsed(&c.ACLMode, lowerCase),
 		"aclFile":                         setString(&c.ACLFile),
 		"aclBrokerAddrs":                  setParsed(&c.ACLBrokerAddrs, listOf),
+		"snapshotInterval":                setParsed(&c.SnapshotInterval, parseDuration),
+		"snapshotThreshold":               setParsed(&c.SnapshotThreshold, parseCount),
+		"trailingLogs":                    setParsed(&c.TrailingLogs, parseCount),
 	}
 }
 
