@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"testing"
 	"time"
 
@@ -187,9 +188,21 @@ func TestCluster_PartitionedOldLeaderExpiresNothing(t *testing.T) {
 	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
 	register(t, old, cmd)
 	tc.waitApplied(old.node.Raft().LastIndex())
-	lastBefore := old.node.FSM().AppliedIndex()
 
 	tc.partition(old)
+	// Housekeeping entries proposed just before the cut may still commit
+	// and apply after it; what the isolated leader commits from here on is
+	// what must stay nothing. Its commit index can no longer move, so wait
+	// for it to apply that much and count from there.
+	var lastBefore uint64
+	poll.For(t, 5*time.Second, "the isolated leader to apply what it had committed", func() bool {
+		commit, err := strconv.ParseUint(old.node.Raft().Stats()["commit_index"], 10, 64)
+		if err != nil {
+			return false
+		}
+		lastBefore = old.node.FSM().AppliedIndex()
+		return lastBefore >= commit
+	})
 	var newLeader *testMember
 	poll.For(t, 15*time.Second, "a new leader on the majority side", func() bool {
 		for _, m := range tc.running() {
