@@ -3,6 +3,7 @@ package cluster
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -368,9 +369,18 @@ func TestCluster_SnapshotRestoreEquality(t *testing.T) {
 	if leader.node.FSM().Digest() == want {
 		t.Fatal("state did not change after the backup")
 	}
-	if err := leader.node.RestoreSnapshot(bytes.NewReader(backup.Bytes()), int64(backup.Len()), func(io.Reader) error { return nil }); err != nil {
-		t.Fatalf("restore: %v", err)
-	}
+	// The harness's 100 ms Raft timers can lose a leader on a loaded
+	// machine; a restore refused for that is tried again on the new one.
+	poll.For(t, 20*time.Second, "the backup restored by a leader", func() bool {
+		err := tc.waitLeaderReady().node.RestoreSnapshot(bytes.NewReader(backup.Bytes()), int64(backup.Len()), func(io.Reader) error { return nil })
+		if errors.Is(err, ErrNotLeader) || errors.Is(err, raft.ErrLeadershipLost) || errors.Is(err, raft.ErrNotLeader) {
+			return false
+		}
+		if err != nil {
+			t.Fatalf("restore: %v", err)
+		}
+		return true
+	})
 	poll.For(t, 10*time.Second, "every member back at the backed-up state", func() bool {
 		for _, m := range tc.running() {
 			if m.node.FSM().Digest() != want {
