@@ -176,7 +176,7 @@ func TestRun_ExitCodes(t *testing.T) {
 	}
 }
 
-func TestCompare_OnlyWriteLeavesOutReads(t *testing.T) {
+func TestCompare_OnlyChoosesFigures(t *testing.T) {
 	parse := func(args ...string) (*compareScenario, error) {
 		s := newCompareScenario()
 		fs := flag.NewFlagSet("compare", flag.ContinueOnError)
@@ -186,8 +186,8 @@ func TestCompare_OnlyWriteLeavesOutReads(t *testing.T) {
 		}
 		return s, s.check(&commonOptions{}, nil)
 	}
-	if _, err := parse("-only", "reads"); !errors.Is(err, errUsage) {
-		t.Fatalf("-only reads: err %v, want a usage error", err)
+	if _, err := parse("-only", "route"); !errors.Is(err, errUsage) {
+		t.Fatalf("-only route: err %v, want a usage error", err)
 	}
 	s, err := parse("-only", "write")
 	if err != nil {
@@ -198,5 +198,13 @@ func TestCompare_OnlyWriteLeavesOutReads(t *testing.T) {
 	}
 	if s, err = parse(); err != nil || len(s.readClients()) == 0 {
 		t.Fatalf("without -only: err %v, read clients %v; want the defaults", err, s.readClients())
+	}
+	if s, err = parse("-only", "reads"); err != nil || len(s.readClients()) == 0 || s.wants(figSingle) || !s.wants(figCeiling) {
+		t.Fatalf("-only reads: err %v, read clients %v, single %v, ceiling %v; want the reads and their ceiling only",
+			err, s.readClients(), s.wants(figSingle), s.wants(figCeiling))
+	}
+	if s, err = parse("-only", "single"); err != nil || len(s.readClients()) != 0 || !s.wants(figRaw1) || s.wants(figLeader) {
+		t.Fatalf("-only single: err %v, read clients %v, raw1 %v, leader %v; want the single member and raw raft 1 node only",
+			err, s.readClients(), s.wants(figRaw1), s.wants(figLeader))
 	}
 }

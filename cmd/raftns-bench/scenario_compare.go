@@ -37,8 +37,9 @@ type compareScenario struct {
 	ReadClients  []int         `json:"readClients"`
 	Topics       int           `json:"topics"`
 	Self         string        `json:"self"`
-	// Only limits the figures: "write" measures the changed registrations
-	// and their raw Raft ceilings only.
+	// Only limits the figures (onlyFigures): "write" measures the changed
+	// registrations and their raw Raft ceilings, "single" the single member
+	// and raw Raft on one node, "reads" the route reads and their ceiling.
 	Only string `json:"only,omitempty"`
 }
 
@@ -51,7 +52,7 @@ func (s *compareScenario) bind(fs *flag.FlagSet) {
 	fs.Func("write-clients", "concurrent brokers of the write figures, N,N,... (default 16,64)", intList(&s.WriteClients))
 	fs.Func("read-clients", "concurrent clients of the read figures, N,N,... (default 1,16,64)", intList(&s.ReadClients))
 	fs.IntVar(&s.Topics, "topics", 10, "topics per registering broker")
-	fs.StringVar(&s.Only, "only", "", "measure a subset of the figures: write (changed registrations and raw raft only); default all")
+	fs.StringVar(&s.Only, "only", "", "measure a subset of the figures: write (changed registrations and raw raft), single (single member and raw raft 1 node) or reads (route reads and their ceiling); default all")
 	fs.StringVar(&s.Self, "self", "", "raftns-bench binary that runs the raw servers (default: this executable)")
 }
 
@@ -84,8 +85,8 @@ func (s *compareScenario) check(c *commonOptions, _ map[string]bool) error {
 		return fmt.Errorf("%w: -rounds and -duration must be positive and -warmup not negative", errUsage)
 	case s.Topics < 0:
 		return fmt.Errorf("%w: -topics must not be negative", errUsage)
-	case s.Only != "" && s.Only != "write":
-		return fmt.Errorf("%w: -only %q: want write", errUsage, s.Only)
+	case s.Only != "" && onlyFigures[s.Only] == nil:
+		return fmt.Errorf("%w: -only %q: want write, single or reads", errUsage, s.Only)
 	}
 	c.Members = 1 // the single member; the three-member cluster is started by run
 	if s.Self == "" {
@@ -198,16 +199,24 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		return err
 	}
 	raftArgs := rawMultiplierArgs(e.opts.MemberArgs)
-	raw1, raw1Leader, err := startRawCluster(ctx, s.Self, e.workDir, "raw1", 1, raftArgs, probe)
-	if err != nil {
-		return err
+	raw1 := &rawCluster{}
+	raw1Leader := &rawProc{}
+	if s.wants(figRaw1) {
+		raw1, raw1Leader, err = startRawCluster(ctx, s.Self, e.workDir, "raw1", 1, raftArgs, probe)
+		if err != nil {
+			return err
+		}
+		defer raw1.stop()
 	}
-	defer raw1.stop()
-	raw3, raw3Leader, err := startRawCluster(ctx, s.Self, e.workDir, "raw3", 3, raftArgs, probe)
-	if err != nil {
-		return err
+	raw3 := &rawCluster{}
+	raw3Leader := &rawProc{}
+	if s.wants(figRaw3) {
+		raw3, raw3Leader, err = startRawCluster(ctx, s.Self, e.workDir, "raw3", 3, raftArgs, probe)
+		if err != nil {
+			return err
+		}
+		defer raw3.stop()
 	}
-	defer raw3.stop()
 
 	n := newNaming()
 	var targets []*compareTarget
@@ -242,7 +251,7 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		{figFollower, follower.ClientAddr, true},
 		{figHeartbeat, follower.ClientAddr, false},
 	} {
-		if s.writesOnly() && !spec.bumps {
+		if !s.wants(spec.name) {
 			continue
 		}
 		t, err := target(spec.name, spec.addr, spec.bumps)
@@ -254,27 +263,30 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		}
 	}
 
-	routeTopics, routeStop, err := (&routeScenario{Brokers: 4, Topics: 100, Queues: 8}).setup(ctx, e3)
-	if err != nil {
-		return err
+	var routeReqs []*remoting.Command
+	first, ceiling := &remoting.Command{}, (*rawProc)(nil)
+	var readers clientPool
+	if s.wants(figRoute) {
+		routeTopics, routeStop, err := (&routeScenario{Brokers: 4, Topics: 100, Queues: 8}).setup(ctx, e3)
+		if err != nil {
+			return err
+		}
+		defer routeStop()
+		routeReqs = make([]*remoting.Command, len(routeTopics))
+		for i, t := range routeTopics {
+			routeReqs[i] = &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA", Version: nsclient.Version5,
+				ExtFields: map[string]string{"topic": t}}
+		}
+		if first, err = probeClient.Invoke(ctx, follower.ClientAddr, routeReqs[0]); err != nil {
+			return fmt.Errorf("route of %s: %w", routeTopics[0], err)
+		}
+		if ceiling, err = startCeiling(ctx, s.Self, e.workDir, first.Body); err != nil {
+			return err
+		}
+		defer ceiling.stop()
+		readers = e.newClients(maxR)
+		defer readers.close()
 	}
-	defer routeStop()
-	routeReqs := make([]*remoting.Command, len(routeTopics))
-	for i, t := range routeTopics {
-		routeReqs[i] = &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA", Version: nsclient.Version5,
-			ExtFields: map[string]string{"topic": t}}
-	}
-	first, err := probeClient.Invoke(ctx, follower.ClientAddr, routeReqs[0])
-	if err != nil {
-		return fmt.Errorf("route of %s: %w", routeTopics[0], err)
-	}
-	ceiling, err := startCeiling(ctx, s.Self, e.workDir, first.Body)
-	if err != nil {
-		return err
-	}
-	defer ceiling.stop()
-	readers := e.newClients(maxR)
-	defer readers.close()
 
 	rows := map[string]*compareRow{}
 	var order []*compareRow
@@ -361,7 +373,11 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 	for _, m := range e3.members {
 		r.Members = append(r.Members, m.String())
 	}
-	for _, p := range append(append(slices.Clone(raw1.nodes), raw3.nodes...), ceiling) {
+	procs := append(slices.Clone(raw1.nodes), raw3.nodes...)
+	if ceiling != nil {
+		procs = append(procs, ceiling)
+	}
+	for _, p := range procs {
 		r.Members = append(r.Members, p.String())
 	}
 	r.notef("heartbeat figures wrote %d log entries on the three-member cluster (must be 0)", hbEntries)
@@ -370,14 +386,22 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 	return nil
 }
 
-// writesOnly reports whether -only write leaves out the heartbeat and read
-// figures.
-func (s *compareScenario) writesOnly() bool { return s.Only == "write" }
+// onlyFigures are the figures each -only value measures.
+var onlyFigures = map[string][]string{
+	"write":  {figRaw1, figSingle, figRaw3, figLeader, figFollower},
+	"single": {figRaw1, figSingle},
+	"reads":  {figRoute, figCeiling},
+}
 
-// readClients are the concurrencies of the read figures, none with -only
-// write.
+// wants reports whether -only leaves figure in.
+func (s *compareScenario) wants(figure string) bool {
+	return s.Only == "" || slices.Contains(onlyFigures[s.Only], figure)
+}
+
+// readClients are the concurrencies of the read figures, none when -only
+// leaves them out.
 func (s *compareScenario) readClients() []int {
-	if s.writesOnly() {
+	if !s.wants(figRoute) {
 		return nil
 	}
 	return s.ReadClients
