@@ -33,6 +33,12 @@ type Conn struct {
 
 	out        chan outFrame // responses waiting for the writer
 	writerDone chan struct{}
+	// wmu is held while frames are written, by the writer goroutine for
+	// each batch and by the read goroutine for a response it answered
+	// inline (conn_inline.go); bw and wbuf are used under it only.
+	wmu  sync.Mutex
+	bw   *bufio.Writer
+	wbuf []byte
 
 	sem      chan struct{} // one token per request in flight
 	handlers sync.WaitGroup

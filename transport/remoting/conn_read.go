@@ -23,6 +23,13 @@ func (c *Conn) readLoop() error {
 		if req == nil {
 			continue // answered or ignored without a handler
 		}
+		answered, err := c.answerInline(req, charge)
+		if err != nil {
+			return err
+		}
+		if answered {
+			continue
+		}
 		select {
 		case c.sem <- struct{}{}:
 		case <-c.done:

@@ -12,8 +12,6 @@ const writeBufferSize = 8 << 10
 // ready into one flush, until the connection closes.
 func (c *Conn) writeLoop() {
 	defer close(c.writerDone)
-	bw := bufio.NewWriterSize(c.nc, writeBufferSize)
-	var buf []byte
 	for {
 		var f outFrame
 		select {
@@ -21,34 +19,48 @@ func (c *Conn) writeLoop() {
 		case <-c.done:
 			return
 		}
-		if wt := c.srv.cfg.WriteTimeout; wt > 0 {
-			if err := c.nc.SetWriteDeadline(time.Now().Add(wt)); err != nil {
-				c.closeWith(err)
-				return
-			}
-		}
-		err := c.writeBatch(bw, &buf, f)
+		c.wmu.Lock()
+		err := c.writeFrames(f, len(c.out))
+		c.wmu.Unlock()
 		if err != nil {
-			c.srv.logger.Debug("write failed, closing connection", "conn", c.id, "remote", c.remote, "error", err)
-			c.closeWith(err)
 			return
 		}
-		c.touch()
 	}
 }
 
-// writeBatch writes f and the responses already queued behind it, then
-// flushes. The batch is bounded by the queue length at its start so that a
-// steady stream cannot outlast the write deadline set for it.
-func (c *Conn) writeBatch(bw *bufio.Writer, buf *[]byte, f outFrame) error {
-	more := len(c.out)
+// writeFrames writes f and the next more responses of the queue, then
+// flushes, under the write deadline; the caller holds wmu. A write error
+// closes the connection and is returned. The batch is bounded by the queue
+// length at its start so that a steady stream cannot outlast the write
+// deadline set for it.
+func (c *Conn) writeFrames(f outFrame, more int) error {
+	err := c.writeBatch(f, more)
+	if err != nil {
+		c.srv.logger.Debug("write failed, closing connection", "conn", c.id, "remote", c.remote, "error", err)
+		c.closeWith(err)
+		return err
+	}
+	c.touch()
+	return nil
+}
+
+// writeBatch is writeFrames without the error handling.
+func (c *Conn) writeBatch(f outFrame, more int) error {
+	if wt := c.srv.cfg.WriteTimeout; wt > 0 {
+		if err := c.nc.SetWriteDeadline(time.Now().Add(wt)); err != nil {
+			return err
+		}
+	}
+	if c.bw == nil {
+		c.bw = bufio.NewWriterSize(c.nc, writeBufferSize)
+	}
 	for {
 		var err error
-		if *buf, err = c.writeFrame(bw, (*buf)[:0], f); err != nil {
+		if c.wbuf, err = c.writeFrame(c.bw, c.wbuf[:0], f); err != nil {
 			return err
 		}
 		if more == 0 {
-			return bw.Flush()
+			return c.bw.Flush()
 		}
 		more--
 		f = <-c.out

@@ -13,9 +13,9 @@ import (
 	"github.com/raftns/raftns/internal/poll"
 )
 
-// Handler answers requests. ServeRemoting is called for each request on a
-// goroutine of its own while it runs (a connection reuses its idle handler
-// goroutines), concurrently with other requests of the same connection (up
+// Handler answers requests. ServeRemoting is called for each request that
+// an InlineHandler did not answer at once, on a goroutine of its own while
+// it runs (a connection reuses its idle handler goroutines), concurrently with other requests of the same connection (up
 // to ServerConfig.MaxInflightPerConn), so it must be safe for concurrent use.
 // ctx is cancelled when the connection closes. A nil result sends nothing.
 // The server copies the request's opaque and serialize type into the
@@ -39,6 +39,7 @@ func (f HandlerFunc) ServeRemoting(ctx context.Context, c *Conn, req *Command) *
 type Server struct {
 	cfg    ServerConfig
 	h      Handler
+	inline InlineHandler // h, when it answers some requests inline
 	logger hclog.Logger
 
 	ctx    context.Context // parent of every connection's context
@@ -70,9 +71,11 @@ func NewServer(cfg ServerConfig, h Handler, logger hclog.Logger) *Server {
 	cfg.IdleTimeout = max(cfg.IdleTimeout, 0)
 	cfg.WriteTimeout = max(cfg.WriteTimeout, 0)
 	ctx, cancel := context.WithCancel(context.Background())
+	inline, _ := h.(InlineHandler)
 	return &Server{
 		cfg:       cfg,
 		h:         h,
+		inline:    inline,
 		logger:    logger,
 		ctx:       ctx,
 		cancel:    cancel,

@@ -15,6 +15,7 @@ type ServerStats struct {
 	HandlerPanics    uint64 // handler panics recovered
 	SlowFrames       uint64 // connections closed because a frame took longer than FrameTimeout
 	Busy             uint64 // frames answered SYSTEM_BUSY because the memory budget was spent
+	Inline           uint64 // requests answered on the read goroutine by an InlineHandler
 	OpenConns        int    // connections open now
 }
 
@@ -22,7 +23,7 @@ type ServerStats struct {
 type serverCounters struct {
 	accepted, rejectedByLimit, badFrames, idleClosed  atomic.Uint64
 	requests, oneway, ignoredResponses, handlerPanics atomic.Uint64
-	slowFrames, busy                                  atomic.Uint64
+	slowFrames, busy, inline                          atomic.Uint64
 }
 
 // Stats returns a snapshot of the server's counters.
@@ -41,6 +42,7 @@ func (s *Server) Stats() ServerStats {
 		HandlerPanics:    s.stats.handlerPanics.Load(),
 		SlowFrames:       s.stats.slowFrames.Load(),
 		Busy:             s.stats.busy.Load(),
+		Inline:           s.stats.inline.Load(),
 		OpenConns:        open,
 	}
 }
