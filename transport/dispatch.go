@@ -81,6 +81,32 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 	return resp
 }
 
+// ServeInline implements remoting.InlineHandler: a route query whose
+// answer is cached is answered on the connection's read goroutine, which
+// saves the hand-off to a handler goroutine; it takes no lock and does not
+// block. Everything else, an unready member's reads included, goes to
+// ServeRemoting.
+func (s *Server) ServeInline(c *remoting.Conn, req *remoting.Command) (*remoting.Command, bool) {
+	if req.Code != remoting.GetRouteInfoByTopic || !s.ready() {
+		return nil, false
+	}
+	var start time.Time
+	if s.cfg.Observer != nil {
+		start = time.Now()
+	}
+	resp, ok := s.cachedRoute(req)
+	if !ok {
+		return nil, false
+	}
+	if refusal := s.checkACL(c, req); refusal != nil {
+		resp = refusal
+	}
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.ObserveRequest(req.Code, resp.Code, time.Since(start))
+	}
+	return resp, true
+}
+
 func (s *Server) ready() bool {
 	ready, _ := s.cluster.Ready()
 	return ready

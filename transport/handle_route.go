@@ -18,17 +18,10 @@ const topicNotExistFAQ = "https://rocketmq.apache.org/docs/bestPractice/06FAQ"
 // getRouteInfoByTopic is GET_ROUTEINFO_BY_TOPIC (105): a map lookup and a
 // write of an answer built once per state generation.
 func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	topic := req.ExtFields["topic"]
-	if topic == "" {
-		return nil, badRequest("the custom field <topic> is null")
+	key, err := s.routeKeyOf(req)
+	if err != nil {
+		return nil, err
 	}
-	key := routeKey{
-		topic:    topic,
-		standard: req.Version >= standardJSONVersion || strings.EqualFold(req.ExtFields["acceptStandardJsonOnly"], "true"),
-		order:    s.cfg.Settings.Bool(PropOrderMessageEnable, false),
-		acting:   s.cfg.Settings.Bool(PropSupportActingMaster, false),
-	}
-	key.zone, key.zoned = zoneOf(req.ExtFields)
 	gen := s.fsm.Generation()
 	resp, ok := s.routes.get(gen, key)
 	if !ok {
@@ -39,6 +32,45 @@ func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *r
 			s.routes.put(gen, key, resp)
 		}
 	}
+	return routeAnswer(key.topic, resp)
+}
+
+// cachedRoute answers GET_ROUTEINFO_BY_TOPIC from the route cache alone,
+// without taking a lock; ok is false when the answer is not cached (or the
+// request is malformed), for getRouteInfoByTopic to build.
+func (s *Server) cachedRoute(req *remoting.Command) (resp *remoting.Command, ok bool) {
+	key, err := s.routeKeyOf(req)
+	if err != nil {
+		return nil, false
+	}
+	if resp, ok = s.routes.get(s.fsm.Generation(), key); !ok {
+		return nil, false
+	}
+	if resp, err = routeAnswer(key.topic, resp); err != nil {
+		return errorResponse(req, err), true
+	}
+	return resp, true
+}
+
+// routeKeyOf names the answer a route request asks for.
+func (s *Server) routeKeyOf(req *remoting.Command) (routeKey, error) {
+	topic := req.ExtFields["topic"]
+	if topic == "" {
+		return routeKey{}, badRequest("the custom field <topic> is null")
+	}
+	key := routeKey{
+		topic:    topic,
+		standard: req.Version >= standardJSONVersion || strings.EqualFold(req.ExtFields["acceptStandardJsonOnly"], "true"),
+		order:    s.cfg.Settings.Bool(PropOrderMessageEnable, false),
+		acting:   s.cfg.Settings.Bool(PropSupportActingMaster, false),
+	}
+	key.zone, key.zoned = zoneOf(req.ExtFields)
+	return key, nil
+}
+
+// routeAnswer is the answer for topic given its cached or built route
+// response, nil when the topic has no route.
+func routeAnswer(topic string, resp *remoting.Command) (*remoting.Command, error) {
 	if resp == nil {
 		return nil, refused(remoting.TopicNotExist,
 			"No topic route info in name server for the topic: "+topic+"\nSee "+topicNotExistFAQ+" for further details.")
