@@ -76,6 +76,23 @@ func BenchmarkFSM_WouldChangeUnchanged(b *testing.B) {
 	}
 }
 
+// BenchmarkFSM_WouldChangeChanged is the check a changed registration
+// pays before it is proposed.
+func BenchmarkFSM_WouldChangeChanged(b *testing.B) {
+	for _, topics := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("topics=%d", topics), func(b *testing.B) {
+			f, _ := benchFSM(b, 4, topics)
+			changed := benchRegistration(0, topics, 2)
+			b.ReportAllocs()
+			for b.Loop() {
+				if !f.WouldChange(changed) {
+					b.Fatal("a registration with a new DataVersion would change nothing")
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkFSM_Route(b *testing.B) {
 	for _, brokers := range []int{2, 16, 128} {
 		b.Run(fmt.Sprintf("brokers=%d", brokers), func(b *testing.B) {

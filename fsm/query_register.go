@@ -9,7 +9,28 @@ package fsm
 // answer lets the server treat the registration as a heartbeat that writes
 // no log entry. It is computed from the same plan Apply executes.
 func (f *FSM) WouldChange(cmd *RegisterBroker) bool {
-	return read(f, func(s *state) bool { return planRegister(s, cmd).changes() })
+	return read(f, func(s *state) bool { return newLiveEntry(s, cmd) || planRegister(s, cmd).changes() })
+}
+
+// newLiveEntry reports, without building the plan, the usual reason a
+// registration changes the state: it is not stale and brings a live entry
+// the broker did not have or a new DataVersion, so the plan's live entry
+// changes (planLive). False means only that the plan must be asked.
+func newLiveEntry(s *state, c *RegisterBroker) bool {
+	if live, ok := s.regs[c.Key()]; ok && live.DataVersion.Equal(c.DataVersion) {
+		return false
+	}
+	// isStale, read from the stored group: startGroup leaves the address
+	// under c.BrokerID as it was.
+	if g, ok := s.brokers[c.BrokerName]; ok {
+		if cur, ok := g.data.BrokerAddrs[c.BrokerID]; ok && cur != c.BrokerAddr {
+			holder, ok := s.regs[BrokerKey{Cluster: c.ClusterName, Addr: cur}]
+			if ok && holder.DataVersion.StateVersion > c.DataVersion.StateVersion {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // RegisterResult returns the answer Apply would give cmd against the current

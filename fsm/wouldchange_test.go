@@ -115,3 +115,38 @@ func (h *harness) expireRandom(rng *rand.Rand) {
 		h.apply(ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: r.Key, RegEpoch: r.RegEpoch}}})
 	}
 }
+
+// TestFSM_NewLiveEntryImpliesAChange: the shortcut WouldChange takes before
+// planning must never answer "changes" for a registration whose plan
+// changes nothing (a stale one, or a heartbeat), and it must be the answer
+// for most changed registrations, or it saves nothing.
+func TestFSM_NewLiveEntryImpliesAChange(t *testing.T) {
+	rng := rand.New(rand.NewSource(20261201))
+	var quick, planned int
+	for round := 0; round < 100; round++ {
+		h := newHarness(t)
+		h.f.logger = hclog.NewNullLogger()
+		for i := rng.Intn(60); i > 0; i-- {
+			h.apply(randomCommand(rng, h.index+1))
+		}
+		for i := 0; i < 30; i++ {
+			c := h.candidate(rng)
+			short := read(h.f, func(s *state) bool { return newLiveEntry(s, c) })
+			changes := read(h.f, func(s *state) bool { return planRegister(s, c).changes() })
+			if short && !changes {
+				t.Fatalf("round %d: shortcut says the registration changes the state, its plan does not: %+v", round, c)
+			}
+			if changes {
+				planned++
+				if short {
+					quick++
+				}
+			}
+			h.register(c)
+		}
+	}
+	t.Logf("%d of %d changing registrations recognised without a plan", quick, planned)
+	if quick < planned/3 || quick == planned {
+		t.Fatalf("shortcut took %d of %d changing registrations; want many but not all (the plan must be exercised too)", quick, planned)
+	}
+}
