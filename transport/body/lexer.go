@@ -65,6 +65,11 @@ func (l *lexer) object(fn func(key string) error) error {
 	return jsonErr(l.fj.Object(func(key []byte) error { return fn(keyString(key)) }))
 }
 
+// objectBytes is object with each key as the lexer read it, valid until fn
+// reads the member's value, for decoders that match keys without making
+// strings of them.
+func (l *lexer) objectBytes(fn func(key []byte) error) error { return jsonErr(l.fj.Object(fn)) }
+
 // keyString returns an object key as a string. The property names of the
 // bodies this package reads, and the ones Java adds that it skips, are
 // returned as constants: a registration has a dozen keys per topic, and a

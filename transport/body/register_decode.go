@@ -213,27 +213,39 @@ func repeatsTopicName(list []fsm.TopicConfig) bool {
 	return false
 }
 
-// readTopicConfig reads a Java TopicConfig with its field defaults; key is
-// the table key it is under, which is usually its topicName.
-func readTopicConfig(l *lexer, key string) (fsm.TopicConfig, error) {
+// readTopicConfig reads a Java TopicConfig with its field defaults;
+// tableKey is the table key it is under, which is usually its topicName and
+// then becomes it without a copy. Property names are matched as bytes: a
+// registration has a dozen per topic.
+func readTopicConfig(l *lexer, tableKey string) (fsm.TopicConfig, error) {
 	tc := fsm.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
-	err := l.object(func(key string) error {
+	err := l.objectBytes(func(key []byte) error {
 		var err error
-		switch key {
+		var name string
+		switch string(key) {
 		case "topicName":
-			tc.TopicName, err = l.strLike(key)
+			name = "topicName"
+			tc.TopicName, err = l.strLike(tableKey)
 		case "readQueueNums":
+			name = "readQueueNums"
 			tc.ReadQueueNums, err = l.int32v(defaultQueueNums)
 		case "writeQueueNums":
+			name = "writeQueueNums"
 			tc.WriteQueueNums, err = l.int32v(defaultQueueNums)
 		case "perm":
+			name = "perm"
 			tc.Perm, err = l.int32v(defaultPerm)
 		case "topicSysFlag":
+			name = "topicSysFlag"
 			tc.TopicSysFlag, err = l.int32v(0)
 		default:
+			name = keyString(key) // before skip, which may reuse key's buffer
 			err = l.skip()
 		}
-		return atPath(key, err)
+		if err != nil {
+			return atPath(name, err)
+		}
+		return nil
 	})
 	if err == nil && tc.TopicName == "" {
 		err = fmt.Errorf("%w: topic config without topicName", ErrInvalid)
