@@ -126,7 +126,8 @@ func readTopicConfigTable(l *lexer) ([]fsm.TopicConfig, error) {
 	if l.isNull() {
 		return nil, nil
 	}
-	var byKey []fsm.TopicConfig
+	// Room for a usual broker's topics at once, instead of five doublings.
+	byKey := make([]fsm.TopicConfig, 0, topicTableStart)
 	var index topicIndex
 	err := l.object(func(key string) error {
 		tc, err := readTopicConfig(l, key)
@@ -140,10 +141,13 @@ func readTopicConfigTable(l *lexer) ([]fsm.TopicConfig, error) {
 		return nil, err
 	}
 	if index.m == nil {
-		return byKey, nil // every key was its topicName: no name repeats
+		return nilIfEmpty(byKey), nil // every key was its topicName: no name repeats
 	}
-	return dedupeTopics(byKey), nil
+	return nilIfEmpty(dedupeTopics(byKey)), nil
 }
+
+// topicTableStart is the capacity a topic table's list starts with.
+const topicTableStart = 16
 
 // topicIndex finds a topic table's keys among those read so far. While
 // every key is its config's topicName, as Java writes the table, the list
