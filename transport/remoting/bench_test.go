@@ -112,3 +112,45 @@ func BenchmarkServer_RouteQuery(b *testing.B) {
 		}
 	})
 }
+
+// fixedInline answers every request inline with resp.
+type fixedInline struct{ resp *Command }
+
+func (h fixedInline) ServeRemoting(context.Context, *Conn, *Command) *Command { return h.resp }
+
+func (h fixedInline) ServeInline(*Conn, *Command) (*Command, bool) { return h.resp, true }
+
+// BenchmarkServer_OneCaller is a route query answered over loopback to one
+// caller at a time, the latency a client with nothing else in flight sees:
+// by a handler goroutine, and inline on the connection's read goroutine.
+func BenchmarkServer_OneCaller(b *testing.B) {
+	resp := &Command{Code: TopicNotExist, Language: LanguageJava, Version: ServerVersion,
+		Remark: "No topic route info in name server for the topic: TopicTest"}
+	for _, tc := range []struct {
+		name string
+		h    Handler
+	}{
+		{"handler", HandlerFunc(func(context.Context, *Conn, *Command) *Command { return resp })},
+		{"inline", fixedInline{resp}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			srv := NewServer(DefaultServerConfig(), tc.h, nil)
+			go func() { _ = srv.Serve(ln) }()
+			defer srv.Close()
+			cl := NewClient(DefaultClientConfig())
+			defer cl.Close()
+			addr := ln.Addr().String()
+			req := routeRequest(SerializeJSON)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := cl.Invoke(context.Background(), addr, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
