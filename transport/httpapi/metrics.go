@@ -195,11 +195,12 @@ var (
 	descPanics        = prometheus.NewDesc("ns_handler_panics_total", "Request handler panics recovered.", nil, nil)
 	descSlowFrames    = prometheus.NewDesc("ns_slow_frames_total", "Connections closed because a started frame did not arrive within the frame timeout.", nil, nil)
 	descBusy          = prometheus.NewDesc("ns_busy_total", "Requests answered SYSTEM_BUSY because the request-memory budget was spent.", nil, nil)
+	descInline        = prometheus.NewDesc("ns_requests_inline_total", "Requests answered on their connection's read goroutine (cached route queries).", nil, nil)
 )
 
 func (c *connCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descConnsOpen, descConnsAccepted, descConnsRejected, descBadFrames, descIdleClosed, descPanics,
-		descSlowFrames, descBusy} {
+		descSlowFrames, descBusy, descInline} {
 		ch <- d
 	}
 }
@@ -209,7 +210,7 @@ func (c *connCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descConnsOpen, prometheus.GaugeValue, float64(st.OpenConns))
 	for d, v := range map[*prometheus.Desc]uint64{descConnsAccepted: st.Accepted, descConnsRejected: st.RejectedByLimit,
 		descBadFrames: st.BadFrames, descIdleClosed: st.IdleClosed, descPanics: st.HandlerPanics,
-		descSlowFrames: st.SlowFrames, descBusy: st.Busy} {
+		descSlowFrames: st.SlowFrames, descBusy: st.Busy, descInline: st.Inline} {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v))
 	}
 }

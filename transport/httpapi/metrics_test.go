@@ -8,6 +8,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/transport/remoting"
 )
 
 // Request metrics count every request, whether its labelled children come
@@ -58,5 +59,32 @@ func TestMetrics_UnsupportedRequestsShareOneLabel(t *testing.T) {
 	}
 	if got.GetCounter().GetValue() != 2 {
 		t.Fatalf(`ns_requests_total{code="unsupported",response="3"} = %v, want 2`, got.GetCounter().GetValue())
+	}
+}
+
+// fixedConnStats reports fixed connection counters.
+type fixedConnStats remoting.ServerStats
+
+func (f fixedConnStats) Stats() remoting.ServerStats { return remoting.ServerStats(f) }
+
+// The connection collector exports each counter under its own name.
+func TestConnCollector_ExportsEachCounter(t *testing.T) {
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(NewConnCollector(fixedConnStats{OpenConns: 3, Accepted: 7, Busy: 2, Inline: 41, SlowFrames: 5}))
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			got[f.GetName()] = m.GetCounter().GetValue() + m.GetGauge().GetValue()
+		}
+	}
+	for name, want := range map[string]float64{"ns_connections_open": 3, "ns_connections_accepted_total": 7, "ns_busy_total": 2,
+		"ns_requests_inline_total": 41, "ns_slow_frames_total": 5, "ns_bad_frames_total": 0} {
+		if got[name] != want {
+			t.Errorf("%s = %v, want %v (all: %v)", name, got[name], want, got)
+		}
 	}
 }
