@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"time"
 
 	"github.com/hashicorp/raft"
@@ -130,7 +131,10 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 func (n *Node) barrier(stop chan struct{}) bool {
 	backoff := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
-		err := n.raft.Barrier(barrierTimeout).Error()
+		err := waitFuture(n.raft.Barrier(barrierTimeout), stop, n.shutdownCh)
+		if errors.Is(err, errWaitStopped) {
+			return false
+		}
 		if err == nil {
 			return true
 		}
@@ -176,5 +180,26 @@ func (n *Node) waitLeaderReady(done <-chan struct{}) error {
 		case <-time.After(50 * time.Millisecond):
 			// re-check leadership; the ready channel is replaced on revoke
 		}
+	}
+}
+
+// errWaitStopped is waitFuture's answer when it stopped waiting.
+var errWaitStopped = errors.New("stopped waiting for raft")
+
+// waitFuture waits for f's answer unless stop or shutdown closes first
+// (errWaitStopped). hashicorp/raft never answers a barrier that was queued
+// while Raft shut down, so a wait on Error alone can block the leader loop,
+// and everything that stops it, forever; the waiting goroutine left behind
+// ends when an answer does come.
+func waitFuture(f raft.Future, stop, shutdown <-chan struct{}) error {
+	answer := make(chan error, 1)
+	go func() { answer <- f.Error() }()
+	select {
+	case err := <-answer:
+		return err
+	case <-stop:
+		return errWaitStopped
+	case <-shutdown:
+		return errWaitStopped
 	}
 }
