@@ -107,6 +107,19 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 				})
 			})
 		}
+		t.Run(who.name+"/forward lane", func(t *testing.T) {
+			before := leader.node.Stats().ClusterConnsRejected.Load()
+			lanes := newForwardLanes(who.d, nil, hclog.NewNullLogger())
+			defer lanes.close()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if r, err := lanes.forward(ctx, leader.addr, put, true); err == nil {
+				t.Fatalf("a forward without the key was answered: %+v", r)
+			}
+			poll.For(t, 5*time.Second, "the refusal counted", func() bool {
+				return leader.node.Stats().ClusterConnsRejected.Load() > before
+			})
+		})
 		t.Run(who.name+"/raft AppendEntries", func(t *testing.T) {
 			before := follower.node.Stats().ClusterConnsRejected.Load()
 			if err := outsiderRaft(t, who.d, follower.addr); err == nil {

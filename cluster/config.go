@@ -125,6 +125,10 @@ type Config struct {
 	// the member at a cluster address is cut: every RPC to it fails, as a
 	// partition would make it (Raft traffic is cut in the test transport).
 	linkDown func(addr string) bool
+	// withoutForwardLane, set by in-process tests only, makes the member
+	// behave as one that predates the forward lane: its cluster port
+	// closes muxForward connections.
+	withoutForwardLane bool
 }
 
 // Snapshot defaults. Checking every 2–4 s lets a leader under heavy writes

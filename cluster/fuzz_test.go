@@ -23,6 +23,7 @@ import (
 // with a cluster key set: no input may panic or reach Raft or RPC.
 func FuzzMuxWithKey(f *testing.F) {
 	f.Add([]byte{muxRPC})
+	f.Add([]byte{muxForward})
 	f.Add(append(make([]byte, keyNonceLen+32), muxRaft))
 	f.Add([]byte("RNSKEY1"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -30,6 +31,7 @@ func FuzzMuxWithKey(f *testing.F) {
 		done := make(chan struct{})
 		m := &mux{logger: hclog.NewNullLogger(), key: testClusterKey, rejected: &rejected, done: done}
 		m.raft, m.rpc = newChanListener(&net.TCPAddr{}, done), newChanListener(&net.TCPAddr{}, done)
+		m.forward = newChanListener(&net.TCPAddr{}, done)
 		server, client := net.Pipe()
 		go func() {
 			defer client.Close()
@@ -45,6 +47,9 @@ func FuzzMuxWithKey(f *testing.F) {
 		case c := <-m.rpc.conns:
 			c.Close()
 			t.Fatal("an unauthenticated connection reached RPC")
+		case c := <-m.forward.conns:
+			c.Close()
+			t.Fatal("an unauthenticated connection reached the forward lane")
 		case <-routed:
 		}
 		if rejected.Load() != 1 {

@@ -110,7 +110,16 @@ func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, a
 		n.stats.ForwardedOut.Add(1)
 	}
 	var reply LeaderReply
-	if err := n.pool.call(ctx, leaderAddr, op.method, args, &reply, fresh); err != nil {
+	var err error
+	if fa, ok := args.(*ForwardArgs); ok && write {
+		reply, err = n.lanes.forward(ctx, leaderAddr, fa.Command, fresh)
+		if errors.Is(err, errLaneUnsupported) {
+			err = n.pool.call(ctx, leaderAddr, op.method, args, &reply, fresh)
+		}
+	} else {
+		err = n.pool.call(ctx, leaderAddr, op.method, args, &reply, fresh)
+	}
+	if err != nil {
 		if write {
 			n.stats.ForwardFailures.Add(1)
 		}

@@ -20,6 +20,10 @@ import (
 const (
 	muxRaft byte = 0x01
 	muxRPC  byte = 0x02
+	// muxForward selects the forward lane (forward_codec.go); members
+	// that predate it close such a connection, and the sender falls back
+	// to muxRPC.
+	muxForward byte = 0x03
 )
 
 // muxHandshakeTimeout bounds how long a new connection may take to finish
@@ -42,8 +46,9 @@ type mux struct {
 	// rejected counts connections closed before a protocol was chosen.
 	rejected *atomic.Uint64
 
-	raft *chanListener
-	rpc  *chanListener
+	raft    *chanListener
+	rpc     *chanListener
+	forward *chanListener
 
 	closeOnce sync.Once
 	done      chan struct{}
@@ -57,6 +62,7 @@ func newMux(ln net.Listener, advertise string, d dialer, rejected *atomic.Uint64
 	m := &mux{ln: ln, advertise: adv, logger: logger, tls: serverTLS(d.tls), key: d.key, rejected: rejected, done: make(chan struct{})}
 	m.raft = newChanListener(adv, m.done)
 	m.rpc = newChanListener(adv, m.done)
+	m.forward = newChanListener(adv, m.done)
 	return m, nil
 }
 
@@ -109,7 +115,10 @@ func (m *mux) route(conn net.Conn) {
 		target = m.raft
 	case muxRPC:
 		target = m.rpc
-	default:
+	case muxForward:
+		target = m.forward
+	}
+	if target == nil {
 		m.logger.Warn("unknown protocol on cluster port", "byte", first[0], "remote", conn.RemoteAddr())
 		m.rejected.Add(1)
 		conn.Close()

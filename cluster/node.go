@@ -27,7 +27,9 @@ type Node struct {
 	mux    *mux
 	trans  raft.Transport
 	pool   *rpcPool
-	stats  Stats
+	// lanes carry forwarded writes to the leader (forward_lane.go).
+	lanes *forwardLanes
+	stats Stats
 	// requests assigns the request ids of the writes this member takes.
 	requests *requestTracker
 
@@ -106,6 +108,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		logger:     cfg.Logger.Named("cluster"),
 		fsm:        f,
 		pool:       newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
+		lanes:      newForwardLanes(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown, cfg.Logger.Named("cluster")),
 		requests:   newRequestTracker(cfg.ID),
 		notifyCh:   make(chan bool, 10),
 		readyCh:    make(chan struct{}),
@@ -129,6 +132,9 @@ func (n *Node) start(ln net.Listener) error {
 	var err error
 	if n.mux, err = newMux(ln, n.cfg.ClusterAddr, n.pool.dialer, &n.stats.ClusterConnsRejected, n.logger); err != nil {
 		return fmt.Errorf("cluster address %q: %w", n.cfg.ClusterAddr, err)
+	}
+	if n.cfg.withoutForwardLane {
+		n.mux.forward = nil
 	}
 	if n.stores, err = openStores(n.cfg); err != nil {
 		return err
@@ -166,6 +172,9 @@ func (n *Node) start(ln net.Listener) error {
 	}
 	n.goLoop(n.mux.serve)
 	n.goLoop(func() { n.serveRPC(n.mux.rpc) })
+	if n.mux.forward != nil {
+		n.goLoop(func() { serveConns(n.mux.forward, n.serveForwardConn) })
+	}
 	if err := n.bootstrap(); err != nil {
 		return err
 	}
@@ -237,6 +246,7 @@ func (n *Node) Shutdown() error {
 
 func (n *Node) closeResources() {
 	n.pool.close()
+	n.lanes.close()
 	if n.mux != nil {
 		n.mux.close()
 	}

@@ -66,16 +66,19 @@ type StatusArgs struct{}
 type rpcEndpoint struct{ n *Node }
 
 // Forward applies a follower's write if this member is the leader.
-// It runs on one of the leader's forward workers.
+// It runs on one of the leader's forward workers. Members that speak the
+// forward lane (forward_lane.go) send writes there instead.
 func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *LeaderReply) error {
+	e.n.forwardWorkers.run(func() { e.forward(args.Command, reply) })
+	return nil
+}
+
+// forward applies a follower's encoded write, whichever way it came.
+func (e *rpcEndpoint) forward(command []byte, reply *LeaderReply) {
 	e.n.stats.ForwardedIn.Add(1)
-	var err error
-	e.n.forwardWorkers.run(func() {
-		err = e.run(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
-			return e.n.applyForwarded(ctx, args.Command)
-		})
+	_ = e.run(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
+		return e.n.applyForwarded(ctx, command)
 	})
-	return err
 }
 
 // JoinAsLeader admits a member.
@@ -144,11 +147,17 @@ func (n *Node) serveRPC(ln net.Listener) {
 	if err := srv.RegisterName("Cluster", &rpcEndpoint{n: n}); err != nil {
 		panic(err) // the endpoint's method set is fixed at compile time
 	}
+	serveConns(ln, func(c net.Conn) { srv.ServeConn(c) })
+}
+
+// serveConns runs serve on a goroutine for every connection ln accepts
+// until ln fails, then closes the connections still open: accepted
+// connections outlive the listener, and a shut-down member must stop
+// answering.
+func serveConns(ln net.Listener, serve func(net.Conn)) {
 	var mu sync.Mutex
 	conns := map[net.Conn]struct{}{}
 	defer func() {
-		// Accepted connections outlive the listener: close them so a
-		// shut-down member stops answering.
 		mu.Lock()
 		for c := range conns {
 			c.Close()
@@ -164,7 +173,7 @@ func (n *Node) serveRPC(ln net.Listener) {
 		conns[conn] = struct{}{}
 		mu.Unlock()
 		go func() {
-			srv.ServeConn(conn)
+			serve(conn)
 			mu.Lock()
 			delete(conns, conn)
 			mu.Unlock()

@@ -20,7 +20,8 @@ type forwardWorkers struct {
 	stop    <-chan struct{}
 }
 
-// forwardTask is an operation and the channel closed once it returned.
+// forwardTask is an operation and the channel closed once it returned (nil
+// when nobody waits for it).
 type forwardTask struct {
 	fn   func()
 	done chan struct{}
@@ -34,7 +35,15 @@ func newForwardWorkers(stop <-chan struct{}) *forwardWorkers {
 // run runs fn on a waiting worker, or on a new one, and returns once fn
 // has returned.
 func (w *forwardWorkers) run(fn func()) {
-	t := forwardTask{fn: fn, done: make(chan struct{})}
+	done := make(chan struct{})
+	w.submit(fn, done)
+	<-done
+}
+
+// submit hands fn to a waiting worker, or to a new one, and returns at
+// once; done, when not nil, is closed once fn has returned.
+func (w *forwardWorkers) submit(fn func(), done chan struct{}) {
+	t := forwardTask{fn: fn, done: done}
 	select {
 	case ch := <-w.idle:
 		select {
@@ -45,7 +54,6 @@ func (w *forwardWorkers) run(fn func()) {
 	default:
 		w.start(t)
 	}
-	<-t.done
 }
 
 func (w *forwardWorkers) start(t forwardTask) {
@@ -67,7 +75,9 @@ func (w *forwardWorkers) worker(t forwardTask) {
 			waiting = true
 		default:
 		}
-		close(t.done)
+		if t.done != nil {
+			close(t.done)
+		}
 		if !waiting {
 			return
 		}

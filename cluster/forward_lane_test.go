@@ -1,0 +1,337 @@
+package cluster
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
+)
+
+// fakeLeader is a cluster port that speaks the forward lane (or, with
+// old set, closes forward-lane connections as a member that predates the
+// lane does) and hands each connection's requests to answer.
+type fakeLeader struct {
+	ln    net.Listener
+	old   bool
+	conns atomic.Int32 // forward-lane connections accepted
+	// answer is called on the connection's own goroutine with every
+	// request; it writes answers through send whenever it likes.
+	answer func(id uint64, command []byte, send func(id uint64, r LeaderReply))
+	closed chan struct{} // receives once per connection that ended
+}
+
+func newFakeLeader(t *testing.T, old bool, answer func(uint64, []byte, func(uint64, LeaderReply))) *fakeLeader {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeLeader{ln: ln, old: old, answer: answer, closed: make(chan struct{}, 100)}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { conn.Close() })
+			go f.serve(conn)
+		}
+	}()
+	return f
+}
+
+func (f *fakeLeader) serve(conn net.Conn) {
+	defer func() { f.closed <- struct{}{} }()
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	if b, err := br.ReadByte(); err != nil || b != muxForward || f.old {
+		return
+	}
+	f.conns.Add(1)
+	if _, err := readForwardHello(br); err != nil {
+		return
+	}
+	conn.Write(forwardHello(forwardLaneVersion))
+	var mu sync.Mutex
+	send := func(id uint64, r LeaderReply) {
+		mu.Lock()
+		defer mu.Unlock()
+		conn.Write(appendForwardAnswer(nil, id, &r))
+	}
+	fr := forwardFrameReader{r: br}
+	for {
+		id, command, err := fr.next()
+		if err != nil {
+			return
+		}
+		f.answer(id, command, send)
+	}
+}
+
+func (f *fakeLeader) addr() string { return f.ln.Addr().String() }
+
+func newTestLanes(t *testing.T) *forwardLanes {
+	l := newForwardLanes(dialer{}, nil, hclog.NewNullLogger())
+	t.Cleanup(l.close)
+	return l
+}
+
+// Many writes share one connection, and each gets its own answer although
+// the leader answers them in the reverse order.
+func TestForwardLane_ConcurrentWritesShareAConnectionAndGetTheirOwnAnswers(t *testing.T) {
+	const writes = 50
+	var mu sync.Mutex
+	var held []func()
+	leader := newFakeLeader(t, false, func(id uint64, command []byte, send func(uint64, LeaderReply)) {
+		mu.Lock()
+		defer mu.Unlock()
+		held = append(held, func() { send(id, LeaderReply{Result: append([]byte("answer to "), command...)}) })
+		if len(held) == writes {
+			for i := len(held) - 1; i >= 0; i-- {
+				held[i]()
+			}
+		}
+	})
+	lanes := newTestLanes(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, writes)
+	for i := range writes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			command := fmt.Sprintf("write %d", i)
+			reply, err := lanes.forward(ctx, leader.addr(), []byte(command), false)
+			if err == nil && (reply.ErrKind != rpcErrNone || string(reply.Result) != "answer to "+command) {
+				err = fmt.Errorf("%s: got %+v", command, reply)
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := leader.conns.Load(); got != 1 {
+		t.Fatalf("%d connections for %d concurrent writes, want 1", got, writes)
+	}
+}
+
+// A member that predates the lane closes the connection after the
+// protocol byte: the sender is told to use net/rpc, and does not try the
+// lane again for a while.
+func TestForwardLane_MemberWithoutTheLaneIsReportedAndRemembered(t *testing.T) {
+	leader := newFakeLeader(t, true, nil)
+	lanes := newTestLanes(t)
+	for range 3 {
+		_, err := lanes.forward(context.Background(), leader.addr(), []byte("x"), false)
+		if !errors.Is(err, errLaneUnsupported) {
+			t.Fatalf("forward to a member without the lane: %v, want errLaneUnsupported", err)
+		}
+	}
+	select {
+	case <-leader.closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no connection reached the old member")
+	}
+	select {
+	case <-leader.closed:
+		t.Fatal("the lane was tried again at once")
+	default:
+	}
+	lanes.mu.Lock()
+	lanes.legacy[leader.addr()] = time.Now().Add(-time.Second) // the recheck time has come
+	lanes.mu.Unlock()
+	if _, err := lanes.forward(context.Background(), leader.addr(), []byte("x"), false); !errors.Is(err, errLaneUnsupported) {
+		t.Fatalf("after the recheck time: %v, want errLaneUnsupported", err)
+	}
+	<-leader.closed // the lane was tried again
+}
+
+// A write whose wait ends while the connection read nothing since it was
+// sent closes the connection (it may be stuck); its other writes fail, and
+// the next write dials again.
+func TestForwardLane_AbandonedWriteOnASilentConnectionClosesIt(t *testing.T) {
+	leader := newFakeLeader(t, false, func(uint64, []byte, func(uint64, LeaderReply)) {})
+	lanes := newTestLanes(t)
+	other := make(chan error, 1)
+	go func() {
+		_, err := lanes.forward(context.Background(), leader.addr(), []byte("waits"), false)
+		other <- err
+	}()
+	poll.For(t, 10*time.Second, "the first write to be in flight", func() bool {
+		lanes.mu.Lock()
+		defer lanes.mu.Unlock()
+		c := lanes.conns[leader.addr()]
+		if c == nil {
+			return false
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.calls) == 1
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := lanes.forward(ctx, leader.addr(), []byte("times out"), false); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("write to a silent leader: %v, want the deadline", err)
+	}
+	select {
+	case err := <-other:
+		if err == nil || errors.Is(err, errNotSent) {
+			t.Fatalf("the other write on the closed connection: %v, want a failure after sending", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the other write still waits on a closed connection")
+	}
+	<-leader.closed
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	lanes.forward(ctx2, leader.addr(), []byte("again"), false)
+	if got := leader.conns.Load(); got != 2 {
+		t.Fatalf("%d connections, want a second one after the first was closed", got)
+	}
+}
+
+// A write abandoned while answers still arrive on the connection leaves
+// the connection to the others; a late answer to it is dropped.
+func TestForwardLane_AbandonedWriteOnAnAnsweringConnectionKeepsIt(t *testing.T) {
+	late := make(chan func(), 1)
+	leader := newFakeLeader(t, false, func(id uint64, command []byte, send func(uint64, LeaderReply)) {
+		if string(command) == "slow" {
+			late <- func() { send(id, LeaderReply{Result: []byte("late")}) }
+			return
+		}
+		send(id, LeaderReply{Result: command})
+	})
+	lanes := newTestLanes(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	slow := make(chan error, 1)
+	go func() {
+		_, err := lanes.forward(ctx, leader.addr(), []byte("slow"), false)
+		slow <- err
+	}()
+	answerLate := <-late // the slow write was sent
+	if r, err := lanes.forward(context.Background(), leader.addr(), []byte("quick"), false); err != nil || string(r.Result) != "quick" {
+		t.Fatalf("quick write: %+v, %v", r, err)
+	}
+	cancel()
+	if err := <-slow; !errors.Is(err, context.Canceled) {
+		t.Fatalf("slow write: %v, want canceled", err)
+	}
+	answerLate()
+	for i := range 3 {
+		command := fmt.Sprintf("after %d", i)
+		if r, err := lanes.forward(context.Background(), leader.addr(), []byte(command), false); err != nil || string(r.Result) != command {
+			t.Fatalf("%s: %+v, %v", command, r, err)
+		}
+	}
+	if got := leader.conns.Load(); got != 1 {
+		t.Fatalf("%d connections, want the first kept", got)
+	}
+}
+
+// The leader's side of the lane applies a forwarded write and answers it,
+// refuses what does not decode, and closes a connection that announces a
+// frame over the bound.
+func TestForwardLane_LeaderAppliesAnswersAndBoundsFrames(t *testing.T) {
+	tc := newTestCluster(t, 1, nil)
+	leader := tc.waitLeaderReady()
+	conn, err := dialer{}.dial(leader.addr, muxForward, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(conn)
+	conn.Write(forwardHello(forwardLaneVersion + 1)) // a newer member
+	if v, err := readForwardHello(br); err != nil || v != forwardLaneVersion {
+		t.Fatalf("hello answer: version %d, %v; want %d", v, err, forwardLaneVersion)
+	}
+	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	buf, err := fsm.Encode(fsm.RegisterBrokerType, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames []byte
+	frames = appendForwardRequest(frames, 41, buf)
+	frames = appendForwardRequest(frames, 42, []byte{99, 1, 2})
+	conn.Write(frames)
+	fr := forwardFrameReader{r: br}
+	answers := map[uint64]LeaderReply{}
+	for range 2 {
+		id, p, err := fr.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if answers[id], err = decodeForwardAnswer(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ok := answers[41]
+	if ok.ErrKind != rpcErrNone {
+		t.Fatalf("registration: %+v", ok)
+	}
+	if res, err := fsm.DecodeResult(fsm.RegisterBrokerType, ok.Result); err != nil || res == nil {
+		t.Fatalf("registration's result %v, %v", res, err)
+	}
+	if !registered(leader, cmd) {
+		t.Fatal("the forwarded registration was not applied")
+	}
+	if bad := answers[42]; bad.ErrKind != rpcErrOther || bad.Err == "" {
+		t.Fatalf("undecodable command: %+v, want an error", bad)
+	}
+	conn.Write(appendForwardFrameHeader(maxForwardFrame + 1))
+	if _, err := io.ReadAll(br); err != nil {
+		t.Fatalf("after an oversized frame: %v, want the connection closed", err)
+	}
+}
+
+func appendForwardFrameHeader(l uint32) []byte {
+	return append([]byte{byte(l >> 24), byte(l >> 16), byte(l >> 8), byte(l)}, make([]byte, 8)...)
+}
+
+// Writes through a follower take the lane when every member speaks it,
+// and net/rpc when the leader does not: in both, they are applied and
+// answered.
+func TestForwardLane_FollowerUsesTheLaneOrFallsBack(t *testing.T) {
+	for _, old := range []bool{false, true} {
+		t.Run(fmt.Sprintf("leader without the lane=%v", old), func(t *testing.T) {
+			tc := newTestCluster(t, 3, func(c *Config) { c.withoutForwardLane = old })
+			leader := tc.waitLeaderReady()
+			follower := tc.followers()[0]
+			for i := range 5 {
+				cmd := registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i), 0, 1)
+				register(t, follower, cmd)
+				if !registered(leader, cmd) {
+					t.Fatalf("%s not on the leader after the follower's answer", cmd.BrokerName)
+				}
+			}
+			lanes := follower.node.lanes
+			lanes.mu.Lock()
+			_, legacy := lanes.legacy[leader.addr]
+			_, lane := lanes.conns[leader.addr]
+			lanes.mu.Unlock()
+			if legacy != old || lane == old {
+				t.Fatalf("follower's lane to the leader: open %v, fallen back %v; want fallen back = %v", lane, legacy, old)
+			}
+			if got := leader.node.Stats().ForwardedIn.Load(); got != 5 {
+				t.Fatalf("leader took %d forwarded writes, want 5", got)
+			}
+		})
+	}
+}

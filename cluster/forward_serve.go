@@ -1,0 +1,64 @@
+package cluster
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"time"
+)
+
+// maxForwardsInFlight bounds the forwarded writes one forward-lane
+// connection may have running on the leader; the connection is not read
+// further until one finishes.
+const maxForwardsInFlight = 256
+
+// forwardReadBuffer is the read buffer of a forward-lane connection: one
+// read system call takes in every frame that arrived together.
+const forwardReadBuffer = 64 << 10
+
+// serveForwardConn serves one forward-lane connection: it answers the
+// hello, then runs every request frame on a forward worker and queues its
+// answer, until the connection closes or breaks a rule.
+func (n *Node) serveForwardConn(conn net.Conn) {
+	defer conn.Close()
+	br := bufio.NewReaderSize(conn, forwardReadBuffer)
+	_ = conn.SetDeadline(time.Now().Add(muxHandshakeTimeout))
+	version, err := readForwardHello(br)
+	if err != nil {
+		n.logger.Warn("forward lane connection without a valid hello", "remote", conn.RemoteAddr(), "error", err)
+		return
+	}
+	if _, err := conn.Write(forwardHello(min(version, forwardLaneVersion))); err != nil {
+		return
+	}
+	_ = conn.SetDeadline(time.Time{})
+
+	w := newFrameWriter(conn)
+	defer w.close()
+	slots := make(chan struct{}, maxForwardsInFlight)
+	e := &rpcEndpoint{n: n}
+	fr := forwardFrameReader{r: br}
+	for {
+		id, command, err := fr.next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+				n.logger.Warn("forward lane connection closed", "remote", conn.RemoteAddr(), "error", err)
+			}
+			return
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-n.shutdownCh:
+			return
+		}
+		n.forwardWorkers.submit(func() {
+			defer func() { <-slots }()
+			var reply LeaderReply
+			e.forward(command, &reply)
+			// A connection closed meanwhile drops the answer: the sender
+			// saw the close and retries.
+			_ = w.send(func(b []byte) []byte { return appendForwardAnswer(b, id, &reply) })
+		}, nil)
+	}
+}
