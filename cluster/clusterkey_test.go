@@ -113,7 +113,7 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 			defer lanes.close()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			if r, err := lanes.forward(ctx, leader.addr, put, true); err == nil {
+			if r, err := lanes.forward(ctx, attemptCut{}, leader.addr, put, true); err == nil {
 				t.Fatalf("a forward without the key was answered: %+v", r)
 			}
 			poll.For(t, 5*time.Second, "the refusal counted", func() bool {

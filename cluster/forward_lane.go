@@ -43,11 +43,12 @@ func newForwardLanes(d dialer, linkDown func(string) bool, logger hclog.Logger) 
 }
 
 // forward sends an encoded write to the leader at addr and waits for its
-// answer within ctx. An error wrapping errNotSent means the write never
-// left; errLaneUnsupported means the member must be sent it through
-// net/rpc. fresh asks for a new connection unless the current one has
-// answered lately (the last try's rule, against a half-open connection).
-func (l *forwardLanes) forward(ctx context.Context, addr string, command []byte, fresh bool) (LeaderReply, error) {
+// answer within ctx, or until cut (errAttemptCut). An error wrapping
+// errNotSent means the write never left; errLaneUnsupported means the
+// member must be sent it through net/rpc. fresh asks for a new connection
+// unless the current one has answered lately (the last try's rule, against
+// a half-open connection).
+func (l *forwardLanes) forward(ctx context.Context, cut attemptCut, addr string, command []byte, fresh bool) (LeaderReply, error) {
 	if l.linkDown != nil && l.linkDown(addr) {
 		return LeaderReply{}, fmt.Errorf("%w: forward to %s: link cut", errNotSent, addr)
 	}
@@ -55,7 +56,7 @@ func (l *forwardLanes) forward(ctx context.Context, addr string, command []byte,
 	if err != nil {
 		return LeaderReply{}, err
 	}
-	return c.call(ctx, command)
+	return c.call(ctx, cut, command)
 }
 
 func (l *forwardLanes) get(addr string, fresh bool) (*forwardConn, error) {
@@ -148,12 +149,12 @@ type forwardResult struct {
 	err   error
 }
 
-// call sends command and waits for its answer or for ctx. An abandoned
+// call sends command and waits for its answer, ctx or cut. An abandoned
 // call leaves the connection to the others unless nothing at all was read
 // on it since the call was sent, which is what a stuck connection looks
 // like: then it is closed, and its other calls fail (and are retried with
 // their request ids).
-func (c *forwardConn) call(ctx context.Context, command []byte) (LeaderReply, error) {
+func (c *forwardConn) call(ctx context.Context, cut attemptCut, command []byte) (LeaderReply, error) {
 	ch := make(chan forwardResult, 1)
 	c.mu.Lock()
 	if c.err != nil {
@@ -170,16 +171,22 @@ func (c *forwardConn) call(ctx context.Context, command []byte) (LeaderReply, er
 		c.forget(id)
 		return LeaderReply{}, fmt.Errorf("%w: %w", errNotSent, err)
 	}
+	var err error
 	select {
 	case r := <-ch:
 		return r.reply, r.err
 	case <-ctx.Done():
-		c.forget(id)
-		if c.frames.Load() == framesBefore {
-			c.close(errors.New("no answer on the connection"))
-		}
-		return LeaderReply{}, ctx.Err()
+		err = ctx.Err()
+	case <-cut.changed:
+		err = errAttemptCut
+	case <-cut.silent:
+		err = errAttemptCut
 	}
+	c.forget(id)
+	if c.frames.Load() == framesBefore {
+		c.close(errors.New("no answer on the connection"))
+	}
+	return LeaderReply{}, err
 }
 
 func (c *forwardConn) forget(id uint64) {

@@ -113,7 +113,7 @@ func TestForwardLane_ConcurrentWritesShareAConnectionAndGetTheirOwnAnswers(t *te
 		go func() {
 			defer wg.Done()
 			command := fmt.Sprintf("write %d", i)
-			reply, err := lanes.forward(ctx, leader.addr(), []byte(command), false)
+			reply, err := lanes.forward(ctx, attemptCut{}, leader.addr(), []byte(command), false)
 			if err == nil && (reply.ErrKind != rpcErrNone || string(reply.Result) != "answer to "+command) {
 				err = fmt.Errorf("%s: got %+v", command, reply)
 			}
@@ -139,7 +139,7 @@ func TestForwardLane_MemberWithoutTheLaneIsReportedAndRemembered(t *testing.T) {
 	leader := newFakeLeader(t, true, nil)
 	lanes := newTestLanes(t)
 	for range 3 {
-		_, err := lanes.forward(context.Background(), leader.addr(), []byte("x"), false)
+		_, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte("x"), false)
 		if !errors.Is(err, errLaneUnsupported) {
 			t.Fatalf("forward to a member without the lane: %v, want errLaneUnsupported", err)
 		}
@@ -157,7 +157,7 @@ func TestForwardLane_MemberWithoutTheLaneIsReportedAndRemembered(t *testing.T) {
 	lanes.mu.Lock()
 	lanes.legacy[leader.addr()] = time.Now().Add(-time.Second) // the recheck time has come
 	lanes.mu.Unlock()
-	if _, err := lanes.forward(context.Background(), leader.addr(), []byte("x"), false); !errors.Is(err, errLaneUnsupported) {
+	if _, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte("x"), false); !errors.Is(err, errLaneUnsupported) {
 		t.Fatalf("after the recheck time: %v, want errLaneUnsupported", err)
 	}
 	<-leader.closed // the lane was tried again
@@ -171,7 +171,7 @@ func TestForwardLane_AbandonedWriteOnASilentConnectionClosesIt(t *testing.T) {
 	lanes := newTestLanes(t)
 	other := make(chan error, 1)
 	go func() {
-		_, err := lanes.forward(context.Background(), leader.addr(), []byte("waits"), false)
+		_, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte("waits"), false)
 		other <- err
 	}()
 	poll.For(t, 10*time.Second, "the first write to be in flight", func() bool {
@@ -187,7 +187,7 @@ func TestForwardLane_AbandonedWriteOnASilentConnectionClosesIt(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := lanes.forward(ctx, leader.addr(), []byte("times out"), false); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := lanes.forward(ctx, attemptCut{}, leader.addr(), []byte("times out"), false); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("write to a silent leader: %v, want the deadline", err)
 	}
 	select {
@@ -201,7 +201,7 @@ func TestForwardLane_AbandonedWriteOnASilentConnectionClosesIt(t *testing.T) {
 	<-leader.closed
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
-	lanes.forward(ctx2, leader.addr(), []byte("again"), false)
+	lanes.forward(ctx2, attemptCut{}, leader.addr(), []byte("again"), false)
 	if got := leader.conns.Load(); got != 2 {
 		t.Fatalf("%d connections, want a second one after the first was closed", got)
 	}
@@ -222,11 +222,11 @@ func TestForwardLane_AbandonedWriteOnAnAnsweringConnectionKeepsIt(t *testing.T) 
 	ctx, cancel := context.WithCancel(context.Background())
 	slow := make(chan error, 1)
 	go func() {
-		_, err := lanes.forward(ctx, leader.addr(), []byte("slow"), false)
+		_, err := lanes.forward(ctx, attemptCut{}, leader.addr(), []byte("slow"), false)
 		slow <- err
 	}()
 	answerLate := <-late // the slow write was sent
-	if r, err := lanes.forward(context.Background(), leader.addr(), []byte("quick"), false); err != nil || string(r.Result) != "quick" {
+	if r, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte("quick"), false); err != nil || string(r.Result) != "quick" {
 		t.Fatalf("quick write: %+v, %v", r, err)
 	}
 	cancel()
@@ -236,7 +236,7 @@ func TestForwardLane_AbandonedWriteOnAnAnsweringConnectionKeepsIt(t *testing.T) 
 	answerLate()
 	for i := range 3 {
 		command := fmt.Sprintf("after %d", i)
-		if r, err := lanes.forward(context.Background(), leader.addr(), []byte(command), false); err != nil || string(r.Result) != command {
+		if r, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte(command), false); err != nil || string(r.Result) != command {
 			t.Fatalf("%s: %+v, %v", command, r, err)
 		}
 	}
@@ -333,5 +333,28 @@ func TestForwardLane_FollowerUsesTheLaneOrFallsBack(t *testing.T) {
 				t.Fatalf("leader took %d forwarded writes, want 5", got)
 			}
 		})
+	}
+}
+
+// A write on the forward lane whose leader changes ends at once as cut,
+// while the leader never answers.
+func TestForwardLane_WriteEndsWhenCut(t *testing.T) {
+	leader := newFakeLeader(t, false, func(uint64, []byte, func(uint64, LeaderReply)) {})
+	lanes := newTestLanes(t)
+	changed := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := lanes.forward(context.Background(), attemptCut{changed: changed}, leader.addr(), []byte("x"), false)
+		done <- err
+	}()
+	poll.For(t, 10*time.Second, "the write to be in flight", func() bool { return leader.conns.Load() == 1 })
+	close(changed)
+	select {
+	case err := <-done:
+		if !errors.Is(err, errAttemptCut) {
+			t.Fatalf("cut write returned %v, want errAttemptCut", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cut write still waits")
 	}
 }

@@ -90,7 +90,7 @@ func (r *LeaderReply) err() error {
 // outcome is unknown is safe because it carries its request id.
 func (n *Node) onLeader(ctx context.Context, op leaderOp) (any, error) {
 	args := sync.OnceValues(op.args)
-	return n.retryLeader(ctx, func(ctx context.Context, leaderAddr string, lastTry bool) (any, error) {
+	return n.retryLeader(ctx, func(ctx context.Context, leaderAddr string, lastTry bool, cut attemptCut) (any, error) {
 		if leaderAddr == "" {
 			return op.local(ctx)
 		}
@@ -98,26 +98,30 @@ func (n *Node) onLeader(ctx context.Context, op leaderOp) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return n.callLeader(ctx, leaderAddr, op, a, lastTry)
+		return n.callLeader(ctx, leaderAddr, op, a, lastTry, cut)
 	})
 }
 
-// callLeader sends op to the leader once. The last try uses a fresh
-// connection, in case the pooled one is half-open.
-func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, args any, fresh bool) (any, error) {
+// callLeader sends op to the leader once, until cut. The last try uses a
+// fresh connection, in case the pooled one is half-open. A forwarded write
+// takes the forward lane unless the leader does not speak it.
+func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, args any, fresh bool, cut attemptCut) (any, error) {
 	write := op.method == forwardMethod
 	if write {
 		n.stats.ForwardedOut.Add(1)
 	}
 	var reply LeaderReply
-	var err error
+	err := errLaneUnsupported
 	if fa, ok := args.(*ForwardArgs); ok && write {
-		reply, err = n.lanes.forward(ctx, leaderAddr, fa.Command, fresh)
-		if errors.Is(err, errLaneUnsupported) {
-			err = n.pool.call(ctx, leaderAddr, op.method, args, &reply, fresh)
+		reply, err = n.lanes.forward(ctx, cut, leaderAddr, fa.Command, fresh)
+	}
+	if errors.Is(err, errLaneUnsupported) {
+		actx, cancel := cut.context(ctx)
+		err = n.pool.call(actx, leaderAddr, op.method, args, &reply, fresh)
+		if err != nil && ctx.Err() == nil && context.Cause(actx) == errAttemptCut {
+			err = fmt.Errorf("%w (%v)", errAttemptCut, err)
 		}
-	} else {
-		err = n.pool.call(ctx, leaderAddr, op.method, args, &reply, fresh)
+		cancel(nil)
 	}
 	if err != nil {
 		if write {
@@ -125,6 +129,9 @@ func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, a
 		}
 		if errors.Is(err, errNotSent) {
 			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
+		}
+		if errors.Is(err, errAttemptCut) {
+			return nil, err
 		}
 		// The request left: the leader may have applied it.
 		return nil, fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
@@ -139,8 +146,9 @@ func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, a
 }
 
 // leaderAttempt performs one try: leaderAddr is empty when this member is
-// the leader, else the leader's cluster address.
-type leaderAttempt func(ctx context.Context, leaderAddr string, lastTry bool) (any, error)
+// the leader, else the leader's cluster address; a try at a remote leader
+// ends early, failing with errAttemptCut, once cut comes.
+type leaderAttempt func(ctx context.Context, leaderAddr string, lastTry bool, cut attemptCut) (any, error)
 
 // retryLeader is the one retry policy for reaching the leader.
 func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, error) {
@@ -160,10 +168,10 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 		leaderID, leaderAddr := n.Leader()
 		switch {
 		case n.IsLeader():
-			res, err = attempt(ctx, "", lastTry)
+			res, err = attempt(ctx, "", lastTry, attemptCut{})
 		case leaderAddr != "" && leaderID != n.cfg.ID:
-			res, err = n.remoteAttempt(ctx, changed, func(ctx context.Context) (any, error) {
-				return attempt(ctx, leaderAddr, lastTry)
+			res, err = n.remoteAttempt(ctx, changed, func(ctx context.Context, cut attemptCut) (any, error) {
+				return attempt(ctx, leaderAddr, lastTry, cut)
 			})
 		}
 		if err == nil || !retryable(err) {
@@ -197,36 +205,64 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 // leader did commit changes nothing.
 const leaderSilenceLimit = time.Second
 
-// remoteAttempt runs one try at a remote leader, cut short when this
+// attemptCut cuts a try at a remote leader short: changed closes when this
 // member's view of the leader changes (the write then goes to the new
-// leader, or is applied here if this member leads now) or when the leader
-// has been silent for leaderSilenceLimit. A try cut short is retryable.
-func (n *Node) remoteAttempt(ctx context.Context, changed <-chan struct{}, try func(context.Context) (any, error)) (any, error) {
-	actx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// leader, or is applied here if this member leads now), silent when this
+// member finds that the leader has been silent for leaderSilenceLimit.
+// Both are shared by every try in flight, so a try costs no goroutine or
+// timer of its own; nil channels never cut.
+type attemptCut struct{ changed, silent <-chan struct{} }
+
+// errAttemptCut is the error of a try cut short.
+var errAttemptCut = errors.New("the leader changed or went silent")
+
+// context returns ctx, also cancelled with errAttemptCut as its cause when
+// the cut comes, for tries that only watch a context.
+func (c attemptCut) context(ctx context.Context) (context.Context, context.CancelCauseFunc) {
+	actx, cancel := context.WithCancelCause(ctx)
+	if c.changed == nil && c.silent == nil {
+		return actx, cancel
+	}
 	go func() {
-		t := time.NewTicker(leaderSilenceLimit / 4)
-		defer t.Stop()
-		for {
-			select {
-			case <-changed:
-				cancel()
-				return
-			case <-t.C:
-				if n.leaderSilent() {
-					cancel()
-					return
-				}
-			case <-actx.Done():
-				return
-			}
+		select {
+		case <-c.changed:
+		case <-c.silent:
+		case <-actx.Done():
+			return
 		}
+		cancel(errAttemptCut)
 	}()
-	res, err := try(actx)
-	if err != nil && ctx.Err() == nil && actx.Err() != nil {
-		return nil, fmt.Errorf("%w: the leader changed or went silent (%v)", ErrNotLeader, err)
+	return actx, cancel
+}
+
+// remoteAttempt runs one try at a remote leader, cut short when this
+// member's view of the leader changes or when the leader has been silent
+// for leaderSilenceLimit. A try cut short is retryable.
+func (n *Node) remoteAttempt(ctx context.Context, changed <-chan struct{}, try func(context.Context, attemptCut) (any, error)) (any, error) {
+	res, err := try(ctx, attemptCut{changed: changed, silent: n.leaderQuiet.Changed()})
+	if err != nil && ctx.Err() == nil && errors.Is(err, errAttemptCut) {
+		return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
 	}
 	return res, err
+}
+
+// watchLeaderSilence wakes the tries at a remote leader (attemptCut.silent)
+// whenever a look, every quarter of leaderSilenceLimit, finds the leader
+// silent for leaderSilenceLimit; a try that began during the silence is
+// thus cut at the next look.
+func (n *Node) watchLeaderSilence() {
+	t := time.NewTicker(leaderSilenceLimit / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			if n.leaderSilent() {
+				n.leaderQuiet.fire()
+			}
+		case <-n.shutdownCh:
+			return
+		}
+	}
 }
 
 // leaderSilent reports whether this member has heard nothing from the

@@ -8,15 +8,17 @@ import (
 )
 
 func TestRemoteAttempt_EndsWhenTheLeaderChanges(t *testing.T) {
-	n := &Node{leaderChange: newLeaderChanges(), shutdownCh: make(chan struct{})}
+	n := &Node{leaderChange: newLeaderChanges(), leaderQuiet: newLeaderChanges(), shutdownCh: make(chan struct{})}
 	changed := n.leaderChange.Changed()
 	started := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := n.remoteAttempt(context.Background(), changed, func(ctx context.Context) (any, error) {
+		_, err := n.remoteAttempt(context.Background(), changed, func(ctx context.Context, cut attemptCut) (any, error) {
+			ctx, cancel := cut.context(ctx)
+			defer cancel(nil)
 			close(started)
 			<-ctx.Done() // a leader that never answers
-			return nil, ctx.Err()
+			return nil, context.Cause(ctx)
 		})
 		done <- err
 	}()
@@ -34,14 +36,43 @@ func TestRemoteAttempt_EndsWhenTheLeaderChanges(t *testing.T) {
 }
 
 func TestRemoteAttempt_KeepsTheCallersCancellation(t *testing.T) {
-	n := &Node{leaderChange: newLeaderChanges(), shutdownCh: make(chan struct{})}
+	n := &Node{leaderChange: newLeaderChanges(), leaderQuiet: newLeaderChanges(), shutdownCh: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	_, err := n.remoteAttempt(ctx, n.leaderChange.Changed(), func(ctx context.Context) (any, error) {
+	_, err := n.remoteAttempt(ctx, n.leaderChange.Changed(), func(ctx context.Context, cut attemptCut) (any, error) {
+		ctx, cancel := cut.context(ctx)
+		defer cancel(nil)
 		<-ctx.Done()
-		return nil, ctx.Err()
+		return nil, context.Cause(ctx)
 	})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("attempt whose caller gave up returned %v, want the caller's deadline", err)
+	}
+}
+
+// A try is cut when the member finds the leader silent, even one that
+// began during the silence (the silence is announced at every look).
+func TestRemoteAttempt_EndsWhenTheLeaderIsFoundSilent(t *testing.T) {
+	n := &Node{leaderChange: newLeaderChanges(), leaderQuiet: newLeaderChanges(), shutdownCh: make(chan struct{})}
+	n.leaderQuiet.fire() // a look before the try began
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := n.remoteAttempt(context.Background(), n.leaderChange.Changed(), func(_ context.Context, cut attemptCut) (any, error) {
+			close(started)
+			<-cut.silent
+			return nil, errAttemptCut
+		})
+		done <- err
+	}()
+	<-started
+	select {
+	case err := <-done:
+		t.Fatalf("the try ended before the next look: %v", err)
+	default:
+	}
+	n.leaderQuiet.fire()
+	if err := <-done; !errors.Is(err, ErrNotLeader) || !retryable(err) {
+		t.Fatalf("attempt cut short by the leader's silence returned %v, want a retryable ErrNotLeader", err)
 	}
 }

@@ -52,6 +52,8 @@ type Node struct {
 	prevCommit uint64
 	// leaderChange wakes writes waiting on a leader when it changes.
 	leaderChange *leaderChanges
+	// leaderQuiet wakes writes waiting on a leader found silent.
+	leaderQuiet *leaderChanges
 	// leaderCommit is the leader's commit index as its last answer to a
 	// heartbeat batch gave it; caughtUpAt is when the latest such report
 	// that this member had applied arrived (readiness.go).
@@ -116,6 +118,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 	}
 	n.forwardWorkers = newForwardWorkers(n.shutdownCh)
 	n.leaderChange = newLeaderChanges()
+	n.leaderQuiet = newLeaderChanges()
 	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
 	n.lessor.groups = f.ReplicaGroups
 	n.lessor.otherVoters = n.otherVoters
@@ -183,6 +186,7 @@ func (n *Node) start(ln net.Listener) error {
 	n.goLoop(n.sendHeartbeats)
 	n.goLoop(n.watchLeader)
 	n.goLoop(n.observeLeaderChanges)
+	n.goLoop(n.watchLeaderSilence)
 	if len(n.cfg.Join) > 0 {
 		n.goLoop(n.joinLoop)
 	}
