@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -115,12 +115,14 @@ func dialForwardLane(d dialer, addr string) (*forwardConn, error) {
 	}
 	if err != nil {
 		conn.Close()
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, errForwardFrame) {
-			// Closed after the protocol byte, unanswered: a member that
-			// predates the lane.
-			return nil, fmt.Errorf("%w: %s: %w", errLaneUnsupported, addr, err)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, err
 		}
-		return nil, err
+		// Closed (or reset, when the hello reached a socket already
+		// closed) after the protocol byte, unanswered: a member that
+		// predates the lane. Taking a member for an old one costs only
+		// the slower channel until the next try of the lane.
+		return nil, fmt.Errorf("%w: %s: %w", errLaneUnsupported, addr, err)
 	}
 	_ = conn.SetDeadline(time.Time{})
 	c := &forwardConn{conn: conn, w: newFrameWriter(conn), calls: map[uint64]chan forwardResult{}}

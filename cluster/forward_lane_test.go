@@ -54,10 +54,13 @@ func newFakeLeader(t *testing.T, old bool, answer func(uint64, []byte, func(uint
 func (f *fakeLeader) serve(conn net.Conn) {
 	defer func() { f.closed <- struct{}{} }()
 	defer conn.Close()
-	br := bufio.NewReader(conn)
-	if b, err := br.ReadByte(); err != nil || b != muxForward || f.old {
+	// Read the protocol byte alone, as the mux does: an old member closes
+	// with the hello unread, which resets the connection.
+	var first [1]byte
+	if _, err := io.ReadFull(conn, first[:]); err != nil || first[0] != muxForward || f.old {
 		return
 	}
+	br := bufio.NewReader(conn)
 	f.conns.Add(1)
 	if _, err := readForwardHello(br); err != nil {
 		return
