@@ -34,12 +34,21 @@ type forwardLanes struct {
 	logger   hclog.Logger
 	mu       sync.Mutex
 	conns    map[string]*forwardConn
+	dialing  map[string]*laneDial // address → the connection being opened
 	legacy   map[string]time.Time // address → when to try the lane again
 	closed   bool
 }
 
+// laneDial is a connection being opened; done closes once c or err is set.
+type laneDial struct {
+	done chan struct{}
+	c    *forwardConn
+	err  error
+}
+
 func newForwardLanes(d dialer, linkDown func(string) bool, logger hclog.Logger) *forwardLanes {
-	return &forwardLanes{dialer: d, linkDown: linkDown, logger: logger, conns: map[string]*forwardConn{}, legacy: map[string]time.Time{}}
+	return &forwardLanes{dialer: d, linkDown: linkDown, logger: logger, conns: map[string]*forwardConn{},
+		dialing: map[string]*laneDial{}, legacy: map[string]time.Time{}}
 }
 
 // forward sends an encoded write to the leader at addr and waits for its
@@ -52,44 +61,79 @@ func (l *forwardLanes) forward(ctx context.Context, cut attemptCut, addr string,
 	if l.linkDown != nil && l.linkDown(addr) {
 		return LeaderReply{}, fmt.Errorf("%w: forward to %s: link cut", errNotSent, addr)
 	}
-	c, err := l.get(addr, fresh)
+	c, err := l.get(ctx, cut, addr, fresh)
 	if err != nil {
 		return LeaderReply{}, err
 	}
 	return c.call(ctx, cut, command)
 }
 
-func (l *forwardLanes) get(addr string, fresh bool) (*forwardConn, error) {
+// get returns the connection to addr, opening one if needed. The opening
+// runs on its own goroutine, shared by every write that needs it, and a
+// write stops waiting for it at ctx or cut: a paused leader, which takes
+// connections but answers no hello, holds up no write bound elsewhere.
+func (l *forwardLanes) get(ctx context.Context, cut attemptCut, addr string, fresh bool) (*forwardConn, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.closed {
+		l.mu.Unlock()
 		return nil, fmt.Errorf("%w: %w", errNotSent, ErrShutdown)
 	}
 	if until, ok := l.legacy[addr]; ok {
 		if time.Now().Before(until) {
+			l.mu.Unlock()
 			return nil, errLaneUnsupported
 		}
 		delete(l.legacy, addr)
 	}
 	if c, ok := l.conns[addr]; ok {
 		if !c.broken() && !(fresh && c.quietFor() > leaderSilenceLimit) {
+			l.mu.Unlock()
 			return c, nil
 		}
 		c.close(errors.New("replaced by a new connection"))
 		delete(l.conns, addr)
 	}
+	d, ok := l.dialing[addr]
+	if !ok {
+		d = &laneDial{done: make(chan struct{})}
+		l.dialing[addr] = d
+		go l.open(addr, d)
+	}
+	l.mu.Unlock()
+	select {
+	case <-d.done:
+		return d.c, d.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%w: forward lane to %s: %w", errNotSent, addr, ctx.Err())
+	case <-cut.changed:
+	case <-cut.silent:
+	}
+	return nil, fmt.Errorf("%w: forward lane to %s: %w", errNotSent, addr, errAttemptCut)
+}
+
+// open opens the connection d waits for.
+func (l *forwardLanes) open(addr string, d *laneDial) {
 	c, err := dialForwardLane(l.dialer, addr)
-	if errors.Is(err, errLaneUnsupported) {
+	l.mu.Lock()
+	delete(l.dialing, addr)
+	switch {
+	case l.closed:
+		if c != nil {
+			c.close(ErrShutdown)
+		}
+		c, err = nil, fmt.Errorf("%w: %w", errNotSent, ErrShutdown)
+	case errors.Is(err, errLaneUnsupported):
 		l.legacy[addr] = time.Now().Add(forwardLaneRecheck)
 		l.logger.Info("member does not speak the forward lane; forwarding writes to it through net/rpc",
 			"member", addr, "retry_in", forwardLaneRecheck)
-		return nil, err
+	case err != nil:
+		err = fmt.Errorf("%w: forward lane to %s: %w", errNotSent, addr, err)
+	default:
+		l.conns[addr] = c
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: forward lane to %s: %w", errNotSent, addr, err)
-	}
-	l.conns[addr] = c
-	return c, nil
+	d.c, d.err = c, err
+	l.mu.Unlock()
+	close(d.done)
 }
 
 func (l *forwardLanes) close() {

@@ -361,3 +361,52 @@ func TestForwardLane_WriteEndsWhenCut(t *testing.T) {
 		t.Fatal("the cut write still waits")
 	}
 }
+
+// A leader that takes connections but answers no hello (a paused process)
+// holds up neither the writes that give up on it nor writes to another
+// leader meanwhile.
+func TestForwardLane_PausedLeaderHoldsUpNoOtherWrite(t *testing.T) {
+	paused, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer paused.Close()
+	go func() {
+		for {
+			conn, err := paused.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { conn.Close() })
+		}
+	}()
+	healthy := newFakeLeader(t, false, func(id uint64, command []byte, send func(uint64, LeaderReply)) {
+		send(id, LeaderReply{Result: command})
+	})
+	lanes := newTestLanes(t)
+	changed := make(chan struct{})
+	stuck := make(chan error, 1)
+	go func() {
+		_, err := lanes.forward(context.Background(), attemptCut{changed: changed}, paused.Addr().String(), []byte("x"), false)
+		stuck <- err
+	}()
+	poll.For(t, 10*time.Second, "the paused leader's connection to be opening", func() bool {
+		lanes.mu.Lock()
+		defer lanes.mu.Unlock()
+		return lanes.dialing[paused.Addr().String()] != nil
+	})
+	close(changed) // a new leader took office
+	if err := <-stuck; !errors.Is(err, errNotSent) || !errors.Is(err, errAttemptCut) {
+		t.Fatalf("write to the paused leader: %v, want not sent, cut", err)
+	}
+	r, err := lanes.forward(context.Background(), attemptCut{}, healthy.addr(), []byte("y"), false)
+	if err != nil || string(r.Result) != "y" {
+		t.Fatalf("write to the new leader: %+v, %v", r, err)
+	}
+	lanes.mu.Lock()
+	stillOpening := lanes.dialing[paused.Addr().String()] != nil
+	lanes.mu.Unlock()
+	if !stillOpening {
+		t.Fatal("the paused leader's hello was answered or gave up before the other write: the test proves nothing")
+	}
+}
