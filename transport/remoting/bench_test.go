@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"net"
 	"testing"
 )
 
@@ -90,16 +89,9 @@ func BenchmarkServer_RouteQuery(b *testing.B) {
 	resp := &Command{Code: TopicNotExist, Language: LanguageJava, Version: ServerVersion,
 		Remark: "No topic route info in name server for the topic: TopicTest"}
 	h := HandlerFunc(func(context.Context, *Conn, *Command) *Command { return resp })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := NewServer(DefaultServerConfig(), h, nil)
-	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
+	_, addr := startServer(b, DefaultServerConfig(), h)
 	cl := NewClient(DefaultClientConfig())
 	defer cl.Close()
-	addr := ln.Addr().String()
 	req := routeRequest(SerializeJSON)
 	b.ReportAllocs()
 	b.SetParallelism(8)
@@ -134,16 +126,9 @@ func BenchmarkServer_OneCaller(b *testing.B) {
 		{"inline", fixedInline{resp}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				b.Fatal(err)
-			}
-			srv := NewServer(DefaultServerConfig(), tc.h, nil)
-			go func() { _ = srv.Serve(ln) }()
-			defer srv.Close()
+			_, addr := startServer(b, DefaultServerConfig(), tc.h)
 			cl := NewClient(DefaultClientConfig())
 			defer cl.Close()
-			addr := ln.Addr().String()
 			req := routeRequest(SerializeJSON)
 			b.ReportAllocs()
 			for b.Loop() {

@@ -35,9 +35,14 @@ func goldenFiles(t testing.TB) []string {
 	return names
 }
 
-// testLogger writes through t.Log, so output shows only on failure.
+// testLogger writes through t.Log, so a test's output shows only on
+// failure. A benchmark prints every b.Log line, so it logs warnings only.
 func testLogger(t testing.TB) hclog.Logger {
-	return hclog.New(&hclog.LoggerOptions{Name: "remoting", Level: hclog.Debug, Output: testWriter{t}})
+	level := hclog.Debug
+	if _, bench := t.(*testing.B); bench {
+		level = hclog.Warn
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: "remoting", Level: level, Output: testWriter{t}})
 }
 
 type testWriter struct{ t testing.TB }

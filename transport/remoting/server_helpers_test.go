@@ -12,7 +12,7 @@ import (
 
 // startServer serves h on 127.0.0.1:0 and closes the server at cleanup,
 // checking that Serve then returns ErrServerClosed.
-func startServer(t *testing.T, cfg ServerConfig, h Handler) (*Server, string) {
+func startServer(t testing.TB, cfg ServerConfig, h Handler) (*Server, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
