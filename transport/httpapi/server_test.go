@@ -6,17 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
-)
-
-var (
-	raftMetricsOnce sync.Once
-	raftMetrics     = prometheus.NewRegistry()
 )
 
 func get(t *testing.T, h http.Handler, path string) (int, string) {
@@ -28,12 +22,7 @@ func get(t *testing.T, h http.Handler, path string) (int, string) {
 }
 
 func TestHTTP_ProbesStatusAndMetrics(t *testing.T) {
-	// Raft's metrics go to process-wide sinks, installed once per process.
-	raftMetricsOnce.Do(func() {
-		if err := InstallRaftMetrics(raftMetrics); err != nil {
-			t.Fatal(err)
-		}
-	})
+	raftMetrics := installedRaftMetrics(t)
 	node := clustertest.Single(t, nil)
 	metrics := NewMetrics(node)
 	metrics.ObserveRequest(105, 0, 1000)
