@@ -31,8 +31,9 @@ type RaftSinkOptions struct {
 	// collection drops it; zero means DefaultRaftSinkExpiration and a
 	// negative value never drops one.
 	Expiration time.Duration
-	// MaxSeries caps the series; past it, updates of new series are
-	// discarded and counted. Zero means DefaultRaftSinkMaxSeries.
+	// MaxSeries caps the series (a key spelled two ways that names one
+	// series counts twice); past it, updates of new series are discarded
+	// and counted. Zero means DefaultRaftSinkMaxSeries.
 	MaxSeries int
 	// Now is the clock of expiry, time.Now if nil.
 	Now func() time.Time

@@ -55,7 +55,6 @@ func (se *series) valid() bool {
 // the existing series.
 type seriesKey struct {
 	kind   seriesKind
-	name   string
 	parts  []string
 	labels []hcmetrics.Label
 	series *series
@@ -199,19 +198,19 @@ func (s *RaftSink) create(h uint64, kind seriesKind, parts []string, labels []hc
 		s.droppedCap.Add(1)
 		return nil
 	}
-	k := &seriesKey{kind: kind, name: raftMetricName(parts), parts: append([]string(nil), parts...),
-		labels: append([]hcmetrics.Label(nil), labels...)}
+	name := raftMetricName(parts)
+	k := &seriesKey{kind: kind, parts: append([]string(nil), parts...), labels: append([]hcmetrics.Label(nil), labels...)}
 	constLabels := prometheus.Labels{}
 	for _, l := range labels {
 		constLabels[l.Name] = l.Value
 	}
-	identity := seriesIdentity(kind, k.name, constLabels)
+	identity := seriesIdentity(kind, name, constLabels)
 	next := idx.clone()
 	k.series = next.byIdentity[identity]
 	isNew := k.series == nil
 	if isNew {
-		k.series = &series{kind: kind, name: k.name, lastSeen: s.now()}
-		if !next.conflicts(kind, k.name) {
+		k.series = &series{kind: kind, name: name, lastSeen: s.now()}
+		if !next.conflicts(kind, name) {
 			newMetric(k.series, constLabels)
 		}
 	}
