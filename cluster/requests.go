@@ -17,6 +17,10 @@ type requestTracker struct {
 	mu      sync.Mutex
 	last    uint64
 	waiting map[uint64]struct{}
+	// floor is the oldest waiting sequence number, or last+1 when none
+	// waits. It only moves forward, so keeping it costs O(1) amortized
+	// per request instead of a scan of every waiting one.
+	floor uint64
 }
 
 func newRequestTracker(memberID string) *requestTracker {
@@ -26,7 +30,7 @@ func newRequestTracker(memberID string) *requestTracker {
 	if len(session) > fsm.MaxSessionLen {
 		session = session[len(session)-fsm.MaxSessionLen:]
 	}
-	return &requestTracker{session: session, waiting: map[uint64]struct{}{}}
+	return &requestTracker{session: session, waiting: map[uint64]struct{}{}, floor: 1}
 }
 
 // begin assigns the next request id; done must be called once its answer
@@ -35,18 +39,23 @@ func (r *requestTracker) begin() fsm.RequestID {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.last++
-	floor := r.last
-	for seq := range r.waiting {
-		floor = min(floor, seq)
-	}
 	r.waiting[r.last] = struct{}{}
-	return fsm.RequestID{Session: r.session, Seq: r.last, Floor: floor}
+	return fsm.RequestID{Session: r.session, Seq: r.last, Floor: r.floor}
 }
 
 func (r *requestTracker) done(id fsm.RequestID) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.waiting[id.Seq]; !ok {
+		return
+	}
 	delete(r.waiting, id.Seq)
-	r.mu.Unlock()
+	for r.floor <= r.last {
+		if _, ok := r.waiting[r.floor]; ok {
+			break
+		}
+		r.floor++
+	}
 }
 
 // identify encodes cmd as an entry carrying a fresh request id.

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +87,40 @@ func TestApply_WithoutLeaderSaysNothingWasApplied(t *testing.T) {
 	}
 	if follower.node.Stats().WritesNotApplied.Load() == 0 {
 		t.Fatal("ns_writes_failed_total{outcome=not_applied} not counted")
+	}
+}
+
+// The floor a request carries is the oldest request of the member still
+// waiting for its answer (itself when none is older), whatever order the
+// answers come in: checked against a scan of every waiting request.
+func TestRequestTracker_FloorIsOldestWaiting(t *testing.T) {
+	r := newRequestTracker("m1")
+	rng := rand.New(rand.NewPCG(7, 13))
+	waiting := map[uint64]fsm.RequestID{}
+	for step := 0; step < 5000; step++ {
+		if len(waiting) == 0 || rng.IntN(3) != 0 {
+			id := r.begin()
+			want := id.Seq
+			for seq := range waiting {
+				want = min(want, seq)
+			}
+			if id.Floor != want {
+				t.Fatalf("step %d: request %d has floor %d, want %d (waiting %d)", step, id.Seq, id.Floor, want, len(waiting))
+			}
+			waiting[id.Seq] = id
+			continue
+		}
+		// Answer a random waiting request (map order is random enough
+		// only with the rng choosing how far to go).
+		skip := rng.IntN(len(waiting))
+		for seq, id := range waiting {
+			if skip == 0 {
+				r.done(id)
+				r.done(id) // a second done changes nothing
+				delete(waiting, seq)
+				break
+			}
+			skip--
+		}
 	}
 }
