@@ -61,9 +61,8 @@ func (s *Server) routeKeyOf(req *remoting.Command) (routeKey, error) {
 	key := routeKey{
 		topic:    topic,
 		standard: req.Version >= standardJSONVersion || strings.EqualFold(req.ExtFields["acceptStandardJsonOnly"], "true"),
-		order:    s.cfg.Settings.Bool(PropOrderMessageEnable, false),
-		acting:   s.cfg.Settings.Bool(PropSupportActingMaster, false),
 	}
+	key.order, key.acting = s.cfg.Settings.routeFlags()
 	key.zone, key.zoned = zoneOf(req.ExtFields)
 	return key, nil
 }

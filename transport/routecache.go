@@ -26,17 +26,20 @@ type routeKey struct {
 // generation they were built from; any applied change invalidates all of
 // them. A cached answer is a shared, read-only response (the connection
 // writes each request's opaque into its own copy of the frame); a nil one
-// caches "no route". Reads take no lock: a generation's answers live in
-// their own map, replaced as a whole when the generation moves on.
+// caches "no route". A generation's answers live in their own map,
+// replaced as a whole when the generation moves on.
 type routeCache struct {
 	cur atomic.Pointer[routeGeneration]
 }
 
-// routeGeneration is the cached answers of one FSM generation.
+// routeGeneration is the cached answers of one FSM generation. It is a
+// plain map under a read-write lock rather than a sync.Map: reads are a
+// typed lookup (a sync.Map hashes its key through an interface), which
+// shows in the latency of one client's route queries.
 type routeGeneration struct {
 	gen     uint64
-	size    atomic.Int32
-	entries sync.Map // routeKey → *remoting.Command
+	mu      sync.RWMutex
+	entries map[routeKey]*remoting.Command
 }
 
 func newRouteCache() *routeCache {
@@ -50,29 +53,31 @@ func (c *routeCache) get(gen uint64, k routeKey) (resp *remoting.Command, ok boo
 	if g.gen != gen {
 		return nil, false
 	}
-	v, ok := g.entries.Load(k)
-	if !ok {
-		return nil, false
-	}
-	return v.(*remoting.Command), true
+	g.mu.RLock()
+	resp, ok = g.entries[k]
+	g.mu.RUnlock()
+	return resp, ok
 }
 
 func (c *routeCache) put(gen uint64, k routeKey, resp *remoting.Command) {
 	for {
 		g := c.cur.Load()
-		switch {
-		case gen < g.gen:
+		if gen < g.gen {
 			return
-		case gen > g.gen || g.size.Load() >= routeCacheMax:
-			fresh := &routeGeneration{gen: gen}
+		}
+		if gen > g.gen {
+			fresh := &routeGeneration{gen: gen, entries: map[routeKey]*remoting.Command{}}
 			if !c.cur.CompareAndSwap(g, fresh) {
 				continue // another put moved it first; look again
 			}
 			g = fresh
 		}
-		if _, loaded := g.entries.LoadOrStore(k, resp); !loaded {
-			g.size.Add(1)
+		g.mu.Lock()
+		if _, ok := g.entries[k]; !ok && len(g.entries) >= routeCacheMax || g.entries == nil {
+			g.entries = map[routeKey]*remoting.Command{} // start over
 		}
+		g.entries[k] = resp
+		g.mu.Unlock()
 		return
 	}
 }

@@ -41,11 +41,11 @@ func TestRouteCache_StartsOverAtItsBound(t *testing.T) {
 	for i := range routeCacheMax {
 		c.put(1, routeKey{topic: fmt.Sprint(i)}, resp)
 	}
-	if got := c.cur.Load().size.Load(); got != routeCacheMax {
+	if got := c.size(); got != routeCacheMax {
 		t.Fatalf("size %d, want %d", got, routeCacheMax)
 	}
 	c.put(1, routeKey{topic: "one more"}, resp)
-	if got := c.cur.Load().size.Load(); got != 1 {
+	if got := c.size(); got != 1 {
 		t.Fatalf("size after the bound %d, want 1", got)
 	}
 	if _, ok := c.get(1, routeKey{topic: "0"}); ok {
@@ -76,4 +76,12 @@ func TestRouteCache_ConcurrentGenerations(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// size returns how many answers the current generation holds.
+func (c *routeCache) size() int {
+	g := c.cur.Load()
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return len(g.entries)
 }

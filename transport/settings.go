@@ -19,6 +19,9 @@ type Settings struct {
 	// props holds every known property as text, reported by
 	// GET_NAMESRV_CONFIG. The map is never modified once stored.
 	props atomic.Pointer[map[string]string]
+	// route holds the properties every route query reads, parsed when
+	// props is stored.
+	route atomic.Pointer[routeSettings]
 	// persist, when set, saves the properties after an update.
 	persist func(map[string]string) error
 	// protected are keys besides the reference black list that updates may
@@ -56,8 +59,30 @@ func NewSettings(props map[string]string, persist func(map[string]string) error,
 	if cp == nil {
 		cp = map[string]string{}
 	}
-	s.props.Store(&cp)
+	s.store(cp)
 	return s
+}
+
+// routeSettings are the properties that shape a route answer.
+type routeSettings struct {
+	order, actingMaster bool
+}
+
+// store replaces the properties with props, which is never modified
+// afterwards.
+func (s *Settings) store(props map[string]string) {
+	s.props.Store(&props)
+	s.route.Store(&routeSettings{
+		order:        s.Bool(PropOrderMessageEnable, false),
+		actingMaster: s.Bool(PropSupportActingMaster, false),
+	})
+}
+
+// routeFlags returns orderMessageEnable and supportActingMaster without
+// parsing them again.
+func (s *Settings) routeFlags() (order, actingMaster bool) {
+	r := s.route.Load()
+	return r.order, r.actingMaster
 }
 
 // Bool reads a boolean property; a missing or unparsable one is def.
@@ -117,7 +142,7 @@ func (s *Settings) Update(update map[string]string) error {
 	if !changed {
 		return nil
 	}
-	s.props.Store(&next)
+	s.store(next)
 	if s.persist == nil {
 		return nil
 	}

@@ -131,3 +131,25 @@ func BenchmarkDecodeRegistration(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkServer_RouteInline is a cached route query answered on the
+// connection's read goroutine (ServeInline), one caller cycling through
+// topics as a client with many topics does.
+func BenchmarkServer_RouteInline(b *testing.B) {
+	s := benchServer(b, 2, 100)
+	reqs := make([]*remoting.Command, 100)
+	for i := range reqs {
+		reqs[i] = &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA", Version: 479,
+			ExtFields: map[string]string{"topic": fmt.Sprintf("t%d", i)}}
+		if resp := s.ServeRemoting(context.Background(), nil, reqs[i]); resp.Code != remoting.Success {
+			b.Fatalf("route of t%d answered %d %s", i, resp.Code, resp.Remark)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if resp, ok := s.ServeInline(nil, reqs[i%len(reqs)]); !ok || resp.Code != remoting.Success {
+			b.Fatalf("inline route query: ok %v, %+v", ok, resp)
+		}
+	}
+}
