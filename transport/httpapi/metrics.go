@@ -26,7 +26,15 @@ type Metrics struct {
 	// on every request); its size is bounded by maxCachedObservers.
 	observers     sync.Map // uint64 → requestObserver
 	observerCount atomic.Int32
+	// succeeded holds the children of each request code below
+	// len(succeeded) answered SUCCESS, the common case, found by index
+	// rather than through the map.
+	succeeded [directObservers]atomic.Pointer[requestObserver]
 }
+
+// directObservers bounds the request codes whose successful answers find
+// their children by index (every code RocketMQ defines is below it).
+const directObservers = 1024
 
 // requestObserver is the labelled children one (request code, response
 // code) pair feeds.
@@ -77,6 +85,12 @@ func (m *Metrics) ObserveRequest(code, responseCode int32, elapsed time.Duration
 // observer returns the children of a request and response code, cached
 // while the cache has room.
 func (m *Metrics) observer(code, responseCode int32) requestObserver {
+	direct := responseCode == remoting.Success && code >= 0 && int(code) < len(m.succeeded)
+	if direct {
+		if o := m.succeeded[code].Load(); o != nil {
+			return *o
+		}
+	}
 	key := uint64(uint32(code))<<32 | uint64(uint32(responseCode))
 	if o, ok := m.observers.Load(key); ok {
 		return o.(requestObserver)
@@ -88,6 +102,10 @@ func (m *Metrics) observer(code, responseCode int32) requestObserver {
 	o := requestObserver{
 		requests: m.requests.WithLabelValues(c, strconv.Itoa(int(responseCode))),
 		latency:  m.latency.WithLabelValues(c),
+	}
+	if direct {
+		m.succeeded[code].Store(&o)
+		return o
 	}
 	if m.observerCount.Load() < maxCachedObservers {
 		if _, loaded := m.observers.LoadOrStore(key, o); !loaded {

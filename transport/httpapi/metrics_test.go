@@ -88,3 +88,34 @@ func TestConnCollector_ExportsEachCounter(t *testing.T) {
 		}
 	}
 }
+
+// Successful answers of the request codes RocketMQ defines find their
+// children by index: they are counted like any other and take no room in
+// the bounded cache that other pairs share.
+func TestMetrics_SuccessfulAnswersFoundByIndex(t *testing.T) {
+	m := NewMetrics(clustertest.Single(t, nil))
+	for code := range int32(directObservers) {
+		m.ObserveRequest(code, remoting.Success, time.Millisecond)
+	}
+	m.ObserveRequest(105, remoting.Success, time.Millisecond)
+	if got := m.observerCount.Load(); got != 0 {
+		t.Fatalf("cached children after successful answers = %d, want 0 (found by index)", got)
+	}
+	m.ObserveRequest(directObservers, remoting.Success, time.Millisecond) // past the index: cached
+	m.ObserveRequest(105, remoting.SystemError, time.Millisecond)
+	if got := m.observerCount.Load(); got != 2 {
+		t.Fatalf("cached children = %d, want 2", got)
+	}
+	for _, tc := range []struct {
+		code, response string
+		want           float64
+	}{{"105", "0", 2}, {"0", "0", 1}, {"1023", "0", 1}, {"1024", "0", 1}, {"105", "1", 1}} {
+		var got dto.Metric
+		if err := m.requests.WithLabelValues(tc.code, tc.response).(prometheus.Metric).Write(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got.GetCounter().GetValue() != tc.want {
+			t.Errorf("ns_requests_total{code=%s,response=%s} = %v, want %v", tc.code, tc.response, got.GetCounter().GetValue(), tc.want)
+		}
+	}
+}
