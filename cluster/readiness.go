@@ -43,7 +43,11 @@ func (n *Node) monitorReadiness() {
 
 func (n *Node) updateReadiness() {
 	ready, reason := n.evaluateReadiness()
-	prev := n.ready.Swap(&readiness{ready: ready, reason: reason})
+	prev := n.ready.Load()
+	if ready == prev.ready && reason == prev.reason {
+		return // keep the value every request reads where it is
+	}
+	n.ready.Store(&readiness{ready: ready, reason: reason})
 	if ready != prev.ready {
 		if ready {
 			n.logger.Info("member ready")
