@@ -44,7 +44,7 @@ type routeGeneration struct {
 
 func newRouteCache() *routeCache {
 	c := &routeCache{}
-	c.cur.Store(&routeGeneration{})
+	c.cur.Store(&routeGeneration{entries: map[routeKey]*remoting.Command{}})
 	return c
 }
 
@@ -73,7 +73,7 @@ func (c *routeCache) put(gen uint64, k routeKey, resp *remoting.Command) {
 			g = fresh
 		}
 		g.mu.Lock()
-		if _, ok := g.entries[k]; !ok && len(g.entries) >= routeCacheMax || g.entries == nil {
+		if _, ok := g.entries[k]; !ok && len(g.entries) >= routeCacheMax {
 			g.entries = map[routeKey]*remoting.Command{} // start over
 		}
 		g.entries[k] = resp

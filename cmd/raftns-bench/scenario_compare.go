@@ -199,24 +199,23 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		return err
 	}
 	raftArgs := rawMultiplierArgs(e.opts.MemberArgs)
-	raw1 := &rawCluster{}
-	raw1Leader := &rawProc{}
-	if s.wants(figRaw1) {
-		raw1, raw1Leader, err = startRawCluster(ctx, s.Self, e.workDir, "raw1", 1, raftArgs, probe)
-		if err != nil {
-			return err
+	// A raw cluster the run does not measure is left empty.
+	startRaw := func(fig, name string, nodes int) (*rawCluster, *rawProc, error) {
+		if !s.wants(fig) {
+			return &rawCluster{}, &rawProc{}, nil
 		}
-		defer raw1.stop()
+		return startRawCluster(ctx, s.Self, e.workDir, name, nodes, raftArgs, probe)
 	}
-	raw3 := &rawCluster{}
-	raw3Leader := &rawProc{}
-	if s.wants(figRaw3) {
-		raw3, raw3Leader, err = startRawCluster(ctx, s.Self, e.workDir, "raw3", 3, raftArgs, probe)
-		if err != nil {
-			return err
-		}
-		defer raw3.stop()
+	raw1, raw1Leader, err := startRaw(figRaw1, "raw1", 1)
+	if err != nil {
+		return err
 	}
+	defer raw1.stop()
+	raw3, raw3Leader, err := startRaw(figRaw3, "raw3", 3)
+	if err != nil {
+		return err
+	}
+	defer raw3.stop()
 
 	n := newNaming()
 	var targets []*compareTarget
