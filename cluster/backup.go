@@ -47,8 +47,9 @@ func (n *Node) SaveSnapshot(w io.Writer) (int64, error) {
 // bytes on every member. check validates the bytes first (format,
 // checksum), reading them from r's start, so a damaged file changes
 // nothing; r is then rewound and streamed to Raft, never held in memory.
-// Afterwards the leader re-establishes: Barrier, then liveness is rebuilt
-// from the restored tables (docs/design.md, "Taking office").
+// Afterwards the leader takes office again: Barrier, then liveness is
+// rebuilt from the restored tables (docs/design.md, "Taking office"); it
+// answers once the leader is back in office and ready for reads.
 func (n *Node) RestoreSnapshot(r io.ReadSeeker, size int64, check func(io.Reader) error) error {
 	if !n.IsLeader() {
 		return ErrNotLeader
@@ -64,9 +65,10 @@ func (n *Node) RestoreSnapshot(r io.ReadSeeker, size int64, check func(io.Reader
 		return fmt.Errorf("restore: %w", err)
 	}
 	n.logger.Warn("replicated state restored from backup", "bytes", size)
-	select {
-	case n.notifyCh <- true:
-	default:
+	// The restore is committed whatever happens next; a leader that cannot
+	// take office again is replaced by an election, which rebuilds the same.
+	if err := n.takeOfficeAgain(barrierTimeout); err != nil {
+		n.logger.Warn("restored, but not back in office", "error", err)
 	}
 	return nil
 }

@@ -391,6 +391,36 @@ func TestCluster_SnapshotRestoreEquality(t *testing.T) {
 	})
 }
 
+// A restore answers once the leader is back in office with liveness
+// rebuilt from the restored tables and reads served: the caller's next
+// request must not find the member taking office.
+func TestCluster_RestoreAnswersBackInOffice(t *testing.T) {
+	tc := newTestCluster(t, 1, nil)
+	m := tc.waitLeaderReady()
+	kept := registration("c1", "broker-kept", "10.0.0.1:10911", 0, 1)
+	register(t, m, kept)
+	var backup bytes.Buffer
+	if _, err := m.node.SaveSnapshot(&backup); err != nil {
+		t.Fatalf("save: %v", err)
+	}
+	later := registration("c1", "broker-later", "10.0.0.2:10911", 0, 1)
+	register(t, m, later)
+	for round := range 5 {
+		if err := m.node.RestoreSnapshot(bytes.NewReader(backup.Bytes()), int64(backup.Len()), func(io.Reader) error { return nil }); err != nil {
+			t.Fatalf("round %d: restore: %v", round, err)
+		}
+		if ready, why := m.node.Ready(); !ready || !m.node.LeaderReady() {
+			t.Fatalf("round %d: after the restore answered: ready %v (%s), leader ready %v", round, ready, why, m.node.LeaderReady())
+		}
+		if _, ok := m.node.lessor.LastSeenAgo(kept.Key()); !ok {
+			t.Fatalf("round %d: the restored broker has no lease", round)
+		}
+		if _, ok := m.node.lessor.LastSeenAgo(later.Key()); ok {
+			t.Fatalf("round %d: a broker registered after the backup still has a lease", round)
+		}
+	}
+}
+
 func TestCluster_RestoreRefusesDamagedBackup(t *testing.T) {
 	tc := newTestCluster(t, 1, nil)
 	m := tc.waitLeaderReady()

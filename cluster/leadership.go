@@ -31,10 +31,42 @@ func (n *Node) monitorLeadership() {
 			} else {
 				n.logger.Info("lost leadership", "term", n.raft.CurrentTerm())
 			}
+		case revoked := <-n.reoffice:
+			n.stopLeaderLoop()
+			if n.IsLeader() {
+				n.logger.Info("taking office again", "term", n.raft.CurrentTerm())
+				n.startLeaderLoop()
+			}
+			close(revoked)
 		case <-n.shutdownCh:
 			return
 		}
 	}
+}
+
+// takeOfficeAgain has the leader revoke its duties and take office again,
+// as after an election, and waits until it is back in office and its
+// readiness says so: a restore replaces the tables liveness was built
+// from, and the caller's next read must not find the member unready.
+func (n *Node) takeOfficeAgain(timeout time.Duration) error {
+	revoked := make(chan struct{})
+	select {
+	case n.reoffice <- revoked:
+	case <-n.shutdownCh:
+		return ErrShutdown
+	}
+	select {
+	case <-revoked:
+	case <-n.shutdownCh:
+		return ErrShutdown
+	}
+	expired := make(chan struct{})
+	deadline := time.AfterFunc(timeout, func() { close(expired) })
+	defer deadline.Stop()
+	if err := n.waitLeaderReady(expired); err != nil {
+		return err
+	}
+	return n.refreshReadiness()
 }
 
 func (n *Node) startLeaderLoop() {

@@ -34,6 +34,12 @@ type Node struct {
 	requests *requestTracker
 
 	notifyCh chan bool
+	// reoffice asks the leadership monitor to take office again (after a
+	// restore); it answers once the old term of office has been revoked.
+	reoffice chan chan struct{}
+	// readinessNow asks the readiness monitor to evaluate at once; it
+	// closes the channel it was sent when the result is stored.
+	readinessNow chan chan struct{}
 
 	// leadership: leaderReady is set once the leader has barriered and
 	// rebuilt liveness; readyCh is closed at that moment.
@@ -106,15 +112,17 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		cfg.Logger = hclog.NewNullLogger()
 	}
 	n := &Node{
-		cfg:        cfg,
-		logger:     cfg.Logger.Named("cluster"),
-		fsm:        f,
-		pool:       newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
-		lanes:      newForwardLanes(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown, cfg.Logger.Named("cluster")),
-		requests:   newRequestTracker(cfg.ID),
-		notifyCh:   make(chan bool, 10),
-		readyCh:    make(chan struct{}),
-		shutdownCh: make(chan struct{}),
+		cfg:          cfg,
+		logger:       cfg.Logger.Named("cluster"),
+		fsm:          f,
+		pool:         newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
+		lanes:        newForwardLanes(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown, cfg.Logger.Named("cluster")),
+		requests:     newRequestTracker(cfg.ID),
+		notifyCh:     make(chan bool, 10),
+		reoffice:     make(chan chan struct{}),
+		readinessNow: make(chan chan struct{}),
+		readyCh:      make(chan struct{}),
+		shutdownCh:   make(chan struct{}),
 	}
 	n.forwardWorkers = newForwardWorkers(n.shutdownCh)
 	n.leaderChange = newLeaderChanges()

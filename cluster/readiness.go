@@ -34,10 +34,30 @@ func (n *Node) monitorReadiness() {
 		n.updateReadiness()
 		select {
 		case <-t.C:
+		case done := <-n.readinessNow:
+			n.updateReadiness()
+			close(done)
 		case <-n.shutdownCh:
 			n.ready.Store(&readiness{reason: "shutting down"})
 			return
 		}
+	}
+}
+
+// refreshReadiness has the readiness monitor evaluate now and waits until
+// the result is stored.
+func (n *Node) refreshReadiness() error {
+	done := make(chan struct{})
+	select {
+	case n.readinessNow <- done:
+	case <-n.shutdownCh:
+		return ErrShutdown
+	}
+	select {
+	case <-done:
+		return nil
+	case <-n.shutdownCh:
+		return ErrShutdown
 	}
 }
 
