@@ -27,8 +27,9 @@ import (
 //   - route reads on that member against a server answering every request
 //     with the same precomputed route body.
 //
-// Every figure is measured in each round, the figures interleaved, and the
-// median over the rounds is reported.
+// Every figure is measured in each round, the figures interleaved (every
+// other round in reverse order), and the median over the rounds is
+// reported.
 type compareScenario struct {
 	Rounds       int           `json:"rounds"`
 	Duration     time.Duration `json:"duration"`
@@ -310,8 +311,22 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 	var hbEntries int64
 	for round := 1; round <= s.Rounds; round++ {
 		e.logf("compare: round %d of %d", round, s.Rounds)
+		// Every other round runs the figures in reverse order, so that no
+		// figure always follows the same one: the first read figure would
+		// otherwise always come right after the write figures, and a raw
+		// ceiling always before the figure compared with it.
+		order := slices.Clone(targets)
+		type readFigure struct{ fig, addr string }
+		var reads []readFigure
+		if ceiling != nil {
+			reads = []readFigure{{figRoute, follower.ClientAddr}, {figCeiling, ceiling.clientAddr}}
+		}
+		if round%2 == 0 {
+			slices.Reverse(order)
+			slices.Reverse(reads)
+		}
 		for _, c := range s.WriteClients {
-			for _, t := range targets {
+			for _, t := range order {
 				before, _ := lastIndex(ctx, leader)
 				phase.workers = c
 				record(t.name, c, phase.run(ctx, func(ctx context.Context, w int) error {
@@ -332,7 +347,7 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 			}
 		}
 		for _, c := range s.readClients() {
-			for _, rt := range []struct{ fig, addr string }{{figRoute, follower.ClientAddr}, {figCeiling, ceiling.clientAddr}} {
+			for _, rt := range reads {
 				next := make([]int, c)
 				phase.workers = c
 				record(rt.fig, c, phase.run(ctx, func(ctx context.Context, w int) error {
