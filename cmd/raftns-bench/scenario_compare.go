@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/raftns/raftns/transport/nsclient"
@@ -43,6 +45,10 @@ type compareScenario struct {
 	// and raw Raft on one node, "reads" the route reads and their ceiling.
 	Only string `json:"only,omitempty"`
 }
+
+// compareKeepAlive is how often, between figures, compare keeps the
+// brokers of its RaftNS targets alive: a broker's heartbeat interval.
+const compareKeepAlive = 30 * time.Second
 
 func newCompareScenario() *compareScenario { return &compareScenario{} }
 
@@ -164,9 +170,37 @@ type compareTarget struct {
 	regs    []*nsclient.Registration
 	clients clientPool
 	bumps   bool
+	// live is set for a RaftNS target, whose members track the brokers'
+	// connections.
+	live bool
 	// heartbeats are the encoded requests of regs, for a target that
 	// does not bump.
 	heartbeats []*remoting.Command
+}
+
+// keepAlive sends every broker of t its current registration, unchanged,
+// on the client that sends it in the figures. Without it a figure's
+// clients are silent while the other figures run, for longer than a
+// member's idle timeout when the order reverses: the member closes the
+// connection, the leader expires the brokers, and their next registration
+// is a write no figure asked for. Real brokers send one every 30 s.
+func (t *compareTarget) keepAlive(ctx context.Context) error {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	for i, reg := range t.regs {
+		wg.Go(func() {
+			if _, err := t.clients[i].RegisterBroker(ctx, t.addr, reg); err != nil {
+				mu.Lock()
+				first = cmp.Or(first, fmt.Errorf("%s: keep %s alive: %w", t.name, reg.BrokerName, err))
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return first
 }
 
 func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
@@ -225,8 +259,8 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 			t.clients.close()
 		}
 	}()
-	target := func(name, addr string, bumps bool) (*compareTarget, error) {
-		t := &compareTarget{name: name, addr: addr, bumps: bumps, clients: e.newClients(maxW)}
+	target := func(name, addr string, bumps, live bool) (*compareTarget, error) {
+		t := &compareTarget{name: name, addr: addr, bumps: bumps, live: live, clients: e.newClients(maxW)}
 		group := fmt.Sprintf("t%d", len(targets))
 		for i := range maxW {
 			t.regs = append(t.regs, n.broker(group, i, topicConfigs(n.topics(fmt.Sprintf("%s-%d", group, i), s.Topics), 8)))
@@ -241,20 +275,20 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		return t, registerAll(ctx, t.clients, addr, t.regs)
 	}
 	for _, spec := range []struct {
-		name, addr string
-		bumps      bool
+		name, addr  string
+		bumps, live bool
 	}{
-		{figRaw1, raw1Leader.clientAddr, true},
-		{figSingle, e.members[0].ClientAddr, true},
-		{figRaw3, raw3Leader.clientAddr, true},
-		{figLeader, leader.ClientAddr, true},
-		{figFollower, follower.ClientAddr, true},
-		{figHeartbeat, follower.ClientAddr, false},
+		{figRaw1, raw1Leader.clientAddr, true, false},
+		{figSingle, e.members[0].ClientAddr, true, true},
+		{figRaw3, raw3Leader.clientAddr, true, false},
+		{figLeader, leader.ClientAddr, true, true},
+		{figFollower, follower.ClientAddr, true, true},
+		{figHeartbeat, follower.ClientAddr, false, true},
 	} {
 		if !s.wants(spec.name) {
 			continue
 		}
-		t, err := target(spec.name, spec.addr, spec.bumps)
+		t, err := target(spec.name, spec.addr, spec.bumps, spec.live)
 		if t != nil {
 			targets = append(targets, t)
 		}
@@ -308,6 +342,23 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		}
 	}
 	phase := loadPhase{warmup: s.Warmup, duration: s.Duration}
+	// Between figures, every RaftNS target's brokers are kept alive at
+	// about the brokers' own heartbeat interval (keepAlive).
+	var keptAt time.Time
+	keepAlive := func() error {
+		if time.Since(keptAt) < compareKeepAlive {
+			return nil
+		}
+		for _, t := range targets {
+			if t.live {
+				if err := t.keepAlive(ctx); err != nil {
+					return err
+				}
+			}
+		}
+		keptAt = time.Now()
+		return nil
+	}
 	var hbEntries int64
 	for round := 1; round <= s.Rounds; round++ {
 		e.logf("compare: round %d of %d", round, s.Rounds)
@@ -327,6 +378,9 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		}
 		for _, c := range s.WriteClients {
 			for _, t := range order {
+				if err := keepAlive(); err != nil {
+					return err
+				}
 				before, _ := lastIndex(ctx, leader)
 				phase.workers = c
 				record(t.name, c, phase.run(ctx, func(ctx context.Context, w int) error {
@@ -348,6 +402,9 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		}
 		for _, c := range s.readClients() {
 			for _, rt := range reads {
+				if err := keepAlive(); err != nil {
+					return err
+				}
 				next := make([]int, c)
 				phase.workers = c
 				record(rt.fig, c, phase.run(ctx, func(ctx context.Context, w int) error {
