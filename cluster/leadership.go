@@ -49,16 +49,8 @@ func (n *Node) monitorLeadership() {
 // readiness says so: a restore replaces the tables liveness was built
 // from, and the caller's next read must not find the member unready.
 func (n *Node) takeOfficeAgain(timeout time.Duration) error {
-	revoked := make(chan struct{})
-	select {
-	case n.reoffice <- revoked:
-	case <-n.shutdownCh:
-		return ErrShutdown
-	}
-	select {
-	case <-revoked:
-	case <-n.shutdownCh:
-		return ErrShutdown
+	if err := n.askLoop(n.reoffice); err != nil {
+		return err
 	}
 	expired := make(chan struct{})
 	deadline := time.AfterFunc(timeout, func() { close(expired) })

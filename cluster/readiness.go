@@ -46,10 +46,14 @@ func (n *Node) monitorReadiness() {
 
 // refreshReadiness has the readiness monitor evaluate now and waits until
 // the result is stored.
-func (n *Node) refreshReadiness() error {
+func (n *Node) refreshReadiness() error { return n.askLoop(n.readinessNow) }
+
+// askLoop sends one of the node's loops a request on ask and waits until
+// the loop closes the channel it was sent, or the node shuts down.
+func (n *Node) askLoop(ask chan<- chan struct{}) error {
 	done := make(chan struct{})
 	select {
-	case n.readinessNow <- done:
+	case ask <- done:
 	case <-n.shutdownCh:
 		return ErrShutdown
 	}

@@ -160,8 +160,9 @@ func TestExpiry_SmokeClosedConnectionsExpireAfterTheGrace(t *testing.T) {
 	}
 }
 
-func TestCompare_SmokeOneRoundGivesEveryRatio(t *testing.T) {
-	args := []string{"compare", "-raftns", raftnsBin, "-self", benchBin, "-workdir", t.TempDir(), "-rounds", "1",
+// Two rounds: the second runs the figures in reverse order.
+func TestCompare_SmokeTwoRoundsGiveEveryRatio(t *testing.T) {
+	args := []string{"compare", "-raftns", raftnsBin, "-self", benchBin, "-workdir", t.TempDir(), "-rounds", "2",
 		"-duration", "1s", "-warmup", "200ms", "-write-clients", "2", "-read-clients", "1,2"}
 	res := runScenario(t, args...).Results.(compareResults)
 	// 6 write figures at one concurrency and 2 read figures at two.
@@ -170,8 +171,8 @@ func TestCompare_SmokeOneRoundGivesEveryRatio(t *testing.T) {
 	}
 	ratios := 0
 	for _, row := range res.Rows {
-		if len(row.Rounds) != 1 || row.Median <= 0 || row.Errors != 0 {
-			t.Fatalf("row %+v: want one round with ops/s > 0 and no errors", row)
+		if len(row.Rounds) != 2 || row.Median <= 0 || row.Errors != 0 {
+			t.Fatalf("row %+v: want two rounds with ops/s > 0 and no errors", row)
 		}
 		if row.Ceiling != "" {
 			ratios++
