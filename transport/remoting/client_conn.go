@@ -162,10 +162,12 @@ func (cc *clientConn) fail(cause error) {
 	} else {
 		cc.err = fmt.Errorf("%w: %s: %w", ErrConnClosed, cc.addr, cause)
 	}
-	close(cc.done)
 	cc.pending = make(map[int32]chan<- *Command)
 	cc.mu.Unlock()
+	// Out of the pool before any waiter wakes: a call made after one that
+	// failed here must dial anew, not find this connection.
 	cc.cl.forget(cc)
+	close(cc.done)
 	if cc.nc != nil {
 		_ = cc.nc.Close()
 	}

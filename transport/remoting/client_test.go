@@ -115,9 +115,15 @@ func TestClient_BrokenConnectionFailsPendingAndReconnects(t *testing.T) {
 	}()
 	first := recv(t, hk.connected, "first connection")
 	recv(t, entered, "slow handler")
+	broken := pooled(cl, addr)
 	_ = first.Close()
 	if err := recv(t, failed, "pending call"); !errors.Is(err, ErrConnClosed) {
 		t.Fatalf("pending call error = %v, want ErrConnClosed", err)
+	}
+	// The broken connection left the pool before its calls failed, so the
+	// next call cannot pick it up.
+	if broken == nil || pooled(cl, addr) == broken {
+		t.Fatal("the broken connection is still pooled after its call failed")
 	}
 	resp, err := cl.Invoke(context.Background(), addr, request(codeFast, 0, ""))
 	if err != nil || resp.Remark != "ok" {
