@@ -8,6 +8,7 @@ import (
 	armon "github.com/armon/go-metrics"
 	hcmetrics "github.com/hashicorp/go-metrics"
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/raftns/raftns/cluster/clustertest"
 )
 
@@ -30,6 +31,9 @@ func installedRaftMetrics(t *testing.T) *prometheus.Registry {
 
 func TestInstallRaftMetrics_RoutesBothLibrariesIntoTheRegistry(t *testing.T) {
 	reg := installedRaftMetrics(t)
+	// The sinks are process-wide, so what an earlier run (-count) left is
+	// subtracted.
+	samples, sum, count := installedTestMetrics(gather(t, reg))
 	hcmetrics.MeasureSince([]string{"raft", "test", "installed"}, time.Now().Add(-3*time.Millisecond))
 	armon.IncrCounter([]string{"raft", "boltdb", "test", "installed"}, 2)
 	node := clustertest.Single(t, nil)
@@ -38,13 +42,12 @@ func TestInstallRaftMetrics_RoutesBothLibrariesIntoTheRegistry(t *testing.T) {
 	}
 
 	mfs := gather(t, reg)
-	timer := mfs["raft_test_installed"].GetMetric()
-	if len(timer) != 1 || timer[0].GetHistogram().GetSampleCount() != 1 || timer[0].GetHistogram().GetSampleSum() < 3 {
-		t.Errorf("raft_test_installed = %v, want one sample of at least 3 ms", timer)
+	samples2, sum2, count2 := installedTestMetrics(mfs)
+	if samples2-samples != 1 || sum2-sum < 3 {
+		t.Errorf("raft_test_installed gained %d samples summing to %.2f ms, want one of at least 3 ms", samples2-samples, sum2-sum)
 	}
-	counter := mfs["raft_boltdb_test_installed"].GetMetric()
-	if len(counter) != 1 || counter[0].GetCounter().GetValue() != 2 {
-		t.Errorf("raft_boltdb_test_installed = %v, want 2", counter)
+	if count2-count != 2 {
+		t.Errorf("raft_boltdb_test_installed gained %v, want 2", count2-count)
 	}
 	// Raft's own metrics, from the member started above.
 	for _, name := range []string{"raft_commitTime", "raft_fsm_applyBatch", "raft_apply", "raft_barrier", "raft_state_leader"} {
@@ -58,4 +61,17 @@ func TestInstallRaftMetrics_RoutesBothLibrariesIntoTheRegistry(t *testing.T) {
 	if mfs["ns_raft_metrics_series"] == nil {
 		t.Error("the sink's own metrics are missing")
 	}
+}
+
+// installedTestMetrics reads the timer and the counter the routing test
+// emits: the timer's sample count and sum, and the counter's value; zero
+// before the first emission.
+func installedTestMetrics(mfs map[string]*dto.MetricFamily) (samples uint64, sum, count float64) {
+	if m := mfs["raft_test_installed"].GetMetric(); len(m) == 1 {
+		samples, sum = m[0].GetHistogram().GetSampleCount(), m[0].GetHistogram().GetSampleSum()
+	}
+	if m := mfs["raft_boltdb_test_installed"].GetMetric(); len(m) == 1 {
+		count = m[0].GetCounter().GetValue()
+	}
+	return samples, sum, count
 }
