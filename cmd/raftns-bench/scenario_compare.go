@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -9,11 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
+	"golang.org/x/sync/errgroup"
 )
 
 // compareScenario runs, in one invocation, RaftNS next to what the same
@@ -185,22 +184,16 @@ type compareTarget struct {
 // connection, the leader expires the brokers, and their next registration
 // is a write no figure asked for. Real brokers send one every 30 s.
 func (t *compareTarget) keepAlive(ctx context.Context) error {
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-	)
+	var g errgroup.Group
 	for i, reg := range t.regs {
-		wg.Go(func() {
+		g.Go(func() error {
 			if _, err := t.clients[i].RegisterBroker(ctx, t.addr, reg); err != nil {
-				mu.Lock()
-				first = cmp.Or(first, fmt.Errorf("%s: keep %s alive: %w", t.name, reg.BrokerName, err))
-				mu.Unlock()
+				return fmt.Errorf("%s: keep %s alive: %w", t.name, reg.BrokerName, err)
 			}
+			return nil
 		})
 	}
-	wg.Wait()
-	return first
+	return g.Wait()
 }
 
 func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {

@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"hash/maphash"
+	"maps"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -61,27 +63,7 @@ type seriesKey struct {
 }
 
 func (k *seriesKey) matches(kind seriesKind, parts []string, labels []hcmetrics.Label) bool {
-	if k.kind != kind || len(k.labels) != len(labels) {
-		return false
-	}
-	for i, l := range labels {
-		if k.labels[i] != l {
-			return false
-		}
-	}
-	return equalParts(k.parts, parts)
-}
-
-func equalParts(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return k.kind == kind && slices.Equal(k.labels, labels) && slices.Equal(k.parts, parts)
 }
 
 // sinkIndex finds series. It is never changed once published.
@@ -101,23 +83,13 @@ func newSinkIndex() *sinkIndex {
 }
 
 func (idx *sinkIndex) clone() *sinkIndex {
-	c := &sinkIndex{
-		byHash:     make(map[uint64][]*seriesKey, len(idx.byHash)+1),
+	return &sinkIndex{
+		byHash:     maps.Clone(idx.byHash),
 		keys:       idx.keys,
-		byIdentity: make(map[string]*series, len(idx.byIdentity)+1),
-		families:   make(map[string]seriesKind, len(idx.families)+1),
+		byIdentity: maps.Clone(idx.byIdentity),
+		families:   maps.Clone(idx.families),
 		all:        append(make([]*series, 0, len(idx.all)+1), idx.all...),
 	}
-	for h, ks := range idx.byHash {
-		c.byHash[h] = ks
-	}
-	for id, se := range idx.byIdentity {
-		c.byIdentity[id] = se
-	}
-	for n, k := range idx.families {
-		c.families[n] = k
-	}
-	return c
 }
 
 // add records k under hash h, and k's series if it is new.
