@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -108,7 +109,16 @@ func (m *membership) removeSelf(ctx context.Context, force bool) error {
 		return fmt.Errorf("transfer leadership before removing the leader: %w", err)
 	}
 	m.logger.Info("leadership transferred; asking the new leader to remove this member")
-	return m.removeViaLeader(ctx, m.cfg.ID, force)
+	err := m.removeViaLeader(ctx, m.cfg.ID, force)
+	if errors.Is(err, ErrUnknownMember) {
+		// This member was in the configuration when the removal began, so
+		// a leader that no longer finds it saw the removal done: by an
+		// attempt whose answer was lost (its leader lost office before
+		// answering, and the request was retried), or by someone else.
+		m.logger.Info("this member is already out of the configuration")
+		return nil
+	}
+	return err
 }
 
 // checkQuorumWithout refuses to remove a voter when the voters left that

@@ -46,6 +46,9 @@ const (
 	rpcErrNotReady  = "not-ready"
 	rpcErrUnknown   = "outcome-unknown"
 	rpcErrOther     = "error"
+	// rpcErrUnknownMember travels only over the RPC channel; the forward
+	// lane sends it as rpcErrOther (forwarded writes never fail with it).
+	rpcErrUnknownMember = "unknown-member"
 )
 
 // set records err in the reply.
@@ -61,6 +64,8 @@ func (r *LeaderReply) set(err error) {
 		r.ErrKind, r.Err = rpcErrNotReady, err.Error()
 	case errors.Is(err, ErrOutcomeUnknown):
 		r.ErrKind, r.Err = rpcErrUnknown, err.Error()
+	case errors.Is(err, ErrUnknownMember):
+		r.ErrKind, r.Err = rpcErrUnknownMember, err.Error()
 	default:
 		r.ErrKind, r.Err = rpcErrOther, err.Error()
 	}
@@ -77,6 +82,8 @@ func (r *LeaderReply) err() error {
 		return fmt.Errorf("%w (leader said: %s)", ErrLeaderNotReady, r.Err)
 	case rpcErrUnknown:
 		return fmt.Errorf("%w (leader said: %s)", ErrOutcomeUnknown, r.Err)
+	case rpcErrUnknownMember:
+		return fmt.Errorf("%w (leader said: %s)", ErrUnknownMember, r.Err)
 	}
 	return errors.New(r.Err)
 }
