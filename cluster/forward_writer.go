@@ -3,34 +3,50 @@ package cluster
 import (
 	"net"
 	"sync"
+	"time"
 )
 
 // maxKeptWriteBuffer bounds the write buffer a frameWriter keeps for reuse.
 const maxKeptWriteBuffer = 1 << 20
 
-// frameWriter writes a forward-lane connection's frames on one goroutine.
-// Senders append their frame to a pending buffer and return; the writer
-// takes everything pending at once, so frames queued while a write is in
-// the kernel go out together in the next one: under load one write system
-// call carries many frames, and an idle connection's frame goes at once.
+// forwardWriteTimeout bounds one write on a forward-lane connection. A peer
+// that takes no bytes for this long is treated as gone: the connection
+// closes, and the writes waiting on it fail and are retried.
+const forwardWriteTimeout = 10 * time.Second
+
+// frameWriter writes a forward-lane connection's frames. A sender that finds
+// no write in progress writes its frame itself, on its own goroutine: an
+// idle connection's frame costs no hand-over to another goroutine, which on
+// a busy machine is a wait for a CPU. A sender that finds a write in
+// progress only appends its frame; whatever was appended meanwhile is
+// written in one system call after the current one, by the writer's own
+// goroutine, so a sender never writes more than the one batch it started
+// and under load one write carries many frames.
 type frameWriter struct {
 	conn net.Conn
-	mu   sync.Mutex
-	buf  []byte // frames not yet taken by the writer
-	kept []byte // the previous write's buffer, for reuse
-	err  error  // the write error that stopped the writer
-	wake chan struct{}
-	stop chan struct{}
-	once sync.Once
+	// timeout bounds one write (forwardWriteTimeout; shorter in tests).
+	timeout time.Duration
+	mu      sync.Mutex
+	buf     []byte // frames not yet taken by a writer
+	kept    []byte // the previous write's buffer, for reuse
+	// writing is set while a sender or the loop writes; the one that
+	// clears it has found buf empty under mu.
+	writing bool
+	err     error // the write error that stopped the writer
+	wake    chan struct{}
+	stop    chan struct{}
+	once    sync.Once
 }
 
 func newFrameWriter(conn net.Conn) *frameWriter {
-	w := &frameWriter{conn: conn, wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	w := &frameWriter{conn: conn, timeout: forwardWriteTimeout, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	go w.loop()
 	return w
 }
 
-// send queues the frame fill appends; it fails once the writer stopped.
+// send queues the frame fill appends, and writes it at once when no write
+// is in progress; it fails once the writer stopped, or when that write
+// fails.
 func (w *frameWriter) send(fill func([]byte) []byte) error {
 	w.mu.Lock()
 	if w.err != nil {
@@ -39,17 +55,66 @@ func (w *frameWriter) send(fill func([]byte) []byte) error {
 		return err
 	}
 	w.buf = fill(w.buf)
-	w.mu.Unlock()
-	select {
-	case w.wake <- struct{}{}:
-	default: // the writer is already due to look
+	if w.writing {
+		w.mu.Unlock()
+		return nil // the write in progress hands this frame on
 	}
+	w.writing = true
+	out := w.takeLocked()
+	w.mu.Unlock()
+	if err := w.write(out); err != nil {
+		return err
+	}
+	w.handOn()
 	return nil
+}
+
+// takeLocked takes every pending frame; w.mu is held.
+func (w *frameWriter) takeLocked() []byte {
+	out := w.buf
+	w.buf, w.kept = w.kept[:0], nil
+	return out
+}
+
+// write writes out; a failed write stops the writer and closes the
+// connection.
+func (w *frameWriter) write(out []byte) error {
+	_ = w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+	if _, err := w.conn.Write(out); err != nil {
+		w.fail(err)
+		w.conn.Close()
+		return err
+	}
+	w.mu.Lock()
+	if cap(out) <= maxKeptWriteBuffer && w.err == nil {
+		w.kept = out[:0]
+	}
+	w.mu.Unlock()
+	return nil
+}
+
+// handOn ends a sender's write: frames appended meanwhile go to the loop,
+// and otherwise the connection is free for the next sender.
+func (w *frameWriter) handOn() {
+	w.mu.Lock()
+	more := len(w.buf) > 0
+	if !more {
+		w.writing = false
+	}
+	w.mu.Unlock()
+	if more {
+		select {
+		case w.wake <- struct{}{}:
+		default: // the loop is already due to look
+		}
+	}
 }
 
 // close stops the writer; frames not yet written are dropped.
 func (w *frameWriter) close() { w.once.Do(func() { close(w.stop) }) }
 
+// loop writes the frames a sender handed on, until none is left, and
+// then frees the connection for senders again.
 func (w *frameWriter) loop() {
 	for {
 		select {
@@ -60,22 +125,15 @@ func (w *frameWriter) loop() {
 		}
 		for {
 			w.mu.Lock()
-			out := w.buf
-			if len(out) == 0 {
+			if len(w.buf) == 0 || w.err != nil {
+				w.writing = false
 				w.mu.Unlock()
 				break
 			}
-			w.buf, w.kept = w.kept[:0], nil
+			out := w.takeLocked()
 			w.mu.Unlock()
-			if _, err := w.conn.Write(out); err != nil {
-				w.fail(err)
-				w.conn.Close()
+			if w.write(out) != nil {
 				return
-			}
-			if cap(out) <= maxKeptWriteBuffer {
-				w.mu.Lock()
-				w.kept = out[:0]
-				w.mu.Unlock()
 			}
 		}
 	}
