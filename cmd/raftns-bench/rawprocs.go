@@ -122,8 +122,9 @@ func (rc *rawCluster) stop() {
 	}
 }
 
-// startCeiling starts the read ceiling server answering body.
-func startCeiling(ctx context.Context, self, dir string, body []byte) (*rawProc, error) {
+// startCeiling starts the read ceiling server answering body; extra are
+// more serve-raw flags (the members' garbage collector target).
+func startCeiling(ctx context.Context, self, dir string, body []byte, extra []string) (*rawProc, error) {
 	p := &rawProc{id: "ceiling"}
 	var err error
 	if p.clientAddr, err = launch.FreeAddr(); err != nil {
@@ -133,7 +134,7 @@ func startCeiling(ctx context.Context, self, dir string, body []byte) (*rawProc,
 	if err := os.WriteFile(bodyPath, body, 0o644); err != nil {
 		return nil, err
 	}
-	if err := p.start(self, filepath.Join(dir, "ceiling.log"), "-mode", "ceiling", "-body", bodyPath); err != nil {
+	if err := p.start(self, filepath.Join(dir, "ceiling.log"), append([]string{"-mode", "ceiling", "-body", bodyPath}, extra...)...); err != nil {
 		return nil, err
 	}
 	c := nsclient.New(remoting.ClientConfig{DialTimeout: time.Second, RequestTimeout: time.Second})

@@ -226,7 +226,7 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		_, err := probeClient.RegisterBroker(ctx, addr, probeReg)
 		return err
 	}
-	raftArgs := rawMultiplierArgs(e.opts.MemberArgs)
+	raftArgs := rawArgs(e.opts.MemberArgs)
 	// A raw cluster the run does not measure is left empty.
 	startRaw := func(fig, name string, nodes int) (*rawCluster, *rawProc, error) {
 		if !s.wants(fig) {
@@ -307,7 +307,7 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		if first, err = probeClient.Invoke(ctx, follower.ClientAddr, routeReqs[0]); err != nil {
 			return fmt.Errorf("route of %s: %w", routeTopics[0], err)
 		}
-		if ceiling, err = startCeiling(ctx, s.Self, e.workDir, first.Body); err != nil {
+		if ceiling, err = startCeiling(ctx, s.Self, e.workDir, first.Body, raftArgs); err != nil {
 			return err
 		}
 		defer ceiling.stop()
@@ -471,18 +471,21 @@ func (s *compareScenario) readClients() []int {
 	return s.ReadClients
 }
 
-// rawMultiplierArgs passes a --raft-multiplier given to the members on to
-// the raw Raft nodes, so that both run the same timers.
-func rawMultiplierArgs(memberArgs []string) []string {
+// rawArgs passes the --raft-multiplier and --gc-percent given to the
+// members on to the raw servers, so that both run the same Raft timers and
+// the same garbage collector target.
+func rawArgs(memberArgs []string) []string {
+	var out []string
 	for i, a := range memberArgs {
-		if v, ok := strings.CutPrefix(a, "--raft-multiplier="); ok {
-			return []string{"-raft-multiplier", v}
-		}
-		if a == "--raft-multiplier" && i+1 < len(memberArgs) {
-			return []string{"-raft-multiplier", memberArgs[i+1]}
+		for _, name := range []string{"raft-multiplier", "gc-percent"} {
+			if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
+				out = append(out, "-"+name, v)
+			} else if a == "--"+name && i+1 < len(memberArgs) {
+				out = append(out, "-"+name, memberArgs[i+1])
+			}
 		}
 	}
-	return nil
+	return out
 }
 
 // median returns the median of values (the mean of the middle two for an

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -53,5 +54,22 @@ func TestCompareKeepAlive_WritesNothing(t *testing.T) {
 	}
 	if changed, _ := lastIndex(ctx, m); changed == after {
 		t.Fatal("a bumped broker's registration wrote nothing; the index does not show writes")
+	}
+}
+
+func TestRawArgs_FollowTheMembersTimersAndGCTarget(t *testing.T) {
+	cases := []struct {
+		member []string
+		want   []string
+	}{
+		{nil, nil},
+		{[]string{"--log-level", "debug"}, nil},
+		{[]string{"--raft-multiplier", "3", "--gc-percent=150"}, []string{"-raft-multiplier", "3", "-gc-percent", "150"}},
+		{[]string{"--gc-percent", "200", "--raft-multiplier=2"}, []string{"-gc-percent", "200", "-raft-multiplier", "2"}},
+	}
+	for _, tc := range cases {
+		if got := rawArgs(tc.member); !slices.Equal(got, tc.want) {
+			t.Errorf("rawArgs(%q) = %q, want %q", tc.member, got, tc.want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -53,8 +54,17 @@ func runServeRaw(args []string, stderr io.Writer) int {
 	fs.Var((*listFlag)(&o.peers), "peers", "initial voters ID=HOST:PORT,... (raft mode; empty: alone)")
 	fs.StringVar(&o.bodyFile, "body", "", "file holding the answer body (ceiling mode)")
 	fs.IntVar(&o.multiplier, "raft-multiplier", 1, "scale of Raft timers, as raftns --raft-multiplier")
+	gcPercent := fs.Int("gc-percent", 0, "garbage collector heap target, as raftns --gc-percent (default: as a member, GOGC if set, else 300)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	// The raw servers run with the members' garbage collector target, so
+	// that a ratio compares Raft use, not runtime settings.
+	switch {
+	case *gcPercent > 0:
+		debug.SetGCPercent(*gcPercent)
+	case os.Getenv("GOGC") == "":
+		debug.SetGCPercent(cluster.DefaultGCPercent)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -83,6 +83,12 @@ type config struct {
 	SnapshotThreshold uint64
 	TrailingLogs      uint64
 
+	// GCPercent is the garbage collector's heap target (gc.go);
+	// gcPercentSet records that the file or a flag gave it, so that it
+	// wins over the GOGC environment variable.
+	GCPercent    int
+	gcPercentSet bool
+
 	// Namesrv holds reference NameServer properties (orderMessageEnable…)
 	// and unknown keys from the file, reported by GET_NAMESRV_CONFIG.
 	Namesrv map[string]string
@@ -120,6 +126,7 @@ func defaultConfig() *config {
 		SnapshotInterval:  cluster.DefaultSnapshotInterval,
 		SnapshotThreshold: cluster.DefaultSnapshotThreshold,
 		TrailingLogs:      cluster.DefaultTrailingLogs,
+		GCPercent:         defaultGCPercent,
 		Namesrv: map[string]string{
 			transport.PropOrderMessageEnable:                "false",
 			transport.PropReturnOrderTopicConfigToBroker:    "true",
@@ -260,6 +267,7 @@ func (c *config) properties() map[string]string {
 		"clusterTlsCert":                  c.ClusterTLSCert, "clusterTlsKey": c.ClusterTLSKey, "clusterTlsCa": c.ClusterTLSCA,
 		"clusterKeyFile": c.ClusterKeyFile, "clusterInsecure": strconv.FormatBool(c.ClusterInsecure),
 		"maxRequestMemory": strconv.FormatInt(c.MaxRequestMemory, 10),
+		"gcPercent":        strconv.Itoa(c.GCPercent),
 		"maxInflatedBody":  strconv.FormatInt(c.MaxInflatedBody, 10),
 		"frameTimeout":     c.FrameTimeout.String(),
 		"httpTokenFile":    c.HTTPTokenFile, "httpTlsCert": c.HTTPTLSCert, "httpTlsKey": c.HTTPTLSKey,

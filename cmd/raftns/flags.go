@@ -29,6 +29,7 @@ var flagKeys = map[string]string{
 	"elect-unclean-master": transport.PropEnableElectUncleanMaster,
 	"cluster-advertise":    "clusterAdvertise",
 	"snapshot-interval":    "snapshotInterval", "snapshot-threshold": "snapshotThreshold", "trailing-logs": "trailingLogs",
+	"gc-percent": "gcPercent",
 }
 
 type flagValues struct {
@@ -96,6 +97,7 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"snapshot-interval":                     "how often Raft checks whether to take a snapshot (each check waits one to two intervals), e.g. 2s (default 2s)",
 		"snapshot-threshold":                    "log entries past the last snapshot before a check takes a new one (default 4096)",
 		"trailing-logs":                         "log entries a snapshot leaves in the log; a member further behind receives the snapshot instead (default 8192)",
+		"gc-percent":                            "garbage collector heap target in percent of the live heap, 10 to 1000 (default 300; without it, a GOGC environment variable applies)",
 	}
 	for name := range flagKeys {
 		key := flagKeys[name]

@@ -45,6 +45,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// Every line, Raft's included, names the member that wrote it.
 	logger = logger.With(logFieldMember, id)
+	logger.Info("garbage collector heap target", "gc_percent", cfg.applyGCTarget(os.Getenv))
 	m, err := startMember(cfg, id, logger)
 	if err != nil {
 		logger.Error("cannot start", "error", err)

@@ -168,6 +168,25 @@ func alertQueries(t *testing.T) []string {
 // _count included).
 func liveMetricNames(t *testing.T, p *proc) map[string]bool {
 	t.Helper()
+	names := map[string]bool{}
+	for name, f := range scrapeMetrics(t, p) {
+		if len(f.GetMetric()) == 0 {
+			continue
+		}
+		names[name] = true
+		switch f.GetType() {
+		case dto.MetricType_HISTOGRAM:
+			names[name+"_bucket"], names[name+"_sum"], names[name+"_count"] = true, true, true
+		case dto.MetricType_SUMMARY:
+			names[name+"_sum"], names[name+"_count"] = true, true
+		}
+	}
+	return names
+}
+
+// scrapeMetrics scrapes the member's /metrics and parses it.
+func scrapeMetrics(t *testing.T, p *proc) map[string]*dto.MetricFamily {
+	t.Helper()
 	resp, err := p.Get(ctxT(t, 10*time.Second), "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -182,18 +201,5 @@ func liveMetricNames(t *testing.T, p *proc) map[string]bool {
 	if err != nil {
 		t.Fatalf("/metrics does not parse: %v", err)
 	}
-	names := map[string]bool{}
-	for name, f := range families {
-		if len(f.GetMetric()) == 0 {
-			continue
-		}
-		names[name] = true
-		switch f.GetType() {
-		case dto.MetricType_HISTOGRAM:
-			names[name+"_bucket"], names[name+"_sum"], names[name+"_count"] = true, true, true
-		case dto.MetricType_SUMMARY:
-			names[name+"_sum"], names[name+"_count"] = true, true
-		}
-	}
-	return names
+	return families
 }

@@ -130,6 +130,10 @@ func (c *config) setters() map[string]func(string) error {
 		"snapshotInterval":                setParsed(&c.SnapshotInterval, parseDuration),
 		"snapshotThreshold":               setParsed(&c.SnapshotThreshold, parseCount),
 		"trailingLogs":                    setParsed(&c.TrailingLogs, parseCount),
+		"gcPercent": func(v string) error {
+			c.gcPercentSet = true
+			return setParsed(&c.GCPercent, parseGCPercent)(v)
+		},
 	}
 }
 
