@@ -131,14 +131,6 @@ type Config struct {
 	withoutForwardLane bool
 }
 
-// DefaultGCPercent is the Go garbage collector's heap target a member
-// process runs with unless configured otherwise (raftns --gc-percent): a
-// member's live heap is small while every write allocates tens of
-// kilobytes, so Go's default of 100 collects many times a second under
-// writes. docs/operations.md, "Memory and garbage collection", has the
-// measurements. raftns-bench's raw Raft nodes run with the same target.
-const DefaultGCPercent = 300
-
 // Snapshot defaults. Checking every 2–4 s lets a leader under heavy writes
 // snapshot about every 4096 entries, so a member that returns from an
 // outage longer than the log holds receives the (small) state plus at most

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -19,6 +18,7 @@ import (
 	"github.com/hashicorp/raft"
 	raftboltdb "github.com/hashicorp/raft-boltdb/v2"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/cmd/internal/gctarget"
 	"github.com/raftns/raftns/transport/remoting"
 	"go.etcd.io/bbolt"
 )
@@ -60,12 +60,7 @@ func runServeRaw(args []string, stderr io.Writer) int {
 	}
 	// The raw servers run with the members' garbage collector target, so
 	// that a ratio compares Raft use, not runtime settings.
-	switch {
-	case *gcPercent > 0:
-		debug.SetGCPercent(*gcPercent)
-	case os.Getenv("GOGC") == "":
-		debug.SetGCPercent(cluster.DefaultGCPercent)
-	}
+	gctarget.Apply(*gcPercent, os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var err error

@@ -2,16 +2,15 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
-	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/cmd/internal/gctarget"
 )
 
 // defaultGCPercent is the heap target a member runs with unless told
-// otherwise (cluster.DefaultGCPercent explains the choice).
-const defaultGCPercent = cluster.DefaultGCPercent
+// otherwise (gctarget.Default explains the choice).
+const defaultGCPercent = gctarget.Default
 
 // GC percent bounds: below 10 the collector runs almost constantly, above
 // 1000 the heap may grow to 11 times what is live.
@@ -29,26 +28,23 @@ func parseGCPercent(v string) (int, error) {
 	return n, nil
 }
 
-// gcTarget is the GC percent a member sets at start, and where it comes
-// from; set is false when the GOGC environment variable decides, as it
-// does when no gcPercent was configured.
-func (c *config) gcTarget(getenv func(string) string) (percent int, source string, set bool) {
-	if !c.gcPercentSet {
-		if env := getenv("GOGC"); env != "" {
-			return 0, "GOGC=" + env, false
-		}
-		return c.GCPercent, "default", true
+// configuredGCPercent is the gcPercent the file or a flag gave, 0 when
+// none did.
+func (c *config) configuredGCPercent() int {
+	if c.gcPercentSet {
+		return c.GCPercent
 	}
-	return c.GCPercent, "configured", true
+	return 0
+}
+
+// gcTarget is the GC percent a member sets at start, and where it comes
+// from (gctarget.Target).
+func (c *config) gcTarget(getenv func(string) string) (percent int, source string, set bool) {
+	return gctarget.Target(c.configuredGCPercent(), getenv)
 }
 
 // applyGCTarget sets the collector's heap target and describes it for the
 // start log.
 func (c *config) applyGCTarget(getenv func(string) string) string {
-	percent, source, set := c.gcTarget(getenv)
-	if !set {
-		return source
-	}
-	debug.SetGCPercent(percent)
-	return fmt.Sprintf("%d (%s)", percent, source)
+	return gctarget.Apply(c.configuredGCPercent(), getenv)
 }
