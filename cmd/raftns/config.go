@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -267,7 +268,7 @@ func (c *config) properties() map[string]string {
 		"clusterTlsCert":                  c.ClusterTLSCert, "clusterTlsKey": c.ClusterTLSKey, "clusterTlsCa": c.ClusterTLSCA,
 		"clusterKeyFile": c.ClusterKeyFile, "clusterInsecure": strconv.FormatBool(c.ClusterInsecure),
 		"maxRequestMemory": strconv.FormatInt(c.MaxRequestMemory, 10),
-		"gcPercent":        strconv.Itoa(c.GCPercent),
+		"gcPercent":        c.gcPercentProperty(os.Getenv),
 		"maxInflatedBody":  strconv.FormatInt(c.MaxInflatedBody, 10),
 		"frameTimeout":     c.FrameTimeout.String(),
 		"httpTokenFile":    c.HTTPTokenFile, "httpTlsCert": c.HTTPTLSCert, "httpTlsKey": c.HTTPTLSKey,

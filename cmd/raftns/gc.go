@@ -43,6 +43,17 @@ func (c *config) gcTarget(getenv func(string) string) (percent int, source strin
 	return gctarget.Target(c.configuredGCPercent(), getenv)
 }
 
+// gcPercentProperty is the gcPercent that raftns -p and GET_NAMESRV_CONFIG
+// show: the target in force, which is GOGC's own value when the
+// environment decides.
+func (c *config) gcPercentProperty(getenv func(string) string) string {
+	percent, _, set := c.gcTarget(getenv)
+	if !set {
+		return getenv("GOGC")
+	}
+	return strconv.Itoa(percent)
+}
+
 // applyGCTarget sets the collector's heap target and describes it for the
 // start log.
 func (c *config) applyGCTarget(getenv func(string) string) string {

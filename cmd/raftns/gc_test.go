@@ -22,11 +22,13 @@ func TestConfig_GCPercentDefaultsFileFlagsAndEnvironment(t *testing.T) {
 		want       int
 		wantSource string
 		wantSet    bool
+		// wantShown is the gcPercent property raftns -p shows.
+		wantShown string
 	}{
-		{"default", nil, "", noEnv, defaultGCPercent, "default", true},
-		{"GOGC decides when nothing is configured", nil, "", gogc50, 0, "GOGC=50", false},
-		{"file", nil, "gcPercent=150", gogc50, 150, "configured", true},
-		{"flag over file", []string{"--gc-percent", "200"}, "gcPercent=150", noEnv, 200, "configured", true},
+		{"default", nil, "", noEnv, defaultGCPercent, "default", true, "300"},
+		{"GOGC decides when nothing is configured", nil, "", gogc50, 0, "GOGC=50", false, "50"},
+		{"file", nil, "gcPercent=150", gogc50, 150, "configured", true, "150"},
+		{"flag over file", []string{"--gc-percent", "200"}, "gcPercent=150", noEnv, 200, "configured", true, "200"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,7 +44,24 @@ func TestConfig_GCPercentDefaultsFileFlagsAndEnvironment(t *testing.T) {
 			if got != tc.want || source != tc.wantSource || set != tc.wantSet {
 				t.Fatalf("gcTarget = %d, %q, %v; want %d, %q, %v", got, source, set, tc.want, tc.wantSource, tc.wantSet)
 			}
+			if shown := cfg.gcPercentProperty(tc.getenv); shown != tc.wantShown {
+				t.Fatalf("gcPercent property = %q, want %q", shown, tc.wantShown)
+			}
 		})
+	}
+}
+
+// TestConfig_PrintedGCPercentIsTheOneInForce: raftns -p shows GOGC's value
+// when the environment decides the heap target, not the default it
+// overrides.
+func TestConfig_PrintedGCPercentIsTheOneInForce(t *testing.T) {
+	t.Setenv("GOGC", "75")
+	cfg, err := parseConfig(nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.properties()["gcPercent"]; got != "75" {
+		t.Fatalf("gcPercent property = %q with GOGC=75, want 75", got)
 	}
 }
 
