@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"net"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -15,13 +16,16 @@ const maxKeptWriteBuffer = 1 << 20
 const forwardWriteTimeout = 10 * time.Second
 
 // frameWriter writes a forward-lane connection's frames. A sender that finds
-// no write in progress writes its frame itself, on its own goroutine: an
-// idle connection's frame costs no hand-over to another goroutine, which on
-// a busy machine is a wait for a CPU. A sender that finds a write in
-// progress only appends its frame; whatever was appended meanwhile is
-// written in one system call after the current one, by the writer's own
-// goroutine, so a sender never writes more than the one batch it started
-// and under load one write carries many frames.
+// no write in progress writes the pending frames itself, on its own
+// goroutine: an idle connection's frame costs no hand-over to another
+// goroutine, which on a busy machine is a wait for a CPU. Before it takes
+// them it yields once, so that senders already runnable (many handlers or
+// leader workers finishing at once under load) add their frames to the same
+// system call; with nothing else runnable the yield returns at once. A
+// sender that finds a write in progress only appends its frame; whatever
+// was appended meanwhile is written in one system call after the current
+// one, by the writer's own goroutine, so a sender never writes more than
+// the one batch it started.
 type frameWriter struct {
 	conn net.Conn
 	// timeout bounds one write (forwardWriteTimeout; shorter in tests).
@@ -60,6 +64,14 @@ func (w *frameWriter) send(fill func([]byte) []byte) error {
 		return nil // the write in progress hands this frame on
 	}
 	w.writing = true
+	w.mu.Unlock()
+	runtime.Gosched()
+	w.mu.Lock()
+	if w.err != nil { // the connection failed while this sender yielded
+		err := w.err
+		w.mu.Unlock()
+		return err
+	}
 	out := w.takeLocked()
 	w.mu.Unlock()
 	if err := w.write(out); err != nil {

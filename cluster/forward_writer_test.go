@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -68,6 +69,74 @@ func TestFrameWriter_ConcurrentSendersKeepEveryFrameInOrder(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("frames still missing after 10 s")
 	}
+}
+
+// countingConn counts the Write calls made on a connection.
+type countingConn struct {
+	net.Conn
+	mu     sync.Mutex
+	writes []int // the length of each write
+}
+
+func (c *countingConn) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	c.writes = append(c.writes, len(b))
+	c.mu.Unlock()
+	return c.Conn.Write(b)
+}
+
+// TestFrameWriter_SendersRunnableTogetherShareOneWrite: on one CPU, 16
+// senders released at once are all runnable when the first of them finds
+// the connection idle; it yields before taking the frames, so others append
+// theirs and its write carries more than its own frame. Writing at once, it
+// would carry only its own, every time. The scheduler may resume the
+// yielding sender early now and then (it looks at its global queue every
+// few dozen goroutine switches), so the test asks it of most of 20 trials.
+func TestFrameWriter_SendersRunnableTogetherShareOneWrite(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const trials, senders, frameLen = 20, 16, 8
+	shared := 0
+	for range trials {
+		first := firstWriteOfSendersReleasedTogether(t, senders)
+		if first > frameLen {
+			shared++
+		}
+	}
+	if shared < trials/2 {
+		t.Fatalf("the first write carried other senders' frames in %d of %d trials, want most", shared, trials)
+	}
+}
+
+// firstWriteOfSendersReleasedTogether releases senders at once on a fresh
+// writer, each sending one 8-byte frame, and returns the length of the
+// connection's first write.
+func firstWriteOfSendersReleasedTogether(t *testing.T, senders int) int {
+	t.Helper()
+	client, server := net.Pipe()
+	defer server.Close()
+	conn := &countingConn{Conn: client}
+	w := newFrameWriter(conn)
+	defer w.close()
+	go io.Copy(io.Discard, server)
+
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for s := range senders {
+		wg.Go(func() {
+			<-start
+			if err := w.send(func(b []byte) []byte { return binary.BigEndian.AppendUint64(b, uint64(s)) }); err != nil {
+				t.Errorf("sender %d: %v", s, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	conn.mu.Lock()
+	defer conn.mu.Unlock()
+	if len(conn.writes) == 0 {
+		t.Fatal("nothing was written")
+	}
+	return conn.writes[0]
 }
 
 // TestFrameWriter_PeerThatStopsReadingFailsTheWriter checks that a write
