@@ -84,11 +84,9 @@ type config struct {
 	SnapshotThreshold uint64
 	TrailingLogs      uint64
 
-	// GCPercent is the garbage collector's heap target (gc.go);
-	// gcPercentSet records that the file or a flag gave it, so that it
-	// wins over the GOGC environment variable.
-	GCPercent    int
-	gcPercentSet bool
+	// GCPercent is the garbage collector's heap target the file or a flag
+	// gave (gc.go); 0 when none did, and then GOGC or the default applies.
+	GCPercent int
 
 	// Namesrv holds reference NameServer properties (orderMessageEnable…)
 	// and unknown keys from the file, reported by GET_NAMESRV_CONFIG.
@@ -127,7 +125,6 @@ func defaultConfig() *config {
 		SnapshotInterval:  cluster.DefaultSnapshotInterval,
 		SnapshotThreshold: cluster.DefaultSnapshotThreshold,
 		TrailingLogs:      cluster.DefaultTrailingLogs,
-		GCPercent:         defaultGCPercent,
 		Namesrv: map[string]string{
 			transport.PropOrderMessageEnable:                "false",
 			transport.PropReturnOrderTopicConfigToBroker:    "true",

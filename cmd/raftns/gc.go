@@ -8,10 +8,6 @@ import (
 	"github.com/raftns/raftns/cmd/internal/gctarget"
 )
 
-// defaultGCPercent is the heap target a member runs with unless told
-// otherwise (gctarget.Default explains the choice).
-const defaultGCPercent = gctarget.Default
-
 // GC percent bounds: below 10 the collector runs almost constantly, above
 // 1000 the heap may grow to 11 times what is live.
 const (
@@ -28,19 +24,10 @@ func parseGCPercent(v string) (int, error) {
 	return n, nil
 }
 
-// configuredGCPercent is the gcPercent the file or a flag gave, 0 when
-// none did.
-func (c *config) configuredGCPercent() int {
-	if c.gcPercentSet {
-		return c.GCPercent
-	}
-	return 0
-}
-
 // gcTarget is the GC percent a member sets at start, and where it comes
 // from (gctarget.Target).
 func (c *config) gcTarget(getenv func(string) string) (percent int, source string, set bool) {
-	return gctarget.Target(c.configuredGCPercent(), getenv)
+	return gctarget.Target(c.GCPercent, getenv)
 }
 
 // gcPercentProperty is the gcPercent that raftns -p and GET_NAMESRV_CONFIG
@@ -57,5 +44,5 @@ func (c *config) gcPercentProperty(getenv func(string) string) string {
 // applyGCTarget sets the collector's heap target and describes it for the
 // start log.
 func (c *config) applyGCTarget(getenv func(string) string) string {
-	return gctarget.Apply(c.configuredGCPercent(), getenv)
+	return gctarget.Apply(c.GCPercent, getenv)
 }

@@ -5,13 +5,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/raftns/raftns/cmd/internal/gctarget"
 )
 
 // TestProcessGCPercentReachesTheRuntime starts a member with the default
 // and one with --gc-percent, and reads the heap target each runtime
 // reports on /metrics.
 func TestProcessGCPercentReachesTheRuntime(t *testing.T) {
-	want := float64(defaultGCPercent)
+	want := float64(gctarget.Default)
 	if env := os.Getenv("GOGC"); env != "" { // the environment decides when nothing is configured
 		want = 100
 		if n, err := strconv.Atoi(env); err == nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/raftns/raftns/cmd/internal/gctarget"
 )
 
 func TestConfig_GCPercentDefaultsFileFlagsAndEnvironment(t *testing.T) {
@@ -25,7 +27,7 @@ func TestConfig_GCPercentDefaultsFileFlagsAndEnvironment(t *testing.T) {
 		// wantShown is the gcPercent property raftns -p shows.
 		wantShown string
 	}{
-		{"default", nil, "", noEnv, defaultGCPercent, "default", true, "300"},
+		{"default", nil, "", noEnv, gctarget.Default, "default", true, "300"},
 		{"GOGC decides when nothing is configured", nil, "", gogc50, 0, "GOGC=50", false, "50"},
 		{"file", nil, "gcPercent=150", gogc50, 150, "configured", true, "150"},
 		{"flag over file", []string{"--gc-percent", "200"}, "gcPercent=150", noEnv, 200, "configured", true, "200"},

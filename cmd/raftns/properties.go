@@ -130,10 +130,7 @@ func (c *config) setters() map[string]func(string) error {
 		"snapshotInterval":                setParsed(&c.SnapshotInterval, parseDuration),
 		"snapshotThreshold":               setParsed(&c.SnapshotThreshold, parseCount),
 		"trailingLogs":                    setParsed(&c.TrailingLogs, parseCount),
-		"gcPercent": func(v string) error {
-			c.gcPercentSet = true
-			return setParsed(&c.GCPercent, parseGCPercent)(v)
-		},
+		"gcPercent":                       setParsed(&c.GCPercent, parseGCPercent),
 	}
 }
 
