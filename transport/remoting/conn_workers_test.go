@@ -48,7 +48,10 @@ func TestServer_IdleHandlerGoroutinesAreBounded(t *testing.T) {
 	if got := runtime.NumGoroutine(); got > busy-burst+idleWorkersPerConn {
 		t.Fatalf("goroutines after sequential requests = %d, want at most %d", got, busy-burst+idleWorkersPerConn)
 	}
-	if conns := srv.Conns(); len(conns) != 1 || conns[0].InFlight() != 0 {
-		t.Fatalf("connections %d, in flight %d", len(conns), conns[0].InFlight())
+	if conns := srv.Conns(); len(conns) != 1 {
+		t.Fatalf("connections %d, want 1", len(conns))
 	}
+	// The answer leaves before its handler returns and counts the request
+	// done, so the count reaches 0 just after the last read, not with it.
+	poll.For(t, 5*time.Second, "no request in flight", func() bool { return srv.Conns()[0].InFlight() == 0 })
 }
