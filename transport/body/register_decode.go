@@ -121,11 +121,21 @@ func readWrapper(l *lexer, body *RegisterBody) error {
 // readTopicConfigTable reads Map<String,TopicConfig> in body order. Java
 // keeps the last value of a repeated map key, then registers each value under
 // its topicName, so a later config for the same topicName wins as well; the
-// result has unique names in order of first appearance.
+// result has unique names in order of first appearance. A table in the
+// compact shape brokers write is scanned directly (topictable_compact.go).
 func readTopicConfigTable(l *lexer) ([]fsm.TopicConfig, error) {
 	if l.isNull() {
 		return nil, nil
 	}
+	if configs, ok := l.compactTopicTable(); ok {
+		return configs, nil
+	}
+	return readTopicConfigObject(l)
+}
+
+// readTopicConfigObject is readTopicConfigTable for a table in any form the
+// lexer accepts.
+func readTopicConfigObject(l *lexer) ([]fsm.TopicConfig, error) {
 	// Room for a usual broker's topics at once, instead of five doublings.
 	byKey := make([]fsm.TopicConfig, 0, topicTableStart)
 	var index topicIndex

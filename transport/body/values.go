@@ -54,13 +54,19 @@ func (l *lexer) optInt(min, max int64) (v int64, ok bool, err error) {
 		return 0, false, l.typeErr("integer")
 	}
 	at := l.fj.Offset()
+	// Plain decimals, nearly every number a body carries, are read in one
+	// pass without making a string of them.
+	if v, raw, ok := l.fj.PlainInt(); ok {
+		if v < min || v > max {
+			return 0, false, fmt.Errorf("%w: %.40q at offset %d", ErrRange, raw, at)
+		}
+		return v, true, nil
+	}
 	kind, raw, err := l.fj.Scalar()
 	if err != nil || kind == fastjson.KindNull {
 		return 0, false, jsonErr(err)
 	}
-	// Plain decimals, nearly every number a body carries, are read
-	// without making a string of them first.
-	if v, ok := plainDecimal(raw); ok {
+	if v, ok := plainDecimal(raw); ok { // a numeric string
 		if v < min || v > max {
 			return 0, false, fmt.Errorf("%w: %.40q at offset %d", ErrRange, raw, at)
 		}

@@ -29,15 +29,14 @@ func (l *Lexer) Scalar() (Kind, []byte, error) {
 	case c == '-' || (c >= '0' && c <= '9'):
 		s, err := l.number()
 		return KindNumber, s, err
-	case c == 't' || c == 'f' || c == 'n':
+	case c == 't' || c == 'f':
 		start := l.pos
-		for _, lit := range [...]string{"true", "false", "null"} {
-			if l.literal(lit) {
-				if lit == "null" {
-					return KindNull, nil, nil
-				}
-				return KindBool, l.data[start:l.pos], nil
-			}
+		if l.literal("true") || l.literal("false") {
+			return KindBool, l.data[start:l.pos], nil
+		}
+	case c == 'n':
+		if l.literal("null") {
+			return KindNull, nil, nil
 		}
 	case c == '{' || c == '[':
 		return KindNull, nil, l.TypeErr("scalar")
@@ -61,6 +60,34 @@ func (l *Lexer) literal(word string) bool {
 	}
 	l.pos = end
 	return true
+}
+
+// PlainInt reads a number that is an optional '-' and 1 to 18 digits
+// with no fraction or exponent, and returns its value and text; such a
+// number is in an int64's range. For anything else ok is false and the
+// offset is unchanged, and the caller reads the value with Scalar.
+func (l *Lexer) PlainInt() (v int64, raw []byte, ok bool) {
+	start := l.pos
+	i := start
+	if i < len(l.data) && l.data[i] == '-' {
+		i++
+	}
+	first := i
+	for i < len(l.data) && l.data[i] >= '0' && l.data[i] <= '9' {
+		v = v*10 + int64(l.data[i]-'0')
+		i++
+	}
+	if n := i - first; n == 0 || n > 18 {
+		return 0, nil, false
+	}
+	if i < len(l.data) && (l.data[i] == '.' || l.data[i] == 'e' || l.data[i] == 'E') {
+		return 0, nil, false
+	}
+	if l.data[start] == '-' {
+		v = -v
+	}
+	l.pos = i
+	return v, l.data[start:i], true
 }
 
 // number reads -?digits[.digits][(e|E)[+-]digits] and returns its text.
