@@ -101,7 +101,7 @@ func (n *Node) OnControllerLeader(ctx context.Context, req *ControllerRequest) (
 var errNoControllerHandler = errors.New("raftns: the controller is not enabled on the leader")
 
 func (n *Node) controllerAsLeader(ctx context.Context, req *ControllerRequest) (*ControllerResponse, error) {
-	if err := n.waitLeaderReady(ctx.Done()); err != nil {
+	if err := n.leaderReadyFor(ctx); err != nil {
 		return nil, err
 	}
 	h := n.ctrl.handler.Load()

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -180,6 +181,16 @@ func (n *Node) barrier(stop chan struct{}) bool {
 			backoff *= 2
 		}
 	}
+}
+
+// leaderReadyFor is waitLeaderReady until ctx is done. It asks ctx for its
+// Done channel only when it has to wait, which a write's context
+// (internal/deadline) arms its timer for.
+func (n *Node) leaderReadyFor(ctx context.Context) error {
+	if n.leaderReady.Load() {
+		return nil
+	}
+	return n.waitLeaderReady(ctx.Done())
 }
 
 // waitLeaderReady blocks until this member is a ready leader, it stops being

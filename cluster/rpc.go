@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/deadline"
 )
 
 // rpcDialTimeout bounds connecting to another member's cluster port.
@@ -107,7 +108,7 @@ func (e *rpcEndpoint) Transfer(args *TransferArgs, reply *LeaderReply) error {
 // run runs a leader-side operation within timeout and records its outcome
 // in reply; the RPC itself always succeeds.
 func (e *rpcEndpoint) run(reply *LeaderReply, timeout time.Duration, op func(context.Context) ([]byte, error)) error {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := deadline.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var err error
 	reply.Result, err = op(ctx)

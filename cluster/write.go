@@ -182,7 +182,7 @@ type proposedRegistration struct {
 // split, in which case the parts go without a request id (a registration
 // that changes nothing is never written, so a retried one is harmless).
 func (n *Node) registerAsLeader(ctx context.Context, reg proposedRegistration) (fsm.RegisterResult, error) {
-	if err := n.waitLeaderReady(ctx.Done()); err != nil {
+	if err := n.leaderReadyFor(ctx); err != nil {
 		return fsm.RegisterResult{}, err
 	}
 	cmd := reg.cmd
@@ -248,7 +248,7 @@ func (n *Node) applyEncodedAsLeader(ctx context.Context, t fsm.CommandType, buf 
 // proposeAsLeader proposes an encoded entry, telling the FSM what it
 // decodes to when decoded is not nil; it is the only path to raft.Apply.
 func (n *Node) proposeAsLeader(ctx context.Context, t fsm.CommandType, buf []byte, decoded *fsm.Proposal) (any, error) {
-	if err := n.waitLeaderReady(ctx.Done()); err != nil {
+	if err := n.leaderReadyFor(ctx); err != nil {
 		return nil, err
 	}
 	if decoded != nil {

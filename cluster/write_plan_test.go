@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -58,5 +59,38 @@ func TestRegisterAsLeader_PlanHoldsOnlyWhileTheStateHasNotMoved(t *testing.T) {
 	}
 	if reg, ok := f.Registration(changed.Key()); !ok || reg.DataVersion.Counter != 2 {
 		t.Fatalf("registration after the changed one: %+v, %v", reg, ok)
+	}
+}
+
+// doneCounter counts the calls to Done of the context it wraps.
+type doneCounter struct {
+	context.Context
+	calls atomic.Int32
+}
+
+func (c *doneCounter) Done() <-chan struct{} {
+	c.calls.Add(1)
+	return c.Context.Done()
+}
+
+// A write answered by a ready leader never asks its context for Done: the
+// member gives each write a context whose deadline timer is armed only
+// then (internal/deadline), and arming one per write is measurable.
+func TestRegister_ReadyLeaderDoesNotWaitOnTheContext(t *testing.T) {
+	tc := newTestCluster(t, 1, nil)
+	leader := tc.waitLeaderReady()
+	base, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for counter := range int64(3) {
+		ctx := &doneCounter{Context: base}
+		if _, err := leader.node.Register(ctx, registration("c1", "broker-a", "10.0.0.1:10911", 0, counter+1)); err != nil {
+			t.Fatal(err)
+		}
+		if n := ctx.calls.Load(); n != 0 {
+			t.Fatalf("registration %d asked its context for Done %d times", counter+1, n)
+		}
+	}
+	if got := leader.node.Stats().RegistersWritten.Load(); got != 3 {
+		t.Fatalf("registrations written %d, want 3", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"time"
 
+	"github.com/raftns/raftns/internal/deadline"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -117,7 +118,7 @@ func (s *Server) ready() bool {
 func (s *Server) serve(ctx context.Context, h handler, c *remoting.Conn, req *remoting.Command) *remoting.Command {
 	if !h.read {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.cfg.WriteTimeout)
+		ctx, cancel = deadline.WithTimeout(ctx, s.cfg.WriteTimeout)
 		defer cancel()
 	}
 	resp, err := h.fn(ctx, c, req)
