@@ -2,6 +2,7 @@ package body
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -59,6 +60,7 @@ func TestCompactTopicTable_ReadsWhatTheGeneralLexerReads(t *testing.T) {
 		{"attributes kept out", `{"T":{"attributes":{"+message.type":"FIFO","n":1,"b":true},"topicName":"T"}}`, true},
 		{"repeated key keeps first place, last value", `{"A":{"topicName":"A","perm":2},"B":{"topicName":"B"},"A":{"topicName":"A","perm":4}}`, true},
 		{"trailing comma in a config", `{"T":{"topicName":"T",}}`, true},
+		{"more topics than the scan for repeats covers, one repeated", manyTopics(20, 7), true},
 		{"name other than the key", `{"T":{"topicName":"U"}}`, false},
 		{"no name", `{"T":{"perm":6}}`, false},
 		{"empty name", `{"":{"topicName":""}}`, false},
@@ -82,6 +84,18 @@ func TestCompactTopicTable_ReadsWhatTheGeneralLexerReads(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyTopics is a compact table of n topics, topic repeat written again
+// at the end with other permissions.
+func manyTopics(n, repeat int) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n {
+		fmt.Fprintf(&b, `"t%d":{"topicName":"t%d","perm":6},`, i, i)
+	}
+	fmt.Fprintf(&b, `"t%d":{"topicName":"t%d","perm":2}}`, repeat, repeat)
+	return b.String()
 }
 
 // TestCompactTopicTable_JavaBodiesTakeTheCompactPath checks that the plain
