@@ -72,7 +72,7 @@ func (c *lazy) arm() context.Context {
 	defer c.mu.Unlock()
 	if c.armed == nil {
 		if c.released {
-			return released
+			return releasedContext
 		}
 		c.armed, c.cancel = context.WithDeadline(c.parent, c.deadline)
 	}
@@ -90,8 +90,9 @@ func (c *lazy) release() {
 	}
 }
 
-// released stands for a context released before anything waited on it.
-var released = func() context.Context {
+// releasedContext stands for a context released before anything waited on
+// it.
+var releasedContext = func() context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	return ctx

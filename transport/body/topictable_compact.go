@@ -1,6 +1,10 @@
 package body
 
-import "github.com/raftns/raftns/fsm"
+import (
+	"math"
+
+	"github.com/raftns/raftns/fsm"
+)
 
 // The topic table is most of a registration body, and brokers write it in
 // one shape: fastjson's compact output, with no whitespace, every key and
@@ -101,24 +105,28 @@ func (s *compactScan) topicConfig(key []byte) (tc fsm.TopicConfig, ok bool) {
 		default:
 			ok = s.skipValue(true)
 		}
-		if !ok {
-			return tc, false
-		}
-		if !s.next(',') && (s.i >= len(s.b) || s.b[s.i] != '}') {
+		if !ok || !s.memberEnd() {
 			return tc, false
 		}
 	}
 	return tc, named
 }
 
+// at reports whether c comes next.
+func (s *compactScan) at(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
+
 // next consumes c if it comes next.
 func (s *compactScan) next(c byte) bool {
-	if s.i < len(s.b) && s.b[s.i] == c {
+	if s.at(c) {
 		s.i++
 		return true
 	}
 	return false
 }
+
+// memberEnd consumes the comma after an object member, or sees the closing
+// brace, which the caller's loop consumes.
+func (s *compactScan) memberEnd() bool { return s.next(',') || s.at('}') }
 
 // plainString reads a double-quoted string without escapes and returns its
 // contents.
@@ -151,26 +159,19 @@ func (s *compactScan) asciiString() ([]byte, bool) {
 	return text, ok
 }
 
-// int32 reads an optional '-' and 1 to 10 digits, in an int32's range and
-// followed by no fraction or exponent.
+// int32 reads a plain decimal (plainDecimal) in an int32's range, followed
+// by no fraction or exponent.
 func (s *compactScan) int32() (int32, bool) {
-	neg := s.next('-')
 	start := s.i
-	var v int64
+	s.next('-')
 	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-		if s.i-start == 10 {
-			return 0, false
-		}
-		v = v*10 + int64(s.b[s.i]-'0')
 		s.i++
 	}
-	if s.i == start || s.i < len(s.b) && (s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+	if s.at('.') || s.at('e') || s.at('E') {
 		return 0, false
 	}
-	if neg {
-		v = -v
-	}
-	if v < -1<<31 || v > 1<<31-1 {
+	v, ok := plainDecimal(s.b[start:s.i])
+	if !ok || v < math.MinInt32 || v > math.MaxInt32 {
 		return 0, false
 	}
 	return int32(v), true
@@ -192,10 +193,7 @@ func (s *compactScan) skipValue(object bool) bool {
 	case c == '{' && object:
 		s.i++
 		for !s.next('}') {
-			if _, ok := s.plainString(); !ok || !s.next(':') || !s.skipValue(false) {
-				return false
-			}
-			if !s.next(',') && (s.i >= len(s.b) || s.b[s.i] != '}') {
+			if _, ok := s.plainString(); !ok || !s.next(':') || !s.skipValue(false) || !s.memberEnd() {
 				return false
 			}
 		}

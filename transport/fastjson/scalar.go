@@ -63,31 +63,23 @@ func (l *Lexer) literal(word string) bool {
 }
 
 // PlainInt reads a number that is an optional '-' and 1 to 18 digits
-// with no fraction or exponent, and returns its value and text; such a
-// number is in an int64's range. For anything else ok is false and the
+// with no fraction or exponent (what number reads and PlainDecimal takes),
+// and returns its value and text. For anything else ok is false and the
 // offset is unchanged, and the caller reads the value with Scalar.
 func (l *Lexer) PlainInt() (v int64, raw []byte, ok bool) {
+	if l.pos >= len(l.data) || l.data[l.pos] != '-' && (l.data[l.pos] < '0' || l.data[l.pos] > '9') {
+		return 0, nil, false
+	}
 	start := l.pos
-	i := start
-	if i < len(l.data) && l.data[i] == '-' {
-		i++
+	raw, err := l.number()
+	if err == nil {
+		v, ok = PlainDecimal(raw)
 	}
-	first := i
-	for i < len(l.data) && l.data[i] >= '0' && l.data[i] <= '9' {
-		v = v*10 + int64(l.data[i]-'0')
-		i++
-	}
-	if n := i - first; n == 0 || n > 18 {
+	if !ok {
+		l.pos = start
 		return 0, nil, false
 	}
-	if i < len(l.data) && (l.data[i] == '.' || l.data[i] == 'e' || l.data[i] == 'E') {
-		return 0, nil, false
-	}
-	if l.data[start] == '-' {
-		v = -v
-	}
-	l.pos = i
-	return v, l.data[start:i], true
+	return v, raw, true
 }
 
 // number reads -?digits[.digits][(e|E)[+-]digits] and returns its text.
