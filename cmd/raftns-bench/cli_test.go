@@ -181,7 +181,7 @@ func TestCompare_OnlyChoosesFigures(t *testing.T) {
 		s := newCompareScenario()
 		fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 		s.bind(fs)
-		if err := fs.Parse(append([]string{"-self", "raftns-bench"}, args...)); err != nil {
+		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
 		return s, s.check(&commonOptions{}, nil)

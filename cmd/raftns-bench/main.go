@@ -10,8 +10,5 @@ package main
 import "os"
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == serveRawUsage {
-		os.Exit(runServeRaw(os.Args[2:], os.Stderr))
-	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

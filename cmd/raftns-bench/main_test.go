@@ -14,9 +14,9 @@ import (
 	"github.com/raftns/raftns/cmd/internal/launch"
 )
 
-// raftnsBin is the raftns binary the smoke tests run and benchBin this
-// command, for the raw servers compare starts; both are built by TestMain.
-var raftnsBin, benchBin string
+// raftnsBin is the raftns binary the smoke tests run (members and the raw
+// servers compare starts); TestMain builds it.
+var raftnsBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "raftns-bench-test-")
@@ -25,10 +25,6 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	raftnsBin, err = launch.Build(dir, "../raftns")
-	if err == nil {
-		benchBin = filepath.Join(dir, "raftns-bench")
-		err = launch.BuildCommand(benchBin, ".")
-	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)

@@ -12,12 +12,13 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/cmd/internal/rawserve"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
-// rawProc is a `raftns-bench serve-raw` child process: a raw Raft node or
-// the read ceiling server.
+// rawProc is a `raftns serve-raw` child process, started from the members'
+// binary: a raw Raft node or the read ceiling server.
 type rawProc struct {
 	id         string
 	clientAddr string
@@ -26,15 +27,15 @@ type rawProc struct {
 	done       chan struct{}
 }
 
-// startRaw runs self serve-raw with args plus -listen p.clientAddr; output
+// start runs raftns serve-raw with args plus -listen p.clientAddr; output
 // goes to logPath.
-func (p *rawProc) start(self, logPath string, args ...string) error {
+func (p *rawProc) start(raftns, logPath string, args ...string) error {
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
 	defer logf.Close()
-	cmd := exec.Command(self, append([]string{serveRawUsage, "-listen", p.clientAddr}, args...)...)
+	cmd := exec.Command(raftns, append([]string{rawserve.Command, "-listen", p.clientAddr}, args...)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	launch.DieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
@@ -71,7 +72,7 @@ type rawCluster struct{ nodes []*rawProc }
 
 // startRawCluster starts n raw Raft nodes under dir and waits until one of
 // them, returned as the leader, applies a write. probe is one request.
-func startRawCluster(ctx context.Context, self, dir, name string, n int, extra []string, probe func(ctx context.Context, addr string) error) (*rawCluster, *rawProc, error) {
+func startRawCluster(ctx context.Context, raftns, dir, name string, n int, extra []string, probe func(ctx context.Context, addr string) error) (*rawCluster, *rawProc, error) {
 	rc := &rawCluster{}
 	var peers []string
 	for i := 1; i <= n; i++ {
@@ -91,7 +92,7 @@ func startRawCluster(ctx context.Context, self, dir, name string, n int, extra [
 		if n > 1 {
 			args = append(args, "-peers", strings.Join(peers, ","))
 		}
-		if err := p.start(self, filepath.Join(dir, p.id+".log"), append(args, extra...)...); err != nil {
+		if err := p.start(raftns, filepath.Join(dir, p.id+".log"), append(args, extra...)...); err != nil {
 			rc.stop()
 			return nil, nil, err
 		}
@@ -124,7 +125,7 @@ func (rc *rawCluster) stop() {
 
 // startCeiling starts the read ceiling server answering body; extra are
 // more serve-raw flags (the members' garbage collector target).
-func startCeiling(ctx context.Context, self, dir string, body []byte, extra []string) (*rawProc, error) {
+func startCeiling(ctx context.Context, raftns, dir string, body []byte, extra []string) (*rawProc, error) {
 	p := &rawProc{id: "ceiling"}
 	var err error
 	if p.clientAddr, err = launch.FreeAddr(); err != nil {
@@ -134,7 +135,7 @@ func startCeiling(ctx context.Context, self, dir string, body []byte, extra []st
 	if err := os.WriteFile(bodyPath, body, 0o644); err != nil {
 		return nil, err
 	}
-	if err := p.start(self, filepath.Join(dir, "ceiling.log"), append([]string{"-mode", "ceiling", "-body", bodyPath}, extra...)...); err != nil {
+	if err := p.start(raftns, filepath.Join(dir, "ceiling.log"), append([]string{"-mode", "ceiling", "-body", bodyPath}, extra...)...); err != nil {
 		return nil, err
 	}
 	c := nsclient.New(remoting.ClientConfig{DialTimeout: time.Second, RequestTimeout: time.Second})

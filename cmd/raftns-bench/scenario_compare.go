@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +27,10 @@ import (
 //   - route reads on that member against a server answering every request
 //     with the same precomputed route body.
 //
+// The raw Raft nodes and the read ceiling run from the members' own binary
+// (`raftns serve-raw`), so that code layout is the same on both sides of a
+// ratio.
+//
 // Every figure is measured in each round, the figures interleaved (every
 // other round in reverse order), and the median over the rounds is
 // reported.
@@ -38,7 +41,6 @@ type compareScenario struct {
 	WriteClients []int         `json:"writeClients"`
 	ReadClients  []int         `json:"readClients"`
 	Topics       int           `json:"topics"`
-	Self         string        `json:"self"`
 	// Only limits the figures (onlyFigures): "write" measures the changed
 	// registrations and their raw Raft ceilings, "single" the single member
 	// and raw Raft on one node, "reads" the route reads and their ceiling.
@@ -59,7 +61,6 @@ func (s *compareScenario) bind(fs *flag.FlagSet) {
 	fs.Func("read-clients", "concurrent clients of the read figures, N,N,... (default 1,16,64)", intList(&s.ReadClients))
 	fs.IntVar(&s.Topics, "topics", 10, "topics per registering broker")
 	fs.StringVar(&s.Only, "only", "", "measure a subset of the figures: write (changed registrations and raw raft), single (single member and raw raft 1 node) or reads (route reads and their ceiling); default all")
-	fs.StringVar(&s.Self, "self", "", "raftns-bench binary that runs the raw servers (default: this executable)")
 }
 
 // intList parses "N,N,..." into *dst, replacing the default.
@@ -95,13 +96,6 @@ func (s *compareScenario) check(c *commonOptions, _ map[string]bool) error {
 		return fmt.Errorf("%w: -only %q: want write, single or reads", errUsage, s.Only)
 	}
 	c.Members = 1 // the single member; the three-member cluster is started by run
-	if s.Self == "" {
-		self, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		s.Self = self
-	}
 	return nil
 }
 
@@ -232,7 +226,7 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		if !s.wants(fig) {
 			return &rawCluster{}, &rawProc{}, nil
 		}
-		return startRawCluster(ctx, s.Self, e.workDir, name, nodes, raftArgs, probe)
+		return startRawCluster(ctx, e.opts.Raftns, e.workDir, name, nodes, raftArgs, probe)
 	}
 	raw1, raw1Leader, err := startRaw(figRaw1, "raw1", 1)
 	if err != nil {
@@ -307,7 +301,7 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 		if first, err = probeClient.Invoke(ctx, follower.ClientAddr, routeReqs[0]); err != nil {
 			return fmt.Errorf("route of %s: %w", routeTopics[0], err)
 		}
-		if ceiling, err = startCeiling(ctx, s.Self, e.workDir, first.Body, raftArgs); err != nil {
+		if ceiling, err = startCeiling(ctx, e.opts.Raftns, e.workDir, first.Body, raftArgs); err != nil {
 			return err
 		}
 		defer ceiling.stop()

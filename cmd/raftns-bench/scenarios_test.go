@@ -162,7 +162,7 @@ func TestExpiry_SmokeClosedConnectionsExpireAfterTheGrace(t *testing.T) {
 
 // Two rounds: the second runs the figures in reverse order.
 func TestCompare_SmokeTwoRoundsGiveEveryRatio(t *testing.T) {
-	args := []string{"compare", "-raftns", raftnsBin, "-self", benchBin, "-workdir", t.TempDir(), "-rounds", "2",
+	args := []string{"compare", "-raftns", raftnsBin, "-workdir", t.TempDir(), "-rounds", "2",
 		"-duration", "1s", "-warmup", "200ms", "-write-clients", "2", "-read-clients", "1,2"}
 	res := runScenario(t, args...).Results.(compareResults)
 	// 6 write figures at one concurrency and 2 read figures at two.

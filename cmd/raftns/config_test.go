@@ -189,3 +189,13 @@ func TestConfig_MemberIDIsStoredAndChecked(t *testing.T) {
 		t.Fatal("a different --id on an existing data dir was accepted")
 	}
 }
+
+func TestRun_ServeRawIsTheBenchmarkHelper(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"serve-raw", "-mode", "bogus"}, &out, &errOut); code != 2 {
+		t.Fatalf("exit %d, want 2 (stderr %q)", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "raftns serve-raw") {
+		t.Fatalf("stderr %q is not serve-raw's", errOut.String())
+	}
+}

@@ -1,7 +1,19 @@
-package main
+// Package rawserve is the hidden `raftns serve-raw` command: the servers
+// that raftns-bench compare measures RaftNS against. One is an Apply-only
+// front end over plain hashicorp/raft (the write ceiling), the other a
+// server answering every request with one precomputed frame (the read
+// ceiling).
+//
+// They run from the raftns binary itself, not from the load generator's:
+// the same request code performs measurably differently from one binary to
+// another (its layout in memory changes with everything else linked in),
+// and a ratio should compare the work RaftNS adds, not which binary was
+// laid out more favourably. docs/benchmarks.md has the measurements.
+package rawserve
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,11 +35,11 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// serveRawUsage is the hidden helper command `raftns-bench serve-raw`, which
-// compare starts as child processes: an Apply-only front end over plain
-// hashicorp/raft (the write ceiling) or a server answering every request
-// with one precomputed frame (the read ceiling).
-const serveRawUsage = "serve-raw"
+// Command is the name of the hidden raftns subcommand that runs Main.
+const Command = "serve-raw"
+
+// errUsage marks a bad command line.
+var errUsage = errors.New("raftns serve-raw: usage")
 
 // rawOptions are the flags of serve-raw.
 type rawOptions struct {
@@ -41,22 +53,29 @@ type rawOptions struct {
 	multiplier int
 }
 
-// runServeRaw parses the flags of serve-raw and serves until SIGTERM.
-func runServeRaw(args []string, stderr io.Writer) int {
+// Main parses the flags of serve-raw (args after the command name) and
+// serves until SIGTERM; it returns the exit status: 2 for a bad command
+// line, 1 when serving failed.
+func Main(args []string, stderr io.Writer) int {
 	var o rawOptions
-	fs := flag.NewFlagSet("raftns-bench serve-raw", flag.ContinueOnError)
+	fs := flag.NewFlagSet("raftns serve-raw", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.mode, "mode", "raft", "raft (Apply-only front end) or ceiling (precomputed answer)")
 	fs.StringVar(&o.id, "id", "r1", "raft server id")
 	fs.StringVar(&o.dir, "dir", "", "data directory (raft mode)")
 	fs.StringVar(&o.raftAddr, "raft-addr", "", "raft transport address (raft mode)")
 	fs.StringVar(&o.clientAddr, "listen", "", "remoting address to serve")
-	fs.Var((*listFlag)(&o.peers), "peers", "initial voters ID=HOST:PORT,... (raft mode; empty: alone)")
+	peers := fs.String("peers", "", "initial voters ID=HOST:PORT,... (raft mode; empty: alone)")
 	fs.StringVar(&o.bodyFile, "body", "", "file holding the answer body (ceiling mode)")
 	fs.IntVar(&o.multiplier, "raft-multiplier", 1, "scale of Raft timers, as raftns --raft-multiplier")
 	gcPercent := fs.Int("gc-percent", 0, "garbage collector heap target, as raftns --gc-percent (default: as a member, GOGC if set, else 300)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	for _, p := range strings.Split(*peers, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			o.peers = append(o.peers, p)
+		}
 	}
 	// The raw servers run with the members' garbage collector target, so
 	// that a ratio compares Raft use, not runtime settings.
@@ -73,7 +92,10 @@ func runServeRaw(args []string, stderr io.Writer) int {
 		err = fmt.Errorf("%w: -mode %q: want raft or ceiling", errUsage, o.mode)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "raftns-bench serve-raw:", err)
+		fmt.Fprintln(stderr, "raftns serve-raw:", err)
+		if errors.Is(err, errUsage) {
+			return 2
+		}
 		return 1
 	}
 	return 0
@@ -128,6 +150,10 @@ func serveRawRaft(ctx context.Context, o rawOptions) error {
 	if o.dir == "" || o.raftAddr == "" || o.clientAddr == "" {
 		return fmt.Errorf("%w: raft mode needs -dir, -raft-addr and -listen", errUsage)
 	}
+	peers, err := parsePeers(o.peers)
+	if err != nil {
+		return err
+	}
 	logger := hclog.New(&hclog.LoggerOptions{Name: "raw-raft-" + o.id, Level: hclog.Warn, Output: os.Stderr})
 	if err := os.MkdirAll(o.dir, 0o755); err != nil {
 		return err
@@ -160,16 +186,9 @@ func serveRawRaft(ctx context.Context, o rawOptions) error {
 		return err
 	}
 	defer r.Shutdown()
-	servers := []raft.Server{{ID: raft.ServerID(o.id), Address: trans.LocalAddr()}}
-	if len(o.peers) > 0 {
-		servers = servers[:0]
-		for _, p := range o.peers {
-			id, addr, ok := strings.Cut(p, "=")
-			if !ok {
-				return fmt.Errorf("%w: peer %q: want ID=HOST:PORT", errUsage, p)
-			}
-			servers = append(servers, raft.Server{ID: raft.ServerID(id), Address: raft.ServerAddress(addr)})
-		}
+	servers := peers
+	if len(servers) == 0 {
+		servers = []raft.Server{{ID: raft.ServerID(o.id), Address: trans.LocalAddr()}}
 	}
 	if err := r.BootstrapCluster(raft.Configuration{Servers: servers}).Error(); err != nil && err != raft.ErrCantBootstrap {
 		return err
@@ -183,6 +202,19 @@ func serveRawRaft(ctx context.Context, o rawOptions) error {
 		}
 		return remoting.NewResponse(req, remoting.Success, "")
 	}))
+}
+
+// parsePeers reads -peers entries of the form ID=HOST:PORT.
+func parsePeers(entries []string) ([]raft.Server, error) {
+	var servers []raft.Server
+	for _, p := range entries {
+		id, addr, ok := strings.Cut(p, "=")
+		if !ok || id == "" || addr == "" {
+			return nil, fmt.Errorf("%w: peer %q: want ID=HOST:PORT", errUsage, p)
+		}
+		servers = append(servers, raft.Server{ID: raft.ServerID(id), Address: raft.ServerAddress(addr)})
+	}
+	return servers, nil
 }
 
 // rawRaftConfig is the Raft configuration a RaftNS member runs with.
