@@ -9,10 +9,10 @@ import (
 // handedOut holds every address FreeAddr returned in this process: the OS
 // may offer a port again as soon as FreeAddr's listener closes, and two
 // addresses picked for members started together must differ.
-var handedOut struct {
+var handedOut = struct {
 	sync.Mutex
 	addrs map[string]bool
-}
+}{addrs: map[string]bool{}}
 
 // freeAddrTries bounds FreeAddr's search for a port not handed out before.
 const freeAddrTries = 100
@@ -24,9 +24,6 @@ const freeAddrTries = 100
 func FreeAddr() (string, error) {
 	handedOut.Lock()
 	defer handedOut.Unlock()
-	if handedOut.addrs == nil {
-		handedOut.addrs = map[string]bool{}
-	}
 	for range freeAddrTries {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {

@@ -48,7 +48,7 @@ type rawOptions struct {
 	dir        string
 	raftAddr   string
 	clientAddr string
-	peers      []string
+	peers      string
 	bodyFile   string
 	multiplier int
 }
@@ -65,17 +65,12 @@ func Main(args []string, stderr io.Writer) int {
 	fs.StringVar(&o.dir, "dir", "", "data directory (raft mode)")
 	fs.StringVar(&o.raftAddr, "raft-addr", "", "raft transport address (raft mode)")
 	fs.StringVar(&o.clientAddr, "listen", "", "remoting address to serve")
-	peers := fs.String("peers", "", "initial voters ID=HOST:PORT,... (raft mode; empty: alone)")
+	fs.StringVar(&o.peers, "peers", "", "initial voters ID=HOST:PORT,... (raft mode; empty: alone)")
 	fs.StringVar(&o.bodyFile, "body", "", "file holding the answer body (ceiling mode)")
 	fs.IntVar(&o.multiplier, "raft-multiplier", 1, "scale of Raft timers, as raftns --raft-multiplier")
 	gcPercent := fs.Int("gc-percent", 0, "garbage collector heap target, as raftns --gc-percent (default: as a member, GOGC if set, else 300)")
 	if err := fs.Parse(args); err != nil {
 		return 2
-	}
-	for _, p := range strings.Split(*peers, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			o.peers = append(o.peers, p)
-		}
 	}
 	// The raw servers run with the members' garbage collector target, so
 	// that a ratio compares Raft use, not runtime settings.
@@ -204,10 +199,13 @@ func serveRawRaft(ctx context.Context, o rawOptions) error {
 	}))
 }
 
-// parsePeers reads -peers entries of the form ID=HOST:PORT.
-func parsePeers(entries []string) ([]raft.Server, error) {
+// parsePeers reads -peers, ID=HOST:PORT entries separated by commas.
+func parsePeers(list string) ([]raft.Server, error) {
 	var servers []raft.Server
-	for _, p := range entries {
+	for _, p := range strings.Split(list, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
 		id, addr, ok := strings.Cut(p, "=")
 		if !ok || id == "" || addr == "" {
 			return nil, fmt.Errorf("%w: peer %q: want ID=HOST:PORT", errUsage, p)

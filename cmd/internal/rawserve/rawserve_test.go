@@ -12,13 +12,14 @@ import (
 )
 
 func TestMain_RefusesABadCommandLine(t *testing.T) {
+	neverCreated := filepath.Join(t.TempDir(), "never-created")
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"-mode", "bogus"}, `-mode "bogus"`},
 		{[]string{"-mode", "raft", "-listen", "127.0.0.1:0"}, "raft mode needs -dir"},
-		{[]string{"-mode", "raft", "-dir", "never-created", "-raft-addr", "127.0.0.1:0", "-listen", "127.0.0.1:0", "-peers", "r1"}, `peer "r1"`},
+		{[]string{"-mode", "raft", "-dir", neverCreated, "-raft-addr", "127.0.0.1:0", "-listen", "127.0.0.1:0", "-peers", "r1"}, `peer "r1"`},
 		{[]string{"-no-such-flag"}, "flag provided but not defined"},
 	} {
 		var stderr bytes.Buffer
@@ -30,7 +31,7 @@ func TestMain_RefusesABadCommandLine(t *testing.T) {
 		}
 	}
 	// A refused command line opens nothing.
-	if _, err := os.Stat("never-created"); !os.IsNotExist(err) {
+	if _, err := os.Stat(neverCreated); !os.IsNotExist(err) {
 		t.Fatalf("a refused raft command line created its data directory (stat: %v)", err)
 	}
 }
@@ -60,13 +61,12 @@ func TestCeilingHandler_AnswersEveryRequestInline(t *testing.T) {
 // memorySink is a raft.SnapshotSink keeping what is written.
 type memorySink struct {
 	bytes.Buffer
-	closed, cancelled bool
+	closed bool
 }
 
-func (s *memorySink) ID() string     { return "mem" }
-func (s *memorySink) Close() error   { s.closed = true; return nil }
-func (s *memorySink) Cancel() error  { s.cancelled = true; return nil }
-func (s *memorySink) Reader() string { return s.String() }
+func (s *memorySink) ID() string    { return "mem" }
+func (s *memorySink) Close() error  { s.closed = true; return nil }
+func (s *memorySink) Cancel() error { return nil }
 
 func TestCountingFSM_SnapshotRestoresTheCount(t *testing.T) {
 	var f countingFSM
@@ -82,7 +82,7 @@ func TestCountingFSM_SnapshotRestoresTheCount(t *testing.T) {
 		t.Fatalf("persist: err %v, closed %v", err, sink.closed)
 	}
 	var restored countingFSM
-	if err := restored.Restore(readCloser{strings.NewReader(sink.Reader())}); err != nil {
+	if err := restored.Restore(readCloser{strings.NewReader(sink.String())}); err != nil {
 		t.Fatal(err)
 	}
 	if got := restored.applied.Load(); got != 3 {
