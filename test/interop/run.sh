@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Interoperability harness of RaftNS (issue 4): real Apache RocketMQ brokers, clients and mqadmin
+# Interoperability harness of RaftNS: real Apache RocketMQ brokers, clients and mqadmin
 # (fetched from Maven Central, never copied into the repository) against three name servers.
 #
 #   test/interop/run.sh                  # three bin/raftns members (built here unless RAFTNS_BIN is set)

@@ -14,7 +14,7 @@ import org.apache.rocketmq.remoting.protocol.header.controller.GetMetaDataRespon
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /**
- * ControllerScenario (issue 9) runs a broker group of two 5.5.0 brokers in controller mode
+ * ControllerScenario runs a broker group of two 5.5.0 brokers in controller mode
  * (enableControllerMode, allAckInSyncStateSet) whose controllerAddr names the three name servers (RaftNS
  * members; with NAMESRV=java, reference NameServers with the embedded DLedger controller). It checks the
  * elected master and SyncStateSet, then SIGKILLs the master under continuous traffic, restarts it as a

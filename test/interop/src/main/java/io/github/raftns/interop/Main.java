@@ -3,7 +3,7 @@ package io.github.raftns.interop;
 import java.time.Duration;
 
 /**
- * Main runs the interoperability scenarios of issue 4 against three name servers (the reference
+ * Main runs the interoperability scenarios against three name servers (the reference
  * NameServer or RaftNS) with real Apache RocketMQ brokers, clients and mqadmin, and prints one
  * PASS/FAIL/SKIP line per check and "N passed, M failed". Exit status 1 when any check failed.
  * Start it with test/interop/run.sh, which builds the classpaths and cleans up.
