@@ -148,6 +148,7 @@ func (n *Node) ProposeController(ctx context.Context, t fsm.CommandType, cmd any
 
 // requestControllerScan asks the leader loop to look for dead masters now.
 func (n *Node) requestControllerScan() {
+	n.offices.connClosed()
 	select {
 	case n.ctrl.scanNow <- struct{}{}:
 	default:

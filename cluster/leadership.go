@@ -117,6 +117,8 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	n.members.reconcileMemberDirectory(true)
 	refresh := time.NewTicker(n.cfg.DirectoryRefresh)
 	defer refresh.Stop()
+	leave := n.offices.take(n, n.lessor.Epoch())
+	defer leave()
 	masters := time.NewTicker(controllerScanInterval)
 	defer masters.Stop()
 	// Connection closes seen around taking office count once every member

@@ -49,6 +49,12 @@ type Node struct {
 	leaderStop  chan struct{}
 	leaderDone  chan struct{}
 
+	// calls are the operations other packages run on the leader
+	// (leadercall.go); offices the duties of the leader in office that
+	// they register (office.go).
+	calls   leaderCalls
+	offices officeHooks
+
 	lessor  *lessor
 	expiry  *expirer
 	ctrl    controllerHooks
