@@ -6,10 +6,28 @@ import (
 )
 
 func refuse(r ControllerRefusal, format string, args ...any) (ControllerResult, bool) {
-	return ControllerResult{Refusal: r, Remark: fmt.Sprintf(format, args...)}, false
+	return deny(refusedf(r, format, args...))
 }
 
-func granted(g *ReplicaGroup) (ControllerResult, bool) {
+func deny(e *Refused) (ControllerResult, bool) {
+	return ControllerResult{Refusal: e.Reason, Remark: e.Remark}, false
+}
+
+// unchanged grants a command that changes nothing.
+func unchanged(g *ReplicaGroup) (ControllerResult, bool) {
+	return ControllerResult{Group: *g.clone()}, false
+}
+
+// change grants a command: edit changes a copy of g, which replaces it.
+func (s *state) change(g *ReplicaGroup, edit func(g *ReplicaGroup)) (ControllerResult, bool) {
+	g = g.clone()
+	edit(g)
+	return s.store(g)
+}
+
+// store replaces the group with g, which is never changed afterwards.
+func (s *state) store(g *ReplicaGroup) (ControllerResult, bool) {
+	s.ctrl[g.BrokerName] = g
 	return ControllerResult{Group: *g.clone()}, true
 }
 
@@ -25,38 +43,36 @@ func (s *state) applyApplyBrokerID(c *ApplyBrokerID) (ControllerResult, bool) {
 			return refuse(RefusalBrokerIDInvalid, "Fail to apply brokerId: %d in broker-set: %s", c.BrokerID, c.BrokerName)
 		}
 		// The same broker applying again: granted, nothing changes.
-		return ControllerResult{Group: *g.clone()}, false
+		return unchanged(g)
 	}
-	g = g.clone()
-	g.putBroker(ReplicaBroker{ID: c.BrokerID, Addr: c.Addr, CheckCode: c.CheckCode})
-	g.NextID++
-	s.ctrl[c.BrokerName] = g
-	return granted(g)
+	return s.change(g, func(g *ReplicaGroup) {
+		g.putBroker(ReplicaBroker{ID: c.BrokerID, Addr: c.Addr, CheckCode: c.CheckCode})
+		g.NextID++
+	})
 }
 
 func (s *state) applyUpdateBrokerAddress(c *UpdateBrokerAddress) (ControllerResult, bool) {
 	g, ok := s.ctrl[c.BrokerName]
 	if !ok {
-		return refuse(RefusalNotRegistered, "Broker-set: %s hasn't been registered in controller", c.BrokerName)
+		return deny(RefuseUnknownGroup(c.BrokerName))
 	}
 	b, ok := g.Broker(c.BrokerID)
 	if !ok {
-		return refuse(RefusalNotRegistered, "BrokerId: %d hasn't been registered in broker-set: %s", c.BrokerID, c.BrokerName)
+		return deny(RefuseUnknownBroker(c.BrokerName, c.BrokerID))
 	}
 	if b.Addr == c.Addr {
-		return ControllerResult{Group: *g.clone()}, false
+		return unchanged(g)
 	}
-	g = g.clone()
-	b.Addr = c.Addr
-	g.putBroker(b)
-	s.ctrl[c.BrokerName] = g
-	return granted(g)
+	return s.change(g, func(g *ReplicaGroup) {
+		b.Addr = c.Addr
+		g.putBroker(b)
+	})
 }
 
 func (s *state) applyElectMaster(c *ElectMaster) (ControllerResult, bool) {
 	g, ok := s.ctrl[c.BrokerName]
 	if !ok {
-		return refuse(RefusalNotRegistered, "Broker hasn't been registered")
+		return deny(RefuseElectUnknownGroup())
 	}
 	if g.MasterEpoch != c.ExpectMasterEpoch {
 		return refuse(RefusalStaleElection, "master epoch of %s is %d, the election was decided under %d", c.BrokerName, g.MasterEpoch, c.ExpectMasterEpoch)
@@ -66,22 +82,21 @@ func (s *state) applyElectMaster(c *ElectMaster) (ControllerResult, bool) {
 			return refuse(RefusalInvalidReplicas, "broker %d of %s is not registered", c.NewMasterID, c.BrokerName)
 		}
 	}
-	g = g.clone()
-	g.MasterEpoch++
-	g.HasMaster, g.MasterID = c.HasNewMaster, 0
-	if c.HasNewMaster {
-		g.MasterID = c.NewMasterID
-		g.SyncStateSet = []int64{c.NewMasterID}
-		g.SyncStateSetEpoch++
-	}
-	s.ctrl[c.BrokerName] = g
-	return granted(g)
+	return s.change(g, func(g *ReplicaGroup) {
+		g.MasterEpoch++
+		g.HasMaster, g.MasterID = c.HasNewMaster, 0
+		if c.HasNewMaster {
+			g.MasterID = c.NewMasterID
+			g.SyncStateSet = []int64{c.NewMasterID}
+			g.SyncStateSetEpoch++
+		}
+	})
 }
 
 func (s *state) applyAlterSyncStateSet(c *AlterSyncStateSet) (ControllerResult, bool) {
 	g, ok := s.ctrl[c.BrokerName]
 	if !ok {
-		return refuse(RefusalAlterFailed, "Broker metadata is not existed")
+		return refuse(RefusalAlterFailed, remarkNoMetadata)
 	}
 	newSet := sortedSet(c.NewSyncStateSet)
 	switch {
@@ -102,11 +117,10 @@ func (s *state) applyAlterSyncStateSet(c *AlterSyncStateSet) (ControllerResult, 
 	if _, ok := slices.BinarySearch(newSet, g.MasterID); !ok {
 		return refuse(RefusalAlterFailed, "Rejecting alter syncStateSet request because the newSyncStateSet don't contains origin leader {%d}", g.MasterID)
 	}
-	g = g.clone()
-	g.SyncStateSet = newSet
-	g.SyncStateSetEpoch++
-	s.ctrl[c.BrokerName] = g
-	return granted(g)
+	return s.change(g, func(g *ReplicaGroup) {
+		g.SyncStateSet = newSet
+		g.SyncStateSetEpoch++
+	})
 }
 
 func masterText(g *ReplicaGroup) string {
@@ -119,7 +133,7 @@ func masterText(g *ReplicaGroup) string {
 func (s *state) applyCleanBrokerData(c *CleanBrokerData) (ControllerResult, bool) {
 	g, ok := s.ctrl[c.BrokerName]
 	if !ok {
-		return refuse(RefusalNotRegistered, "Broker %s is not existed,clean broker data failure.", c.BrokerName)
+		return refuse(RefusalNotRegistered, remarkCleanUnknownGroup, c.BrokerName)
 	}
 	if len(c.BrokerIDs) == 0 {
 		delete(s.ctrl, c.BrokerName)
@@ -135,8 +149,7 @@ func (s *state) applyCleanBrokerData(c *CleanBrokerData) (ControllerResult, bool
 		delete(s.ctrl, c.BrokerName)
 		return ControllerResult{}, true
 	}
-	s.ctrl[c.BrokerName] = g
-	return granted(g)
+	return s.store(g)
 }
 
 // ReplicaGroup returns a copy of the controller's record of a broker group.

@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"reflect"
@@ -191,5 +192,25 @@ func TestController_GroupsSurviveASnapshot(t *testing.T) {
 	}
 	if g, _ := restored.ReplicaGroup(brokerA); len(g.Brokers) != 1 {
 		t.Fatalf("the snapshot taken before the second broker holds %d brokers, want 1", len(g.Brokers))
+	}
+}
+
+// A refused command's result is the *Refused the leader would give for the
+// same request, with the same remark; a granted one has no error.
+func TestController_RefusalsAreErrors(t *testing.T) {
+	_, res := ctrlFSM(t,
+		applyID(1, masterAddr),
+		&UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 5, Addr: "x"},
+		&UpdateBrokerAddress{BrokerName: brokerB, BrokerID: 1, Addr: "x"},
+		&ElectMaster{BrokerName: brokerB},
+	)
+	if err := res[0].Err(); err != nil {
+		t.Fatalf("granted command: %v", err)
+	}
+	for i, want := range []*Refused{RefuseUnknownBroker(brokerA, 5), RefuseUnknownGroup(brokerB), RefuseElectUnknownGroup()} {
+		var got *Refused
+		if !errors.As(res[i+1].Err(), &got) || *got != *want {
+			t.Errorf("command %d: %#v, want %#v", i+1, res[i+1].Err(), want)
+		}
 	}
 }

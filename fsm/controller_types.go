@@ -100,8 +100,9 @@ func sortedSet(ids []int64) []int64 {
 	return slices.Compact(out)
 }
 
-// ControllerRefusal says why the FSM refused a controller command; the
-// transport maps each to the reference controller's response code.
+// ControllerRefusal says why the FSM refused a controller command, or the
+// leader a controller request (Refused); the transport maps each to the
+// reference controller's response code.
 type ControllerRefusal uint8
 
 // Refusals of controller commands.
@@ -126,6 +127,19 @@ const (
 	// RefusalStaleElection: the election was decided under a master epoch
 	// that has moved on (another election won the race).
 	RefusalStaleElection
+	// RefusalBrokerNotAlive: the new SyncStateSet names a replica the
+	// leader counts as inactive.
+	RefusalBrokerNotAlive
+	// RefusalNoMetadata: the group asked about is unknown.
+	RefusalNoMetadata
+	// RefusalCleanInvalid: CLEAN_BROKER_DATA names an unknown group, a
+	// living broker or ids that do not parse.
+	RefusalCleanInvalid
+	// RefusalMasterNotAvailable: the master is gone and nobody could be
+	// elected.
+	RefusalMasterNotAvailable
+	// RefusalElectFailed: an election a broker asked for elected nobody.
+	RefusalElectFailed
 )
 
 // ControllerResult is what a controller command answers: a refusal (with a
