@@ -139,24 +139,9 @@ func (c *controller) getMetadata(_ context.Context, _ *remoting.Conn, req *remot
 }
 
 // updateConfig is UPDATE_CONTROLLER_CONFIG: like UPDATE_NAMESRV_CONFIG it
-// changes this member only; mqadmin sends it to every controller.
+// changes this member only.
 func (c *controller) updateConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	if len(req.Body) == 0 {
-		return success(req), nil
-	}
-	update, err := ParseProperties(req.Body)
-	if err != nil {
-		return nil, badRequest("string2Properties error")
-	}
-	if key, black := c.settings.blackListed(update); black {
-		c.s.logger.Warn("refused controller config update", "key", key)
-		return nil, refused(remoting.NoPermission, "Can not update config in black list.")
-	}
-	if err := c.settings.Update(update); err != nil {
-		return nil, err
-	}
-	c.applySettings()
-	return success(req), nil
+	return c.s.updateSettings(req, c.settings, "controller", c.applySettings)
 }
 
 // getConfig is GET_CONTROLLER_CONFIG: key=value lines of the settings with

@@ -11,9 +11,16 @@ import (
 	"github.com/raftns/raftns/transport/remoting"
 )
 
-// updateNamesrvConfig is UPDATE_NAMESRV_CONFIG (318). It changes this member
-// only, like the reference; mqadmin sends it to every name server.
+// updateNamesrvConfig is UPDATE_NAMESRV_CONFIG (318).
 func (s *Server) updateNamesrvConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+	return s.updateSettings(req, s.cfg.Settings, "name server", nil)
+}
+
+// updateSettings answers a settings update (UPDATE_NAMESRV_CONFIG,
+// UPDATE_CONTROLLER_CONFIG). It changes this member only, like the
+// reference; mqadmin sends it to every member. what names the settings in
+// the log; applied, if set, runs after a change.
+func (s *Server) updateSettings(req *remoting.Command, settings *Settings, what string, applied func()) (*remoting.Command, error) {
 	if len(req.Body) == 0 {
 		return success(req), nil
 	}
@@ -21,14 +28,17 @@ func (s *Server) updateNamesrvConfig(_ context.Context, _ *remoting.Conn, req *r
 	if err != nil {
 		return nil, badRequest("string2Properties error")
 	}
-	if key, black := s.cfg.Settings.blackListed(update); black {
-		s.logger.Warn("refused name server config update", "key", key)
+	if key, black := settings.blackListed(update); black {
+		s.logger.Warn("refused "+what+" config update", "key", key)
 		return nil, refused(remoting.NoPermission, "Can not update config in black list.")
 	}
-	if err := s.cfg.Settings.Update(update); err != nil {
+	if err := settings.Update(update); err != nil {
 		return nil, fmt.Errorf("persist config: %w", err)
 	}
-	s.logger.Info("name server config updated", "keys", len(update))
+	s.logger.Info(what+" config updated", "keys", len(update))
+	if applied != nil {
+		applied()
+	}
 	return success(req), nil
 }
 
