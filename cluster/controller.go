@@ -2,39 +2,12 @@ package cluster
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
 
 	"github.com/raftns/raftns/fsm"
 )
-
-// controllerMethod is the RPC that carries a controller request from a
-// follower to the leader.
-const controllerMethod = "Controller"
-
-// ControllerRequest is a RocketMQ controller request as a broker or mqadmin
-// sent it, for the leader to answer (docs/controller.md).
-type ControllerRequest struct {
-	Code int32
-	Ext  map[string]string
-	Body []byte
-}
-
-// ControllerResponse is the leader's answer to a ControllerRequest.
-type ControllerResponse struct {
-	Code   int32
-	Remark string
-	Ext    map[string]string
-	Body   []byte
-}
-
-// ControllerHandler answers controller requests on the leader. It runs only
-// on a leader in office and may use the leader-only methods (ReplicaAlive,
-// ProposeController, ElectMaster).
-type ControllerHandler func(ctx context.Context, req *ControllerRequest) (*ControllerResponse, error)
 
 // ControllerOptions are the per-member controller settings
 // (UPDATE_CONTROLLER_CONFIG); the leader's apply.
@@ -49,16 +22,12 @@ type ControllerOptions struct {
 
 // controllerHooks are what the transport registers on the node.
 type controllerHooks struct {
-	handler atomic.Pointer[ControllerHandler]
 	notify  atomic.Pointer[func(fsm.ReplicaGroup)]
 	options atomic.Pointer[ControllerOptions]
 	scanNow chan struct{}
 	// electMu serialises elections on the leader.
 	electMu sync.Mutex
 }
-
-// SetControllerHandler registers the leader-side controller handler.
-func (n *Node) SetControllerHandler(h ControllerHandler) { n.ctrl.handler.Store(&h) }
 
 // SetRoleChangeNotifier registers what tells a group's brokers about a new
 // master; the leader calls it after an election it committed, never Apply.
@@ -73,53 +42,6 @@ func (n *Node) ControllerOptions() ControllerOptions {
 		return *o
 	}
 	return ControllerOptions{NotifyBrokerRoleChanged: true}
-}
-
-// OnControllerLeader answers a controller request on the leader: here when
-// this member leads, otherwise over the cluster port, with the retry policy
-// of every write (docs/design.md, "Reaching the leader").
-func (n *Node) OnControllerLeader(ctx context.Context, req *ControllerRequest) (*ControllerResponse, error) {
-	res, err := n.onLeader(ctx, leaderOp{
-		method: controllerMethod,
-		args:   func() (any, error) { return req, nil },
-		local:  func(ctx context.Context) (any, error) { return n.controllerAsLeader(ctx, req) },
-		decode: func(b []byte) (any, error) {
-			var r ControllerResponse
-			if err := json.Unmarshal(b, &r); err != nil {
-				return nil, fmt.Errorf("controller answer: %w", err)
-			}
-			return &r, nil
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return res.(*ControllerResponse), nil
-}
-
-// errNoControllerHandler: the member serves no controller requests.
-var errNoControllerHandler = errors.New("raftns: the controller is not enabled on the leader")
-
-func (n *Node) controllerAsLeader(ctx context.Context, req *ControllerRequest) (*ControllerResponse, error) {
-	if err := n.leaderReadyFor(ctx); err != nil {
-		return nil, err
-	}
-	h := n.ctrl.handler.Load()
-	if h == nil {
-		return nil, errNoControllerHandler
-	}
-	return (*h)(ctx, req)
-}
-
-// Controller answers a follower's controller request if this member leads.
-func (e *rpcEndpoint) Controller(args *ControllerRequest, reply *LeaderReply) error {
-	return e.run(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
-		resp, err := e.n.controllerAsLeader(ctx, args)
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(resp)
-	})
 }
 
 // HeardReplica records a controller heartbeat (BROKER_HEARTBEAT with a

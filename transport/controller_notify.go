@@ -19,12 +19,12 @@ const notifyTimeout = 3 * time.Second
 // connections to the brokers' listen addresses, as the reference controller
 // does.
 type roleNotifier struct {
-	node   ControllerCluster
+	node   *cluster.Node
 	client *remoting.Client
 	logger hclog.Logger
 }
 
-func newRoleNotifier(node ControllerCluster, logger hclog.Logger) *roleNotifier {
+func newRoleNotifier(node *cluster.Node, logger hclog.Logger) *roleNotifier {
 	return &roleNotifier{node: node, logger: logger.Named("controller"),
 		client: remoting.NewClient(remoting.ClientConfig{DialTimeout: notifyTimeout, RequestTimeout: notifyTimeout, WriteTimeout: notifyTimeout})}
 }

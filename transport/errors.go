@@ -30,14 +30,18 @@ func badRequest(msg string) error { return &answerError{code: remoting.SystemErr
 func refused(code int32, remark string) error { return &answerError{code: code, remark: remark} }
 
 // errorResponse maps a handler's error to the RocketMQ answer. It is the
-// only place errors become answers.
+// only place errors become answers: a controller refusal (*fsm.Refused)
+// keeps the reference controller's code and remark.
 func errorResponse(req *remoting.Command, err error) *remoting.Command {
 	var ae *answerError
+	var denied *fsm.Refused
 	switch {
 	case errors.As(err, &ae):
 		resp := remoting.NewResponse(req, ae.code, ae.remark)
 		resp.ExtFields = ae.ext
 		return resp
+	case errors.As(err, &denied):
+		return remoting.NewResponse(req, refusalCode(denied.Reason), denied.Remark)
 	case errors.Is(err, cluster.ErrOutcomeUnknown), errors.Is(err, fsm.ErrSuperseded):
 		return remoting.NewResponse(req, remoting.SystemError, RemarkOutcomeUnknown+err.Error())
 	case errors.Is(err, cluster.ErrNoLeader), errors.Is(err, cluster.ErrLeaderNotReady), errors.Is(err, cluster.ErrNotLeader):
@@ -46,6 +50,33 @@ func errorResponse(req *remoting.Command, err error) *remoting.Command {
 		return remoting.NewResponse(req, remoting.SystemError, "raftns: write timed out, outcome unknown: "+err.Error())
 	}
 	return remoting.NewResponse(req, remoting.SystemError, err.Error())
+}
+
+// refusalCodes are the reference controller's response codes of the
+// controller's refusals.
+var refusalCodes = map[fsm.ControllerRefusal]int32{
+	fsm.RefusalNotRegistered:           remoting.ControllerBrokerNeedToBeRegistered,
+	fsm.RefusalBrokerIDInvalid:         remoting.ControllerBrokerIDInvalid,
+	fsm.RefusalInvalidMaster:           remoting.ControllerInvalidMaster,
+	fsm.RefusalFencedMasterEpoch:       remoting.ControllerFencedMasterEpoch,
+	fsm.RefusalFencedSyncStateSetEpoch: remoting.ControllerFencedSyncStateSetEpoch,
+	fsm.RefusalInvalidReplicas:         remoting.ControllerInvalidReplicas,
+	fsm.RefusalAlterFailed:             remoting.ControllerAlterSyncStateSetFailed,
+	fsm.RefusalStaleElection:           remoting.ControllerElectMasterFailed,
+	fsm.RefusalBrokerNotAlive:          remoting.ControllerBrokerNotAlive,
+	fsm.RefusalNoMetadata:              remoting.ControllerBrokerMetadataNotExist,
+	fsm.RefusalCleanInvalid:            remoting.ControllerInvalidCleanBrokerMetadata,
+	fsm.RefusalMasterNotAvailable:      remoting.ControllerMasterNotAvailable,
+	fsm.RefusalElectFailed:             remoting.ControllerElectMasterFailed,
+}
+
+// refusalCode returns a refusal's response code; SYSTEM_ERROR for one
+// without, so that a refusal never reads as SUCCESS.
+func refusalCode(r fsm.ControllerRefusal) int32 {
+	if code, ok := refusalCodes[r]; ok {
+		return code
+	}
+	return remoting.SystemError
 }
 
 // The SYSTEM_ERROR remarks of a failed write say whether it may have been

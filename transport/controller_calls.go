@@ -1,0 +1,127 @@
+package transport
+
+import (
+	"context"
+	"errors"
+
+	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/fsm"
+)
+
+// Controller decides the RocketMQ 5 controller's requests
+// (docs/controller.md). Any member takes a request; it is decided on the
+// leader in office, where the brokers' liveness is known, and reaches it
+// as a cluster.LeaderCall.
+type Controller struct {
+	node    *cluster.Node
+	fsm     *fsm.FSM
+	serving bool
+	calls   controllerCalls
+}
+
+// controllerCalls are the controller's calls on the leader, one per
+// request kind.
+type controllerCalls struct {
+	applyID   leaderCall[ApplyBrokerID, struct{}]
+	nextID    leaderCall[NextBrokerID, int64]
+	register  leaderCall[RegisterBroker, Registered]
+	elect     leaderCall[ElectRequest, Elected]
+	alter     leaderCall[AlterSyncStateSet, fsm.ReplicaGroup]
+	info      leaderCall[GetReplicaInfo, fsm.ReplicaGroup]
+	syncState leaderCall[GetSyncStateData, []GroupState]
+	clean     leaderCall[CleanBrokerData, struct{}]
+}
+
+type leaderCall[Req, A any] func(context.Context, Req) (A, error)
+
+// NewController registers the controller's calls on node. serving false
+// has the leader refuse them (the controller is switched off there).
+func NewController(node *cluster.Node, serving bool) *Controller {
+	c := &Controller{node: node, fsm: node.FSM(), serving: serving}
+	c.calls = controllerCalls{
+		applyID:   onLeader(c, "ApplyBrokerID", c.applyBrokerID),
+		nextID:    onLeader(c, "NextBrokerID", c.nextBrokerID),
+		register:  onLeader(c, "RegisterBroker", c.registerBroker),
+		elect:     onLeader(c, "ElectMaster", c.electMaster),
+		alter:     onLeader(c, "AlterSyncStateSet", c.alterSyncStateSet),
+		info:      onLeader(c, "GetReplicaInfo", c.replicaInfo),
+		syncState: onLeader(c, "GetSyncStateData", c.syncStateData),
+		clean:     onLeader(c, "CleanBrokerData", c.cleanBrokerData),
+	}
+	return c
+}
+
+// errNotServing: the leader has the controller switched off.
+var errNotServing = errors.New("raftns: the controller is not enabled on the leader")
+
+// outcome is a call's answer on its way from the leader: the answer, or
+// the refusal, which travels as a value so that the caller gets the
+// *fsm.Refused back.
+type outcome[A any] struct {
+	Answer  A
+	Refused *fsm.Refused
+}
+
+// onLeader registers decide as the call name on the leader.
+func onLeader[Req, A any](c *Controller, name string, decide func(context.Context, Req) (A, error)) leaderCall[Req, A] {
+	call := cluster.NewLeaderCall(c.node, "controller."+name, func(ctx context.Context, req Req) (outcome[A], error) {
+		if !c.serving {
+			return outcome[A]{}, errNotServing
+		}
+		a, err := decide(ctx, req)
+		var refused *fsm.Refused
+		if errors.As(err, &refused) {
+			return outcome[A]{Refused: refused}, nil
+		}
+		return outcome[A]{Answer: a}, err
+	})
+	return func(ctx context.Context, req Req) (A, error) {
+		out, err := call.Call(ctx, req)
+		if err == nil && out.Refused != nil {
+			err = out.Refused
+		}
+		return out.Answer, err
+	}
+}
+
+// ApplyBrokerID decides CONTROLLER_APPLY_BROKER_ID.
+func (c *Controller) ApplyBrokerID(ctx context.Context, req ApplyBrokerID) error {
+	_, err := c.calls.applyID(ctx, req)
+	return err
+}
+
+// NextBrokerID decides CONTROLLER_GET_NEXT_BROKER_ID.
+func (c *Controller) NextBrokerID(ctx context.Context, req NextBrokerID) (int64, error) {
+	return c.calls.nextID(ctx, req)
+}
+
+// RegisterBroker decides CONTROLLER_REGISTER_BROKER.
+func (c *Controller) RegisterBroker(ctx context.Context, req RegisterBroker) (Registered, error) {
+	return c.calls.register(ctx, req)
+}
+
+// ElectMaster decides CONTROLLER_ELECT_MASTER.
+func (c *Controller) ElectMaster(ctx context.Context, req ElectRequest) (Elected, error) {
+	return c.calls.elect(ctx, req)
+}
+
+// AlterSyncStateSet decides CONTROLLER_ALTER_SYNC_STATE_SET.
+func (c *Controller) AlterSyncStateSet(ctx context.Context, req AlterSyncStateSet) (fsm.ReplicaGroup, error) {
+	return c.calls.alter(ctx, req)
+}
+
+// ReplicaInfo answers CONTROLLER_GET_REPLICA_INFO.
+func (c *Controller) ReplicaInfo(ctx context.Context, req GetReplicaInfo) (fsm.ReplicaGroup, error) {
+	return c.calls.info(ctx, req)
+}
+
+// SyncStateData answers CONTROLLER_GET_SYNC_STATE_DATA.
+func (c *Controller) SyncStateData(ctx context.Context, req GetSyncStateData) ([]GroupState, error) {
+	return c.calls.syncState(ctx, req)
+}
+
+// CleanBrokerData decides CLEAN_BROKER_DATA.
+func (c *Controller) CleanBrokerData(ctx context.Context, req CleanBrokerData) error {
+	_, err := c.calls.clean(ctx, req)
+	return err
+}
