@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/remoting"
 )
@@ -26,11 +27,11 @@ func NewControllerSettings(props map[string]string) *Settings {
 	return NewSettings(all, nil, "configStorePath")
 }
 
-// controller serves the controller request codes on this member: it
+// controllerPort serves the controller request codes on this member: it
 // decodes requests for the Controller and encodes its answers.
-type controller struct {
+type controllerPort struct {
 	s        *Server
-	ctrl     *Controller
+	ctrl     *controller.Controller
 	node     *cluster.Node
 	settings *Settings
 	notifier *roleNotifier
@@ -38,12 +39,12 @@ type controller struct {
 
 // enableController wires the controller when the configuration asks for it
 // and the node supports it; it returns nil otherwise.
-func (s *Server) enableController() *controller {
+func (s *Server) enableController() *controllerPort {
 	node, ok := s.cluster.(*cluster.Node)
 	if !ok {
 		return nil
 	}
-	ctrl := NewController(node, s.cfg.Controller.Enabled)
+	ctrl := controller.New(node, s.cfg.Controller.Enabled)
 	if !s.cfg.Controller.Enabled {
 		return nil
 	}
@@ -51,14 +52,14 @@ func (s *Server) enableController() *controller {
 	if settings == nil {
 		settings = NewControllerSettings(nil)
 	}
-	c := &controller{s: s, ctrl: ctrl, node: node, settings: settings, notifier: newRoleNotifier(node, s.logger)}
+	c := &controllerPort{s: s, ctrl: ctrl, node: node, settings: settings, notifier: newRoleNotifier(node, s.logger)}
 	c.applySettings()
 	node.SetRoleChangeNotifier(c.notifier.notify)
 	return c
 }
 
 // applySettings hands the settings with an effect to the node.
-func (c *controller) applySettings() {
+func (c *controllerPort) applySettings() {
 	c.node.SetControllerOptions(cluster.ControllerOptions{
 		ElectUncleanMaster:      c.settings.Bool(PropEnableElectUncleanMaster, false),
 		NotifyBrokerRoleChanged: c.settings.Bool(PropNotifyBrokerRoleChanged, true),
@@ -67,7 +68,7 @@ func (c *controller) applySettings() {
 
 // handlers are the controller's entries in the dispatch table; none when
 // the controller is off.
-func (c *controller) handlers() map[int32]handler {
+func (c *controllerPort) handlers() map[int32]handler {
 	if c == nil {
 		return nil
 	}
@@ -88,7 +89,7 @@ func (c *controller) handlers() map[int32]handler {
 
 // getMetadata is CONTROLLER_GET_METADATA_INFO: the RaftNS leader is the
 // controller leader, named by its client address.
-func (c *controller) getMetadata(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) getMetadata(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	md := c.ctrl.Metadata()
 	peers := make([]string, 0, len(md.Peers))
 	for _, p := range md.Peers {
@@ -103,13 +104,13 @@ func (c *controller) getMetadata(_ context.Context, _ *remoting.Conn, req *remot
 
 // updateConfig is UPDATE_CONTROLLER_CONFIG: like UPDATE_NAMESRV_CONFIG it
 // changes this member only.
-func (c *controller) updateConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) updateConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	return c.s.updateSettings(req, c.settings, "controller", c.applySettings)
 }
 
 // getConfig is GET_CONTROLLER_CONFIG: key=value lines of the settings with
 // their current values.
-func (c *controller) getConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) getConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	o := c.node.ControllerOptions()
 	props := c.settings.Properties()
 	props[PropEnableElectUncleanMaster] = boolText(o.ElectUncleanMaster)
@@ -130,7 +131,7 @@ func boolText(b bool) string {
 // broker id) to the controller and ties the broker to the connection, so
 // its close counts as the broker leaving. A heartbeat without a broker id
 // is a route heartbeat only; a malformed field is a bad request.
-func (c *controller) heardReplica(conn *remoting.Conn, f *fields, key fsm.BrokerKey, brokerName string) error {
+func (c *controllerPort) heardReplica(conn *remoting.Conn, f *fields, key fsm.BrokerKey, brokerName string) error {
 	if c == nil {
 		return nil
 	}

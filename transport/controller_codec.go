@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/remoting"
@@ -23,7 +24,7 @@ func answer(req *remoting.Command, ext map[string]string, b []byte) *remoting.Co
 	return resp
 }
 
-func (c *controller) applyBrokerID(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) applyBrokerID(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	clusterName, name := f.required("clusterName"), f.required("brokerName")
 	id := f.int64("appliedBrokerId")
@@ -32,26 +33,26 @@ func (c *controller) applyBrokerID(ctx context.Context, _ *remoting.Conn, req *r
 		return nil, err
 	}
 	addr, _, _ := strings.Cut(code, ";")
-	if err := c.ctrl.ApplyBrokerID(ctx, ApplyBrokerID{ClusterName: clusterName, BrokerName: name, BrokerID: id, Addr: addr, CheckCode: code}); err != nil {
+	if err := c.ctrl.ApplyBrokerID(ctx, controller.ApplyBrokerID{ClusterName: clusterName, BrokerName: name, BrokerID: id, Addr: addr, CheckCode: code}); err != nil {
 		return nil, err
 	}
 	return answer(req, map[string]string{"clusterName": clusterName, "brokerName": name}, nil), nil
 }
 
-func (c *controller) nextBrokerID(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) nextBrokerID(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	clusterName, name := f.required("clusterName"), f.required("brokerName")
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	next, err := c.ctrl.NextBrokerID(ctx, NextBrokerID{ClusterName: clusterName, BrokerName: name})
+	next, err := c.ctrl.NextBrokerID(ctx, controller.NextBrokerID{ClusterName: clusterName, BrokerName: name})
 	if err != nil {
 		return nil, err
 	}
 	return answer(req, map[string]string{"clusterName": clusterName, "brokerName": name, "nextBrokerId": strconv.FormatInt(next, 10)}, nil), nil
 }
 
-func (c *controller) registerBroker(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) registerBroker(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	clusterName, name := f.required("clusterName"), f.required("brokerName")
 	id := f.int64("brokerId")
@@ -59,7 +60,7 @@ func (c *controller) registerBroker(ctx context.Context, _ *remoting.Conn, req *
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	reg, err := c.ctrl.RegisterBroker(ctx, RegisterBroker{ClusterName: clusterName, BrokerName: name, BrokerID: id, Addr: addr})
+	reg, err := c.ctrl.RegisterBroker(ctx, controller.RegisterBroker{ClusterName: clusterName, BrokerName: name, BrokerID: id, Addr: addr})
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func masterFields(ext map[string]string, g *fsm.ReplicaGroup) {
 
 func itoa32(v int32) string { return strconv.FormatInt(int64(v), 10) }
 
-func (c *controller) electMaster(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) electMaster(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	f.str("clusterName")
 	name := f.required("brokerName")
@@ -92,7 +93,7 @@ func (c *controller) electMaster(ctx context.Context, _ *remoting.Conn, req *rem
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	e, err := c.ctrl.ElectMaster(ctx, ElectRequest{BrokerName: name, HasBrokerID: hasID && id >= 0, BrokerID: id, Designate: designate})
+	e, err := c.ctrl.ElectMaster(ctx, controller.ElectRequest{BrokerName: name, HasBrokerID: hasID && id >= 0, BrokerID: id, Designate: designate})
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +113,7 @@ func (c *controller) electMaster(ctx context.Context, _ *remoting.Conn, req *rem
 	return answer(req, ext, body.EncodeElectMasterResponseBody(group, g.SyncStateSet)), nil
 }
 
-func (c *controller) alterSyncStateSet(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) alterSyncStateSet(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	name := f.required("brokerName")
 	master := f.int64("masterBrokerId")
@@ -124,7 +125,7 @@ func (c *controller) alterSyncStateSet(ctx context.Context, _ *remoting.Conn, re
 	if err != nil {
 		return nil, badRequest(err.Error())
 	}
-	g, err := c.ctrl.AlterSyncStateSet(ctx, AlterSyncStateSet{BrokerName: name, MasterID: master, MasterEpoch: int32(masterEpoch),
+	g, err := c.ctrl.AlterSyncStateSet(ctx, controller.AlterSyncStateSet{BrokerName: name, MasterID: master, MasterEpoch: int32(masterEpoch),
 		SyncStateSetEpoch: set.Epoch, NewSyncStateSet: set.IDs})
 	if err != nil {
 		return nil, err
@@ -133,13 +134,13 @@ func (c *controller) alterSyncStateSet(ctx context.Context, _ *remoting.Conn, re
 		body.EncodeSyncStateSet(g.SyncStateSet, g.SyncStateSetEpoch)), nil
 }
 
-func (c *controller) replicaInfo(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) replicaInfo(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	name := f.required("brokerName")
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	g, err := c.ctrl.ReplicaInfo(ctx, GetReplicaInfo{BrokerName: name})
+	g, err := c.ctrl.ReplicaInfo(ctx, controller.GetReplicaInfo{BrokerName: name})
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ func (c *controller) replicaInfo(ctx context.Context, _ *remoting.Conn, req *rem
 	return answer(req, ext, body.EncodeSyncStateSet(g.SyncStateSet, g.SyncStateSetEpoch)), nil
 }
 
-func (c *controller) syncStateData(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) syncStateData(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	var names []string
 	if len(req.Body) > 0 {
 		var err error
@@ -156,7 +157,7 @@ func (c *controller) syncStateData(ctx context.Context, _ *remoting.Conn, req *r
 			return nil, badRequest(err.Error())
 		}
 	}
-	states, err := c.ctrl.SyncStateData(ctx, GetSyncStateData{BrokerNames: names})
+	states, err := c.ctrl.SyncStateData(ctx, controller.GetSyncStateData{BrokerNames: names})
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +185,7 @@ func (c *controller) syncStateData(ctx context.Context, _ *remoting.Conn, req *r
 	return answer(req, nil, body.EncodeBrokerReplicasInfo(listed, infos)), nil
 }
 
-func (c *controller) cleanBrokerData(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (c *controllerPort) cleanBrokerData(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	clusterName, name := f.str("clusterName"), f.required("brokerName")
 	idsText := strings.TrimSpace(f.str("brokerControllerIdsToClean"))
@@ -202,7 +203,7 @@ func (c *controller) cleanBrokerData(ctx context.Context, _ *remoting.Conn, req 
 			ids = append(ids, id)
 		}
 	}
-	err := c.ctrl.CleanBrokerData(ctx, CleanBrokerData{ClusterName: clusterName, BrokerName: name, BrokerIDs: ids, CleanLiving: cleanLiving})
+	err := c.ctrl.CleanBrokerData(ctx, controller.CleanBrokerData{ClusterName: clusterName, BrokerName: name, BrokerIDs: ids, CleanLiving: cleanLiving})
 	if err != nil {
 		return nil, err
 	}

@@ -92,7 +92,7 @@ type Server struct {
 	brokers  *brokerConns
 	regCache *registrationCache
 	dispatch map[int32]handler
-	ctrl     *controller
+	ctrl     *controllerPort
 	rs       *remoting.Server
 	stop     chan struct{}
 

@@ -1,4 +1,4 @@
-package transport
+package controller
 
 import (
 	"github.com/raftns/raftns/cluster"

@@ -1,4 +1,4 @@
-package transport
+package controller
 
 import (
 	"context"
@@ -34,9 +34,9 @@ type controllerCalls struct {
 
 type leaderCall[Req, A any] func(context.Context, Req) (A, error)
 
-// NewController registers the controller's calls on node. serving false
+// New registers the controller's calls on node. serving false
 // has the leader refuse them (the controller is switched off there).
-func NewController(node *cluster.Node, serving bool) *Controller {
+func New(node *cluster.Node, serving bool) *Controller {
 	c := &Controller{node: node, fsm: node.FSM(), serving: serving}
 	c.calls = controllerCalls{
 		applyID:   onLeader(c, "ApplyBrokerID", c.applyBrokerID),
