@@ -25,27 +25,17 @@ func Logger(t testing.TB) hclog.Logger {
 // is shut down when the test ends.
 func Single(t testing.TB, tune func(*cluster.Config)) *cluster.Node {
 	t.Helper()
-	logger := Logger(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr, trans := raft.NewInmemTransport(raft.ServerAddress(ln.Addr().String()))
-	store := raft.NewInmemStore()
-	cfg := cluster.DefaultConfig()
-	cfg.ID, cfg.ClusterAddr, cfg.ClientAddr, cfg.Logger = "solo", string(addr), "127.0.0.1:9876", logger
-	cfg.Transport, cfg.LogStore, cfg.StableStore, cfg.SnapshotStore = trans, store, store, raft.NewInmemSnapshotStore()
-	rc := raft.DefaultConfig()
-	rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = 50*time.Millisecond, 50*time.Millisecond, 50*time.Millisecond
-	cfg.RaftConfig = rc
-	if tune != nil {
-		tune(cfg)
-	}
-	node, err := cluster.New(cfg, fsm.New(logger), ln)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { node.Shutdown() })
+	node := start(t, ln, trans, func(cfg *cluster.Config) {
+		cfg.ID, cfg.ClusterAddr, cfg.ClientAddr = "solo", string(addr), "127.0.0.1:9876"
+		if tune != nil {
+			tune(cfg)
+		}
+	})
 	deadline := time.Now().Add(10 * time.Second)
 	for ready, _ := node.Ready(); !ready || len(node.FSM().Members()) == 0; ready, _ = node.Ready() {
 		if time.Now().After(deadline) {
@@ -53,6 +43,27 @@ func Single(t testing.TB, tune func(*cluster.Config)) *cluster.Node {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	return node
+}
+
+// start starts a member on ln with Raft over trans and in-memory stores,
+// fast Raft timers and tune's config; it is shut down when the test ends.
+func start(t testing.TB, ln net.Listener, trans *raft.InmemTransport, tune func(*cluster.Config)) *cluster.Node {
+	t.Helper()
+	logger := Logger(t)
+	store := raft.NewInmemStore()
+	cfg := cluster.DefaultConfig()
+	cfg.Logger = logger
+	cfg.Transport, cfg.LogStore, cfg.StableStore, cfg.SnapshotStore = trans, store, store, raft.NewInmemSnapshotStore()
+	rc := raft.DefaultConfig()
+	rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = 50*time.Millisecond, 50*time.Millisecond, 50*time.Millisecond
+	cfg.RaftConfig = rc
+	tune(cfg)
+	node, err := cluster.New(cfg, fsm.New(logger), ln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { node.Shutdown() })
 	return node
 }
 
