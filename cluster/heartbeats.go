@@ -23,7 +23,7 @@ func (n *Node) BrokerConnected(key fsm.BrokerKey) { n.lessor.Heard(key, ConnOpen
 func (n *Node) BrokerDisconnected(key fsm.BrokerKey) {
 	if n.lessor.Heard(key, ConnClosed) {
 		n.expiry.requestScan(n.cfg.ConnCloseGrace)
-		n.requestControllerScan()
+		n.offices.connClosed()
 	}
 }
 
@@ -76,7 +76,7 @@ func (n *Node) receiveHeartbeats(args *HeartbeatArgs) bool {
 		n.expiry.requestScan(n.cfg.ConnCloseGrace)
 	}
 	if closed || len(args.RecentlyClosed) > 0 {
-		n.requestControllerScan()
+		n.offices.connClosed()
 	}
 	return accepted
 }

@@ -119,12 +119,6 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	defer refresh.Stop()
 	leave := n.offices.take(n, n.lessor.Epoch())
 	defer leave()
-	masters := time.NewTicker(controllerScanInterval)
-	defer masters.Stop()
-	// Connection closes seen around taking office count once every member
-	// could report (docs/controller.md, "Liveness").
-	settled := time.After(time.Until(n.lessor.ReplicasSettleAt()))
-	margin := time.After(settleMargin)
 	for {
 		select {
 		case <-stop:
@@ -136,14 +130,6 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 		case <-house.C:
 			n.members.promoteCaughtUpNonvoters()
 			n.members.reconcileMemberDirectory(false)
-		case <-masters.C:
-			n.scanMasters()
-		case <-n.ctrl.scanNow:
-			n.scanMasters()
-		case <-settled:
-			n.scanMasters()
-		case <-margin:
-			n.scanMasters()
 		case <-refresh.C:
 			// Re-read every member's addresses, so one restarted with new
 			// client or admin addresses is republished.

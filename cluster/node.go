@@ -57,7 +57,6 @@ type Node struct {
 
 	lessor  *lessor
 	expiry  *expirer
-	ctrl    controllerHooks
 	members *membership
 	ready   atomic.Pointer[readiness]
 	// prevCommit is the readiness monitor's commit-index sample.
@@ -136,7 +135,6 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
 	n.lessor.groups = f.ReplicaGroups
 	n.lessor.otherVoters = n.otherVoters
-	n.ctrl.scanNow = make(chan struct{}, 1)
 	n.ready.Store(&readiness{reason: "starting"})
 	if err := n.start(ln); err != nil {
 		n.closeResources()

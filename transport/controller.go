@@ -32,7 +32,6 @@ func NewControllerSettings(props map[string]string) *Settings {
 type controllerPort struct {
 	s        *Server
 	ctrl     *controller.Controller
-	node     *cluster.Node
 	settings *Settings
 	notifier *roleNotifier
 }
@@ -44,7 +43,8 @@ func (s *Server) enableController() *controllerPort {
 	if !ok {
 		return nil
 	}
-	ctrl := controller.New(node, s.cfg.Controller.Enabled)
+	logger := s.logger.Named("controller")
+	ctrl := controller.New(node, controller.Config{Serving: s.cfg.Controller.Enabled, Logger: logger})
 	if !s.cfg.Controller.Enabled {
 		return nil
 	}
@@ -52,15 +52,15 @@ func (s *Server) enableController() *controllerPort {
 	if settings == nil {
 		settings = NewControllerSettings(nil)
 	}
-	c := &controllerPort{s: s, ctrl: ctrl, node: node, settings: settings, notifier: newRoleNotifier(node, s.logger)}
+	c := &controllerPort{s: s, ctrl: ctrl, settings: settings, notifier: newRoleNotifier(logger)}
 	c.applySettings()
-	node.SetRoleChangeNotifier(c.notifier.notify)
+	ctrl.SetNotifier(c.notifier.notify)
 	return c
 }
 
-// applySettings hands the settings with an effect to the node.
+// applySettings hands the settings with an effect to the controller.
 func (c *controllerPort) applySettings() {
-	c.node.SetControllerOptions(cluster.ControllerOptions{
+	c.ctrl.SetOptions(controller.Options{
 		ElectUncleanMaster:      c.settings.Bool(PropEnableElectUncleanMaster, false),
 		NotifyBrokerRoleChanged: c.settings.Bool(PropNotifyBrokerRoleChanged, true),
 	})
@@ -111,7 +111,7 @@ func (c *controllerPort) updateConfig(_ context.Context, _ *remoting.Conn, req *
 // getConfig is GET_CONTROLLER_CONFIG: key=value lines of the settings with
 // their current values.
 func (c *controllerPort) getConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	o := c.node.ControllerOptions()
+	o := c.ctrl.Options()
 	props := c.settings.Properties()
 	props[PropEnableElectUncleanMaster] = boolText(o.ElectUncleanMaster)
 	props[PropNotifyBrokerRoleChanged] = boolText(o.NotifyBrokerRoleChanged)

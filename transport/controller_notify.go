@@ -5,8 +5,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/remoting"
 )
@@ -19,18 +18,18 @@ const notifyTimeout = 3 * time.Second
 // connections to the brokers' listen addresses, as the reference controller
 // does.
 type roleNotifier struct {
-	node   *cluster.Node
 	client *remoting.Client
 	logger hclog.Logger
 }
 
-func newRoleNotifier(node *cluster.Node, logger hclog.Logger) *roleNotifier {
-	return &roleNotifier{node: node, logger: logger.Named("controller"),
+func newRoleNotifier(logger hclog.Logger) *roleNotifier {
+	return &roleNotifier{logger: logger,
 		client: remoting.NewClient(remoting.ClientConfig{DialTimeout: notifyTimeout, RequestTimeout: notifyTimeout, WriteTimeout: notifyTimeout})}
 }
 
-// notify tells every active broker of g its new role.
-func (r *roleNotifier) notify(g fsm.ReplicaGroup) {
+// notify tells every active broker of the group its new role.
+func (r *roleNotifier) notify(rc controller.RoleChange) {
+	g := rc.Group
 	if !g.HasMaster {
 		return
 	}
@@ -39,7 +38,7 @@ func (r *roleNotifier) notify(g fsm.ReplicaGroup) {
 	ext["syncStateSetEpoch"] = itoa32(g.SyncStateSetEpoch)
 	payload := body.EncodeSyncStateSet(g.SyncStateSet, g.SyncStateSetEpoch)
 	for _, b := range g.Brokers {
-		if !r.node.ReplicaAlive(cluster.ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: b.ID}) {
+		if !rc.Alive(b.ID) {
 			continue
 		}
 		req := &remoting.Command{Code: remoting.NotifyBrokerRoleChanged, Language: "GO", Version: remoting.ServerVersion,

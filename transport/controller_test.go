@@ -224,8 +224,8 @@ func TestController_MetadataConfigAndSwitch(t *testing.T) {
 		t.Fatalf("metadata: %d %v", md.Code, md.ExtFields)
 	}
 	up := ts.call(t, req(remoting.UpdateControllerConfig, 0, nil, []byte("enableElectUncleanMaster=true\n")))
-	if up.Code != remoting.Success || !ts.node.ControllerOptions().ElectUncleanMaster {
-		t.Fatalf("update config: %d %s, options %+v", up.Code, up.Remark, ts.node.ControllerOptions())
+	if up.Code != remoting.Success || !ts.srv.ctrl.ctrl.Options().ElectUncleanMaster {
+		t.Fatalf("update config: %d %s, options %+v", up.Code, up.Remark, ts.srv.ctrl.ctrl.Options())
 	}
 	if bl := ts.call(t, req(remoting.UpdateControllerConfig, 0, nil, []byte("configStorePath=/tmp/x\n"))); bl.Code != remoting.NoPermission {
 		t.Fatalf("black-listed key: %d", bl.Code)
@@ -245,12 +245,12 @@ func TestController_HeartbeatsOfUnknownBrokersAreNotTracked(t *testing.T) {
 	b := newCtlBroker(t)
 	b.id = 7 // never assigned
 	b.heartbeat(t, ts, 0, 0)
-	if ts.node.ReplicaAlive(cluster.ReplicaKey{Cluster: "c", BrokerName: "broker-a", ID: 7}) {
+	if ts.node.Replicas().ReplicaAlive(cluster.ReplicaKey{Cluster: "c", BrokerName: "broker-a", ID: 7}) {
 		t.Fatal("a heartbeat naming an id the controller never assigned is tracked")
 	}
 	b.register(t, ts) // assigns id 1
 	b.heartbeat(t, ts, 0, 0)
-	if !ts.node.ReplicaAlive(cluster.ReplicaKey{Cluster: "c", BrokerName: "broker-a", ID: 1}) {
+	if !ts.node.Replicas().ReplicaAlive(cluster.ReplicaKey{Cluster: "c", BrokerName: "broker-a", ID: 1}) {
 		t.Fatal("a registered replica's heartbeat is not tracked")
 	}
 }

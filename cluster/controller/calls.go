@@ -8,17 +8,6 @@ import (
 	"github.com/raftns/raftns/fsm"
 )
 
-// Controller decides the RocketMQ 5 controller's requests
-// (docs/controller.md). Any member takes a request; it is decided on the
-// leader in office, where the brokers' liveness is known, and reaches it
-// as a cluster.LeaderCall.
-type Controller struct {
-	node    *cluster.Node
-	fsm     *fsm.FSM
-	serving bool
-	calls   controllerCalls
-}
-
 // controllerCalls are the controller's calls on the leader, one per
 // request kind.
 type controllerCalls struct {
@@ -34,11 +23,9 @@ type controllerCalls struct {
 
 type leaderCall[Req, A any] func(context.Context, Req) (A, error)
 
-// New registers the controller's calls on node. serving false
-// has the leader refuse them (the controller is switched off there).
-func New(node *cluster.Node, serving bool) *Controller {
-	c := &Controller{node: node, fsm: node.FSM(), serving: serving}
-	c.calls = controllerCalls{
+// registerCalls registers the controller's calls on the leader.
+func (c *Controller) registerCalls() controllerCalls {
+	return controllerCalls{
 		applyID:   onLeader(c, "ApplyBrokerID", c.applyBrokerID),
 		nextID:    onLeader(c, "NextBrokerID", c.nextBrokerID),
 		register:  onLeader(c, "RegisterBroker", c.registerBroker),
@@ -48,7 +35,6 @@ func New(node *cluster.Node, serving bool) *Controller {
 		syncState: onLeader(c, "GetSyncStateData", c.syncStateData),
 		clean:     onLeader(c, "CleanBrokerData", c.cleanBrokerData),
 	}
-	return c
 }
 
 // errNotServing: the leader has the controller switched off.

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
@@ -12,18 +13,28 @@ import (
 // the reference controller's ReplicasInfoManager; the checks that need
 // liveness run here, the ones on replicated state run again in the FSM.
 
-func (c *Controller) alive(g *fsm.ReplicaGroup, id int64) bool {
-	return c.node.ReplicaAlive(cluster.ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: id})
-}
-
 // propose proposes a controller command and returns the group afterwards,
 // or the command's refusal.
 func (c *Controller) propose(ctx context.Context, t fsm.CommandType, cmd any) (fsm.ReplicaGroup, error) {
-	res, err := c.node.ProposeController(ctx, t, cmd)
+	res, err := c.proposeCommand(ctx, t, cmd)
 	if err != nil {
 		return fsm.ReplicaGroup{}, err
 	}
 	return res.Group, res.Err()
+}
+
+// proposeCommand proposes a controller command as the leader in office (a
+// follower never proposes one) and returns the FSM's answer.
+func (c *Controller) proposeCommand(ctx context.Context, t fsm.CommandType, cmd any) (fsm.ControllerResult, error) {
+	res, err := c.node.ApplyLeaderOnly(ctx, t, cmd)
+	if err != nil {
+		return fsm.ControllerResult{}, err
+	}
+	r, ok := res.(fsm.ControllerResult)
+	if !ok {
+		return fsm.ControllerResult{}, fmt.Errorf("%s answered %T", t, res)
+	}
+	return r, nil
 }
 
 func (c *Controller) applyBrokerID(ctx context.Context, req ApplyBrokerID) (struct{}, error) {
@@ -58,18 +69,18 @@ func (c *Controller) registerBroker(ctx context.Context, req RegisterBroker) (Re
 }
 
 func (c *Controller) electMaster(ctx context.Context, req ElectRequest) (Elected, error) {
-	outcome, g, err := c.node.ElectMaster(ctx, req)
+	outcome, g, err := c.elect(ctx, req)
 	if err != nil {
 		return Elected{}, err
 	}
 	switch outcome {
-	case cluster.ElectedNew:
+	case ElectedNew:
 		return Elected{Group: g}, nil
-	case cluster.MasterStillAlive:
+	case MasterStillAlive:
 		return Elected{Group: g, MasterStillAlive: true}, nil
-	case cluster.GroupUnknown:
+	case GroupUnknown:
 		return Elected{}, fsm.RefuseElectUnknownGroup()
-	case cluster.NoCandidate:
+	case NoCandidate:
 		if !req.HasBrokerID {
 			return Elected{}, fsm.RefuseMasterNotAvailable()
 		}
@@ -105,13 +116,7 @@ func (c *Controller) syncStateData(_ context.Context, req GetSyncStateData) ([]G
 			continue
 		}
 		listed[name] = true
-		st := GroupState{Group: g}
-		for _, b := range g.Brokers {
-			if c.alive(&g, b.ID) {
-				st.Alive = append(st.Alive, b.ID)
-			}
-		}
-		out = append(out, st)
+		out = append(out, GroupState{Group: g, Alive: c.aliveIDs(&g)})
 	}
 	return out, nil
 }
@@ -128,7 +133,7 @@ func (c *Controller) cleanBrokerData(ctx context.Context, req CleanBrokerData) (
 			clusterName = g.ClusterName
 		}
 		for _, id := range req.BrokerIDs {
-			if c.node.ReplicaAlive(cluster.ReplicaKey{Cluster: clusterName, BrokerName: name, ID: id}) {
+			if c.live.ReplicaAlive(cluster.ReplicaKey{Cluster: clusterName, BrokerName: name, ID: id}) {
 				return struct{}{}, fsm.RefuseCleanLivingBroker(name, id)
 			}
 		}

@@ -53,6 +53,6 @@ func (c *Controller) HeardReplica(hb cluster.ControllerHeartbeat) bool {
 	if _, known := g.Broker(hb.Key.ID); !known {
 		return false
 	}
-	c.node.HeardReplica(hb)
+	c.live.HeardReplica(hb)
 	return true
 }

@@ -1,9 +1,6 @@
 package controller
 
-import (
-	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/fsm"
-)
+import "github.com/raftns/raftns/fsm"
 
 // The controller's requests and answers, one pair per request kind
 // (docs/controller.md, "Protocol coverage"). The transport decodes a
@@ -38,8 +35,7 @@ type Registered struct {
 	MasterAlive bool
 }
 
-// ElectRequest is CONTROLLER_ELECT_MASTER.
-type ElectRequest = cluster.ElectRequest
+// ElectRequest (elect.go) is CONTROLLER_ELECT_MASTER.
 
 // Elected answers an election: the group afterwards, and whether the master
 // stayed because it is alive (CONTROLLER_MASTER_STILL_EXIST).

@@ -1,10 +1,11 @@
-package cluster
+package controller
 
 import (
 	"context"
 	"sort"
 	"time"
 
+	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
 )
 
@@ -38,14 +39,14 @@ const (
 	ElectionRaced
 )
 
-// ElectMaster runs an election on the leader in office: it picks a master
-// with the policy of docs/controller.md, commits it fenced by the master
-// epoch it read, and has the group's brokers told. It returns the group as
-// it is afterwards.
-func (n *Node) ElectMaster(ctx context.Context, req ElectRequest) (ElectOutcome, fsm.ReplicaGroup, error) {
-	n.ctrl.electMu.Lock()
-	defer n.ctrl.electMu.Unlock()
-	g, ok := n.fsm.ReplicaGroup(req.BrokerName)
+// elect runs an election on the leader in office: it picks a master with
+// the policy of docs/controller.md, commits it fenced by the master epoch
+// it read, and has the group's brokers told. It returns the group as it
+// is afterwards.
+func (c *Controller) elect(ctx context.Context, req ElectRequest) (ElectOutcome, fsm.ReplicaGroup, error) {
+	c.electMu.Lock()
+	defer c.electMu.Unlock()
+	g, ok := c.fsm.ReplicaGroup(req.BrokerName)
 	if !ok {
 		return GroupUnknown, g, nil
 	}
@@ -54,7 +55,7 @@ func (n *Node) ElectMaster(ctx context.Context, req ElectRequest) (ElectOutcome,
 		// The group's first election: the broker that asks becomes master.
 		newMaster, found = req.BrokerID, true
 	} else {
-		newMaster, found = n.pickMaster(g, req)
+		newMaster, found = c.pickMaster(g, req)
 	}
 	if found && g.HasMaster && newMaster == g.MasterID {
 		return MasterStillAlive, g, nil
@@ -62,7 +63,7 @@ func (n *Node) ElectMaster(ctx context.Context, req ElectRequest) (ElectOutcome,
 	if !found && req.HasBrokerID {
 		return NoCandidate, g, nil
 	}
-	res, err := n.ProposeController(ctx, fsm.ElectMasterType, &fsm.ElectMaster{
+	res, err := c.proposeCommand(ctx, fsm.ElectMasterType, &fsm.ElectMaster{
 		BrokerName: req.BrokerName, ExpectMasterEpoch: g.MasterEpoch, HasNewMaster: found, NewMasterID: newMaster})
 	switch {
 	case err != nil:
@@ -72,12 +73,12 @@ func (n *Node) ElectMaster(ctx context.Context, req ElectRequest) (ElectOutcome,
 	case res.Refusal != fsm.RefusalNone:
 		return GroupUnknown, g, nil
 	case !found:
-		n.logger.Warn("broker group has no master: no alive candidate", "broker", req.BrokerName, "masterEpoch", res.Group.MasterEpoch)
+		c.logger.Warn("broker group has no master: no alive candidate", "broker", req.BrokerName, "masterEpoch", res.Group.MasterEpoch)
 		return NoCandidate, res.Group, nil
 	}
-	n.logger.Info("broker master elected", "broker", req.BrokerName, "master", newMaster,
+	c.logger.Info("broker master elected", "broker", req.BrokerName, "master", newMaster,
 		"addr", res.Group.MasterAddr(), "masterEpoch", res.Group.MasterEpoch)
-	n.notifyRoleChange(res.Group)
+	c.notifyRoleChange(res.Group)
 	return ElectedNew, res.Group, nil
 }
 
@@ -86,28 +87,28 @@ func (n *Node) ElectMaster(ctx context.Context, req ElectRequest) (ElectOutcome,
 // master stays if alive and not overridden; a designated broker is taken
 // only if alive; otherwise the highest (epoch, offset) wins, then the
 // lowest election priority value, then the lowest id.
-func (n *Node) pickMaster(g fsm.ReplicaGroup, req ElectRequest) (int64, bool) {
-	if id, ok := n.tryElect(g, g.SyncStateSet, req); ok {
+func (c *Controller) pickMaster(g fsm.ReplicaGroup, req ElectRequest) (int64, bool) {
+	if id, ok := c.tryElect(g, g.SyncStateSet, req); ok {
 		return id, true
 	}
-	if n.ControllerOptions().ElectUncleanMaster {
-		return n.tryElect(g, g.IDs(), req)
+	if c.Options().ElectUncleanMaster {
+		return c.tryElect(g, g.IDs(), req)
 	}
 	return 0, false
 }
 
-func (n *Node) tryElect(g fsm.ReplicaGroup, ids []int64, req ElectRequest) (int64, bool) {
+func (c *Controller) tryElect(g fsm.ReplicaGroup, ids []int64, req ElectRequest) (int64, bool) {
 	type candidate struct {
 		id   int64
-		live ReplicaLive
+		live cluster.ReplicaLive
 	}
 	var alive []candidate
 	for _, id := range ids {
-		key := ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: id}
-		if _, registered := g.Broker(id); !registered || !n.lessor.ReplicaAlive(key) {
+		key := cluster.ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: id}
+		if _, registered := g.Broker(id); !registered || !c.live.ReplicaAlive(key) {
 			continue
 		}
-		live, _ := n.lessor.ReplicaLive(key)
+		live, _ := c.live.ReplicaLive(key)
 		alive = append(alive, candidate{id, live})
 	}
 	if len(alive) == 0 {
@@ -144,38 +145,37 @@ func (n *Node) tryElect(g fsm.ReplicaGroup, ids []int64, req ElectRequest) (int6
 
 // notifyRoleChange hands a committed election to the notifier, off the
 // caller's goroutine.
-func (n *Node) notifyRoleChange(g fsm.ReplicaGroup) {
-	f := n.ctrl.notify.Load()
-	if f == nil || !n.ControllerOptions().NotifyBrokerRoleChanged {
+func (c *Controller) notifyRoleChange(g fsm.ReplicaGroup) {
+	f := c.notify.Load()
+	if f == nil || !c.Options().NotifyBrokerRoleChanged {
 		return
 	}
-	go (*f)(g)
+	go (*f)(RoleChange{Group: g, Alive: func(id int64) bool { return c.alive(&g, id) }})
 }
 
 // scanMasters elects a new master for every group whose master the leader
-// no longer counts as active. It runs on the leader loop only, within the
-// term of office that decided, after verifying leadership.
-func (n *Node) scanMasters() {
-	epoch := n.lessor.Epoch()
-	groups := n.fsm.ReplicaGroups()
-	n.lessor.PruneReplicas(groups)
+// no longer counts as active. It runs within the term of office that
+// decided, after verifying leadership.
+func (c *Controller) scanMasters(o cluster.Office) {
+	groups := c.fsm.ReplicaGroups()
+	c.live.PruneReplicas(groups)
 	for _, g := range groups {
-		if !g.HasMaster || n.lessor.ReplicaAlive(ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: g.MasterID}) {
+		if !g.HasMaster || c.live.ReplicaAlive(cluster.ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: g.MasterID}) {
 			continue
 		}
-		if !n.leaderReady.Load() || n.lessor.Epoch() != epoch || epoch == 0 {
+		if !o.Held() {
 			return
 		}
-		if err := n.raft.VerifyLeader().Error(); err != nil {
-			n.logger.Warn("not electing: leadership not verified", "error", err)
+		if err := o.VerifyLeader(); err != nil {
+			c.logger.Warn("not electing: leadership not verified", "error", err)
 			return
 		}
-		n.logger.Info("broker master inactive, electing", "broker", g.BrokerName, "master", g.MasterID, "addr", g.MasterAddr())
-		ctx, cancel := context.WithTimeout(context.Background(), n.cfg.ApplyTimeout)
-		_, _, err := n.ElectMaster(ctx, ElectRequest{BrokerName: g.BrokerName})
+		c.logger.Info("broker master inactive, electing", "broker", g.BrokerName, "master", g.MasterID, "addr", g.MasterAddr())
+		ctx, cancel := context.WithTimeout(context.Background(), o.ApplyTimeout())
+		_, _, err := c.elect(ctx, ElectRequest{BrokerName: g.BrokerName})
 		cancel()
 		if err != nil {
-			n.logger.Error("election failed", "broker", g.BrokerName, "error", err)
+			c.logger.Error("election failed", "broker", g.BrokerName, "error", err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package cluster
+package controller
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -16,11 +18,11 @@ type roleLog struct {
 	sent map[string][]fsm.ReplicaGroup
 }
 
-func (l *roleLog) hook(id string) func(fsm.ReplicaGroup) {
-	return func(g fsm.ReplicaGroup) {
+func (l *roleLog) hook(id string) func(RoleChange) {
+	return func(rc RoleChange) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		l.sent[id] = append(l.sent[id], g)
+		l.sent[id] = append(l.sent[id], rc.Group)
 	}
 }
 
@@ -39,17 +41,24 @@ var (
 	ctlSlave  = fsm.BrokerKey{Cluster: "c", Addr: "10.0.0.2:10911"}
 )
 
+// ctlCluster is three members, each with its controller.
+type ctlCluster struct {
+	*clustertest.Members
+	ctl map[string]*Controller
+}
+
 // controllerCluster starts three members with a broker group whose master
 // (id 1) and slave (id 2) are both in the SyncStateSet and hold a
 // connection to every member.
-func controllerCluster(t *testing.T) (*testCluster, *roleLog) {
+func controllerCluster(t *testing.T) (*ctlCluster, *roleLog) {
 	t.Helper()
-	tc := newTestCluster(t, 3, nil)
+	tc := &ctlCluster{Members: clustertest.Start(t, 3, nil), ctl: map[string]*Controller{}}
 	log := &roleLog{sent: map[string][]fsm.ReplicaGroup{}}
-	for _, m := range tc.running() {
-		m.node.SetRoleChangeNotifier(log.hook(m.id))
+	for _, n := range tc.Running() {
+		tc.ctl[n.ID()] = New(n, Config{Serving: true, Logger: clustertest.Logger(t)})
+		tc.ctl[n.ID()].SetNotifier(log.hook(n.ID()))
 	}
-	leader := tc.waitLeaderReady()
+	leader := tc.Leader()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for _, c := range []struct {
@@ -61,42 +70,58 @@ func controllerCluster(t *testing.T) (*testCluster, *roleLog) {
 		{fsm.ElectMasterType, &fsm.ElectMaster{BrokerName: "b", HasNewMaster: true, NewMasterID: 1}},
 		{fsm.AlterSyncStateSetType, &fsm.AlterSyncStateSet{BrokerName: "b", MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1, 2}}},
 	} {
-		if res, err := leader.node.ProposeController(ctx, c.t, c.cmd); err != nil || res.Refusal != fsm.RefusalNone {
+		if res, err := tc.ctl[leader.ID()].proposeCommand(ctx, c.t, c.cmd); err != nil || res.Refusal != fsm.RefusalNone {
 			t.Fatalf("%s: %+v, %v", c.t, res, err)
 		}
 	}
-	tc.waitApplied(leader.node.FSM().AppliedIndex())
-	for _, m := range tc.running() {
+	tc.WaitApplied(leader.FSM().AppliedIndex())
+	for _, n := range tc.Running() {
 		for _, k := range []fsm.BrokerKey{ctlMaster, ctlSlave} {
-			m.node.BrokerConnected(k)
+			n.BrokerConnected(k)
 		}
 	}
 	return tc, log
 }
 
-func heartbeatSlave(m *testMember) {
-	m.node.HeardReplica(ControllerHeartbeat{Key: ReplicaKey{"c", "b", 2}, Addr: ctlSlave.Addr, Epoch: 1, MaxOffset: 10})
+func heartbeatSlave(n *cluster.Node) {
+	n.Replicas().HeardReplica(cluster.ControllerHeartbeat{Key: cluster.ReplicaKey{Cluster: "c", BrokerName: "b", ID: 2}, Addr: ctlSlave.Addr, Epoch: 1, MaxOffset: 10})
 }
 
-func group(t *testing.T, m *testMember) fsm.ReplicaGroup {
+func group(t *testing.T, n *cluster.Node) fsm.ReplicaGroup {
 	t.Helper()
-	g, ok := m.node.FSM().ReplicaGroup("b")
+	g, ok := n.FSM().ReplicaGroup("b")
 	if !ok {
 		t.Fatal("group b missing")
 	}
 	return g
 }
 
+// office returns the term of office the controller's master scan is in.
+func (c *Controller) office(t *testing.T) cluster.Office {
+	t.Helper()
+	var o cluster.Office
+	poll.For(t, 5*time.Second, "the controller in office", func() bool {
+		c.termMu.Lock()
+		defer c.termMu.Unlock()
+		if c.term != nil {
+			o = c.term.office
+		}
+		return c.term != nil
+	})
+	return o
+}
+
 func TestController_ALeaderChangeAloneElectsNobody(t *testing.T) {
 	tc, log := controllerCluster(t)
-	old := tc.waitLeaderReady()
-	tc.stop(old)
-	leader := tc.waitLeaderReady()
+	old := tc.Leader()
+	tc.Stop(old)
+	leader := tc.Leader()
 	poll.For(t, 5*time.Second, "the new leader's reports settle", func() bool {
-		return time.Now().After(leader.node.lessor.ReplicasSettleAt())
+		return time.Now().After(leader.Replicas().ReplicasSettleAt())
 	})
 	// Every member still holds both brokers' connections: nothing is due.
-	leader.node.scanMasters()
+	ctl := tc.ctl[leader.ID()]
+	ctl.scanMasters(ctl.office(t))
 	if g := group(t, leader); g.MasterID != 1 || g.MasterEpoch != 1 {
 		t.Fatalf("a change of leader elected: %+v", g)
 	}
@@ -107,28 +132,29 @@ func TestController_ALeaderChangeAloneElectsNobody(t *testing.T) {
 
 func TestController_LeaderDiesWithTheMaster(t *testing.T) {
 	tc, log := controllerCluster(t)
-	old := tc.waitLeaderReady()
+	old := tc.Leader()
 	// The master broker dies: every member sees its connection close; the
 	// leader dies at the same moment, before it decided anything.
-	for _, m := range tc.followers() {
-		m.node.BrokerDisconnected(ctlMaster)
-		heartbeatSlave(m)
+	for _, n := range tc.Followers() {
+		n.BrokerDisconnected(ctlMaster)
+		heartbeatSlave(n)
 	}
-	tc.stop(old)
+	tc.Stop(old)
 	start := time.Now()
-	var leader *testMember
+	var leader *cluster.Node
 	poll.For(t, 10*time.Second, "the slave elected by the new leader", func() bool {
-		for _, m := range tc.running() {
-			heartbeatSlave(m)
-			if g := group(t, m); g.HasMaster && g.MasterID == 2 {
-				leader = m
+		for _, n := range tc.Running() {
+			heartbeatSlave(n)
+			if g := group(t, n); g.HasMaster && g.MasterID == 2 {
+				leader = n
 				return true
 			}
 		}
 		return false
 	})
-	t.Logf("elected %v after the leader and the master died (heartbeat timeout %v)", time.Since(start), DefaultConfig().ControllerHeartbeatTimeout)
-	if time.Since(start) >= DefaultConfig().ControllerHeartbeatTimeout {
+	timeout := cluster.DefaultConfig().ControllerHeartbeatTimeout
+	t.Logf("elected %v after the leader and the master died (heartbeat timeout %v)", time.Since(start), timeout)
+	if time.Since(start) >= timeout {
 		t.Fatal("the new leader waited out the heartbeat timeout")
 	}
 	if g := group(t, leader); g.MasterEpoch != 2 || len(g.SyncStateSet) != 1 || g.SyncStateSet[0] != 2 {
@@ -136,9 +162,9 @@ func TestController_LeaderDiesWithTheMaster(t *testing.T) {
 	}
 	poll.For(t, 5*time.Second, "one notice from the new leader", func() bool {
 		sent := log.all()
-		return len(sent) == 1 && len(sent[leader.id]) == 1 && sent[leader.id][0].MasterID == 2
+		return len(sent) == 1 && len(sent[leader.ID()]) == 1 && sent[leader.ID()][0].MasterID == 2
 	})
-	if !leader.node.IsLeader() {
+	if !leader.IsLeader() {
 		t.Fatal("the member that elected is not the leader")
 	}
 }

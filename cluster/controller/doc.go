@@ -1,0 +1,17 @@
+// Package controller is the RocketMQ 5 controller of a RaftNS member
+// (docs/controller.md): the Raft leader is the controller leader, and the
+// controller's state is part of the replicated FSM.
+//
+// It works on typed requests and answers (requests.go), never on request
+// codes or frames: package transport decodes a request into one, calls
+// the Controller and encodes the answer. Requests that need the brokers'
+// liveness or the leader's state are decided on the leader in office,
+// reached through a cluster.LeaderCall per request kind (calls.go,
+// leader.go); a refusal is an *fsm.Refused whose remark fsm words. As a
+// cluster.OfficeHook the Controller scans, while this member is the leader
+// in office, for groups whose master stopped and elects a new one
+// (scan.go, elect.go). It reaches replica liveness through Liveness,
+// which the node's Replicas satisfy.
+//
+// It imports cluster and fsm and is imported by transport.
+package controller
