@@ -3,52 +3,40 @@ package controller
 import (
 	"context"
 	"sort"
-	"time"
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
 )
 
-// ElectRequest asks for an election in a broker group: from a broker
-// (CONTROLLER_ELECT_MASTER, HasBrokerID) or from the leader itself when the
-// master stopped.
-type ElectRequest struct {
-	BrokerName  string
-	HasBrokerID bool
-	BrokerID    int64
-	// Designate elects BrokerID if it is alive (mqadmin electMaster).
-	Designate bool
-}
-
-// ElectOutcome is what an election found.
-type ElectOutcome int
+// electOutcome is what an election found.
+type electOutcome int
 
 // Election outcomes, matching the reference controller's answers.
 const (
-	// ElectedNew: a new master was elected and committed.
-	ElectedNew ElectOutcome = iota
-	// MasterStillAlive: the current master stays (CONTROLLER_MASTER_STILL_EXIST).
-	MasterStillAlive
-	// NoCandidate: nobody could be elected (CONTROLLER_ELECT_MASTER_FAILED);
+	// electedNew: a new master was elected and committed.
+	electedNew electOutcome = iota
+	// masterStillAlive: the current master stays (CONTROLLER_MASTER_STILL_EXIST).
+	masterStillAlive
+	// noCandidate: nobody could be elected (CONTROLLER_ELECT_MASTER_FAILED);
 	// a leader-triggered election then clears the master
 	// (CONTROLLER_MASTER_NOT_AVAILABLE).
-	NoCandidate
-	// GroupUnknown: the group is not registered.
-	GroupUnknown
-	// ElectionRaced: another election changed the master epoch first.
-	ElectionRaced
+	noCandidate
+	// groupUnknown: the group is not registered.
+	groupUnknown
+	// electionRaced: another election changed the master epoch first.
+	electionRaced
 )
 
 // elect runs an election on the leader in office: it picks a master with
 // the policy of docs/controller.md, commits it fenced by the master epoch
 // it read, and has the group's brokers told. It returns the group as it
 // is afterwards.
-func (c *Controller) elect(ctx context.Context, req ElectRequest) (ElectOutcome, fsm.ReplicaGroup, error) {
+func (c *Controller) elect(ctx context.Context, req ElectRequest) (electOutcome, fsm.ReplicaGroup, error) {
 	c.electMu.Lock()
 	defer c.electMu.Unlock()
 	g, ok := c.fsm.ReplicaGroup(req.BrokerName)
 	if !ok {
-		return GroupUnknown, g, nil
+		return groupUnknown, g, nil
 	}
 	newMaster, found := int64(0), false
 	if g.MasterEpoch == 0 && req.HasBrokerID && req.BrokerID >= 0 {
@@ -58,28 +46,28 @@ func (c *Controller) elect(ctx context.Context, req ElectRequest) (ElectOutcome,
 		newMaster, found = c.pickMaster(g, req)
 	}
 	if found && g.HasMaster && newMaster == g.MasterID {
-		return MasterStillAlive, g, nil
+		return masterStillAlive, g, nil
 	}
 	if !found && req.HasBrokerID {
-		return NoCandidate, g, nil
+		return noCandidate, g, nil
 	}
 	res, err := c.proposeCommand(ctx, fsm.ElectMasterType, &fsm.ElectMaster{
 		BrokerName: req.BrokerName, ExpectMasterEpoch: g.MasterEpoch, HasNewMaster: found, NewMasterID: newMaster})
 	switch {
 	case err != nil:
-		return NoCandidate, g, err
+		return noCandidate, g, err
 	case res.Refusal == fsm.RefusalStaleElection:
-		return ElectionRaced, g, nil
+		return electionRaced, g, nil
 	case res.Refusal != fsm.RefusalNone:
-		return GroupUnknown, g, nil
+		return groupUnknown, g, nil
 	case !found:
 		c.logger.Warn("broker group has no master: no alive candidate", "broker", req.BrokerName, "masterEpoch", res.Group.MasterEpoch)
-		return NoCandidate, res.Group, nil
+		return noCandidate, res.Group, nil
 	}
 	c.logger.Info("broker master elected", "broker", req.BrokerName, "master", newMaster,
 		"addr", res.Group.MasterAddr(), "masterEpoch", res.Group.MasterEpoch)
 	c.notifyRoleChange(res.Group)
-	return ElectedNew, res.Group, nil
+	return electedNew, res.Group, nil
 }
 
 // pickMaster is the election policy: alive members of the SyncStateSet
@@ -104,7 +92,7 @@ func (c *Controller) tryElect(g fsm.ReplicaGroup, ids []int64, req ElectRequest)
 	}
 	var alive []candidate
 	for _, id := range ids {
-		key := cluster.ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: id}
+		key := replicaKey(&g, id)
 		if _, registered := g.Broker(id); !registered || !c.live.ReplicaAlive(key) {
 			continue
 		}
@@ -152,34 +140,3 @@ func (c *Controller) notifyRoleChange(g fsm.ReplicaGroup) {
 	}
 	go (*f)(RoleChange{Group: g, Alive: func(id int64) bool { return c.alive(&g, id) }})
 }
-
-// scanMasters elects a new master for every group whose master the leader
-// no longer counts as active. It runs within the term of office that
-// decided, after verifying leadership.
-func (c *Controller) scanMasters(o cluster.Office) {
-	groups := c.fsm.ReplicaGroups()
-	c.live.PruneReplicas(groups)
-	for _, g := range groups {
-		if !g.HasMaster || c.live.ReplicaAlive(cluster.ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: g.MasterID}) {
-			continue
-		}
-		if !o.Held() {
-			return
-		}
-		if err := o.VerifyLeader(); err != nil {
-			c.logger.Warn("not electing: leadership not verified", "error", err)
-			return
-		}
-		c.logger.Info("broker master inactive, electing", "broker", g.BrokerName, "master", g.MasterID, "addr", g.MasterAddr())
-		ctx, cancel := context.WithTimeout(context.Background(), o.ApplyTimeout())
-		_, _, err := c.elect(ctx, ElectRequest{BrokerName: g.BrokerName})
-		cancel()
-		if err != nil {
-			c.logger.Error("election failed", "broker", g.BrokerName, "error", err)
-		}
-	}
-}
-
-// controllerScanInterval is how often the leader checks masters' leases
-// between connection events.
-const controllerScanInterval = time.Second

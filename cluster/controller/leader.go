@@ -74,13 +74,13 @@ func (c *Controller) electMaster(ctx context.Context, req ElectRequest) (Elected
 		return Elected{}, err
 	}
 	switch outcome {
-	case ElectedNew:
+	case electedNew:
 		return Elected{Group: g}, nil
-	case MasterStillAlive:
+	case masterStillAlive:
 		return Elected{Group: g, MasterStillAlive: true}, nil
-	case GroupUnknown:
+	case groupUnknown:
 		return Elected{}, fsm.RefuseElectUnknownGroup()
-	case NoCandidate:
+	case noCandidate:
 		if !req.HasBrokerID {
 			return Elected{}, fsm.RefuseMasterNotAvailable()
 		}

@@ -35,7 +35,16 @@ type Registered struct {
 	MasterAlive bool
 }
 
-// ElectRequest (elect.go) is CONTROLLER_ELECT_MASTER.
+// ElectRequest asks for an election in a broker group: from a broker
+// (CONTROLLER_ELECT_MASTER, HasBrokerID) or from the leader itself when the
+// master stopped.
+type ElectRequest struct {
+	BrokerName  string
+	HasBrokerID bool
+	BrokerID    int64
+	// Designate elects BrokerID if it is alive (mqadmin electMaster).
+	Designate bool
+}
 
 // Elected answers an election: the group afterwards, and whether the master
 // stayed because it is alive (CONTROLLER_MASTER_STILL_EXIST).

@@ -1,10 +1,15 @@
 package controller
 
 import (
+	"context"
 	"time"
 
 	"github.com/raftns/raftns/cluster"
 )
+
+// scanInterval is how often the leader checks masters' leases between
+// connection events.
+const scanInterval = time.Second
 
 // scanTerm is the master scan of one term of office.
 type scanTerm struct {
@@ -38,11 +43,11 @@ func (c *Controller) LeaveOffice() {
 	<-t.done
 }
 
-// watchMasters scans every controllerScanInterval, at once when a broker connection
+// watchMasters scans every scanInterval, at once when a broker connection
 // closes, and when connection closes seen around taking office start to
 // count (docs/controller.md, "Liveness").
 func (c *Controller) watchMasters(o cluster.Office, stop <-chan struct{}) {
-	masters := time.NewTicker(controllerScanInterval)
+	masters := time.NewTicker(scanInterval)
 	defer masters.Stop()
 	settled := time.After(time.Until(c.live.ReplicasSettleAt()))
 	margin := time.After(cluster.ReplicaSettleMargin)
@@ -58,6 +63,33 @@ func (c *Controller) watchMasters(o cluster.Office, stop <-chan struct{}) {
 			c.scanMasters(o)
 		case <-margin:
 			c.scanMasters(o)
+		}
+	}
+}
+
+// scanMasters elects a new master for every group whose master the leader
+// no longer counts as active. It runs within the term of office that
+// decided, after verifying leadership.
+func (c *Controller) scanMasters(o cluster.Office) {
+	groups := c.fsm.ReplicaGroups()
+	c.live.PruneReplicas(groups)
+	for _, g := range groups {
+		if !g.HasMaster || c.alive(&g, g.MasterID) {
+			continue
+		}
+		if !o.Held() {
+			return
+		}
+		if err := o.VerifyLeader(); err != nil {
+			c.logger.Warn("not electing: leadership not verified", "error", err)
+			return
+		}
+		c.logger.Info("broker master inactive, electing", "broker", g.BrokerName, "master", g.MasterID, "addr", g.MasterAddr())
+		ctx, cancel := context.WithTimeout(context.Background(), o.ApplyTimeout())
+		_, _, err := c.elect(ctx, ElectRequest{BrokerName: g.BrokerName})
+		cancel()
+		if err != nil {
+			c.logger.Error("election failed", "broker", g.BrokerName, "error", err)
 		}
 	}
 }
