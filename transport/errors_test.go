@@ -28,11 +28,24 @@ func TestErrorResponse_MapsEveryKindOnce(t *testing.T) {
 		{"leader not ready", cluster.ErrLeaderNotReady, remoting.SystemError, "raftns: no leader available"},
 		{"timeout", fmt.Errorf("apply: %w", context.DeadlineExceeded), remoting.SystemError, "raftns: write timed out"},
 		{"other", errors.New("disk full"), remoting.SystemError, "disk full"},
+		{"controller refusal", fmt.Errorf("register: %w", fsm.RefuseUnknownGroup("b")), remoting.ControllerBrokerNeedToBeRegistered,
+			"Broker-set: b hasn't been registered in controller"},
+		{"unmapped refusal", &fsm.Refused{Reason: fsm.RefusalNone, Remark: "r"}, remoting.SystemError, "r"},
 	}
 	for _, tc := range cases {
 		resp := errorResponse(r, tc.err)
 		if resp.Code != tc.code || !strings.HasPrefix(resp.Remark, tc.remark) || resp.Opaque != 7 {
 			t.Errorf("%s: answer %d %q, want %d %q…", tc.name, resp.Code, resp.Remark, tc.code, tc.remark)
+		}
+	}
+}
+
+// Every controller refusal has the reference controller's code, never
+// SUCCESS.
+func TestErrorResponse_EveryControllerRefusalHasACode(t *testing.T) {
+	for r := fsm.RefusalNone + 1; r <= fsm.RefusalElectFailed; r++ {
+		if code := refusalCode(r); code == remoting.SystemError || code == remoting.Success {
+			t.Errorf("refusal %d answers %d", r, code)
 		}
 	}
 }
