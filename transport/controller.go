@@ -8,6 +8,7 @@ import (
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/acl"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -66,24 +67,24 @@ func (c *controllerPort) applySettings() {
 	})
 }
 
-// handlers are the controller's entries in the dispatch table; none when
-// the controller is off.
-func (c *controllerPort) handlers() map[int32]handler {
+// handlers are the controller's rows in the request table; none when the
+// controller is off.
+func (c *controllerPort) handlers() []codeRow {
 	if c == nil {
 		return nil
 	}
-	return map[int32]handler{
-		remoting.ControllerGetMetadataInfo:   {c.getMetadata, false},
-		remoting.UpdateControllerConfig:      {c.updateConfig, false},
-		remoting.GetControllerConfig:         {c.getConfig, false},
-		remoting.ControllerAlterSyncStateSet: {c.alterSyncStateSet, false},
-		remoting.ControllerElectMaster:       {c.electMaster, false},
-		remoting.ControllerRegisterBroker:    {c.registerBroker, false},
-		remoting.ControllerGetReplicaInfo:    {c.replicaInfo, false},
-		remoting.ControllerGetSyncStateData:  {c.syncStateData, false},
-		remoting.CleanBrokerData:             {c.cleanBrokerData, false},
-		remoting.ControllerGetNextBrokerID:   {c.nextBrokerID, false},
-		remoting.ControllerApplyBrokerID:     {c.applyBrokerID, false},
+	return []codeRow{
+		{remoting.ControllerGetMetadataInfo, acl.Read, anyTime, c.getMetadata},
+		{remoting.UpdateControllerConfig, acl.AdminWrite, anyTime, c.updateConfig},
+		{remoting.GetControllerConfig, acl.Read, anyTime, c.getConfig},
+		{remoting.ControllerAlterSyncStateSet, acl.Write, anyTime, c.alterSyncStateSet},
+		{remoting.ControllerElectMaster, acl.Write, anyTime, c.electMaster},
+		{remoting.ControllerRegisterBroker, acl.Write, anyTime, c.registerBroker},
+		{remoting.ControllerGetReplicaInfo, acl.Read, anyTime, c.replicaInfo},
+		{remoting.ControllerGetSyncStateData, acl.Read, anyTime, c.syncStateData},
+		{remoting.CleanBrokerData, acl.AdminWrite, anyTime, c.cleanBrokerData},
+		{remoting.ControllerGetNextBrokerID, acl.Read, anyTime, c.nextBrokerID},
+		{remoting.ControllerApplyBrokerID, acl.Write, anyTime, c.applyBrokerID},
 	}
 }
 

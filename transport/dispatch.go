@@ -71,7 +71,7 @@ func (s *Server) ready() bool {
 
 // serve runs a handler, bounding everything but a read by the write
 // timeout (the wait for a leader included), and maps its error.
-func (s *Server) serve(ctx context.Context, h handler, c *remoting.Conn, req *remoting.Command) *remoting.Command {
+func (s *Server) serve(ctx context.Context, h codeRow, c *remoting.Conn, req *remoting.Command) *remoting.Command {
 	if !h.read {
 		var cancel context.CancelFunc
 		ctx, cancel = deadline.WithTimeout(ctx, s.cfg.WriteTimeout)

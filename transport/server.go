@@ -91,7 +91,7 @@ type Server struct {
 	routes   *routeCache
 	brokers  *brokerConns
 	regCache *registrationCache
-	dispatch map[int32]handler
+	dispatch map[int32]codeRow
 	ctrl     *controllerPort
 	rs       *remoting.Server
 	stop     chan struct{}
@@ -119,7 +119,11 @@ func New(cfg Config, c Cluster) *Server {
 	}
 	s.brokers = newBrokerConns(c)
 	s.ctrl = s.enableController()
-	s.dispatch = s.dispatchTable()
+	dispatch, err := dispatchOf(s.requestTable())
+	if err != nil {
+		panic(err) // a programming error, caught by every test that starts a server
+	}
+	s.dispatch = dispatch
 	rcfg := cfg.Remoting
 	rcfg.OnClose = s.brokers.connClosed
 	s.rs = remoting.NewServer(rcfg, s, cfg.Logger.Named("remoting"))

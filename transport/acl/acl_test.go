@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // The expected value was computed with openssl, independently of this
@@ -68,27 +66,34 @@ func TestChecker_Decisions(t *testing.T) {
 	cases := []struct {
 		name   string
 		mode   Mode
-		code   int32
+		class  Class
 		ext    map[string]string
 		remote string
 		reason string // "" allowed
 	}{
-		{"off allows unsigned writes", Off, remoting.PutKVConfig, kv, "1.2.3.4:1", ""},
-		{"writes allows unsigned reads", Writes, remoting.GetRouteInfoByTopic, nil, "1.2.3.4:1", ""},
-		{"writes refuses unsigned PutKV", Writes, remoting.PutKVConfig, kv, "1.2.3.4:1", ReasonUnsigned},
-		{"admin signature passes", Writes, remoting.PutKVConfig, signed("rocketmq2", "87654321", kv, body), "1.2.3.4:1", ""},
-		{"wrong secret", Writes, remoting.PutKVConfig, signed("rocketmq2", "wrongwrong", kv, body), "1.2.3.4:1", ReasonBadSignature},
-		{"tampered field", Writes, remoting.PutKVConfig, tampered, "1.2.3.4:1", ReasonBadSignature},
-		{"unknown key", Writes, remoting.PutKVConfig, signed("nobody1", "87654321", kv, body), "1.2.3.4:1", ReasonUnknownKey},
-		{"non-admin on admin code", Writes, remoting.WipeWritePermOfBroker, signed("RocketMQ", "12345678", kv, body), "1.2.3.4:1", ReasonNotAdmin},
-		{"non-admin registers a broker", Writes, remoting.RegisterBroker, signed("RocketMQ", "12345678", kv, body), "1.2.3.4:1", ""},
-		{"unsigned broker outside allow-list", Writes, remoting.RegisterBroker, kv, "1.2.3.4:1", ReasonUnsigned},
-		{"unsigned broker on allow-list", Writes, remoting.RegisterBroker, kv, "10.0.0.7:1", ""},
-		{"allow-list does not cover admin codes", Writes, remoting.PutKVConfig, kv, "10.0.0.7:1", ReasonUnsigned},
-		{"global white address", Writes, remoting.PutKVConfig, kv, "10.10.103.9:1", ""},
-		{"account white address skips signature", Writes, remoting.RegisterBroker, map[string]string{"AccessKey": "RocketMQ"}, "192.168.0.5:1", ""},
-		{"all mode refuses unsigned reads", All, remoting.GetRouteInfoByTopic, nil, "1.2.3.4:1", ReasonUnsigned},
-		{"all mode signed read", All, remoting.GetRouteInfoByTopic, signed("RocketMQ", "12345678", nil, body), "1.2.3.4:1", ""},
+		{"off allows unsigned writes", Off, AdminWrite, kv, "1.2.3.4:1", ""},
+		{"writes allows unsigned reads", Writes, Read, nil, "1.2.3.4:1", ""},
+		{"writes refuses unsigned PutKV", Writes, AdminWrite, kv, "1.2.3.4:1", ReasonUnsigned},
+		{"admin signature passes", Writes, AdminWrite, signed("rocketmq2", "87654321", kv, body), "1.2.3.4:1", ""},
+		{"wrong secret", Writes, AdminWrite, signed("rocketmq2", "wrongwrong", kv, body), "1.2.3.4:1", ReasonBadSignature},
+		{"tampered field", Writes, AdminWrite, tampered, "1.2.3.4:1", ReasonBadSignature},
+		{"unknown key", Writes, AdminWrite, signed("nobody1", "87654321", kv, body), "1.2.3.4:1", ReasonUnknownKey},
+		{"non-admin on admin code", Writes, AdminWrite, signed("RocketMQ", "12345678", kv, body), "1.2.3.4:1", ReasonNotAdmin},
+		{"non-admin registers a broker", Writes, BrokerWrite, signed("RocketMQ", "12345678", kv, body), "1.2.3.4:1", ""},
+		{"unsigned broker outside allow-list", Writes, BrokerWrite, kv, "1.2.3.4:1", ReasonUnsigned},
+		{"unsigned broker on allow-list", Writes, BrokerWrite, kv, "10.0.0.7:1", ""},
+		{"allow-list does not cover admin codes", Writes, AdminWrite, kv, "10.0.0.7:1", ReasonUnsigned},
+		{"global white address", Writes, AdminWrite, kv, "10.10.103.9:1", ""},
+		{"account white address skips signature", Writes, BrokerWrite, map[string]string{"AccessKey": "RocketMQ"}, "192.168.0.5:1", ""},
+		{"all mode refuses unsigned reads", All, Read, nil, "1.2.3.4:1", ReasonUnsigned},
+		{"all mode signed read", All, Read, signed("RocketMQ", "12345678", nil, body), "1.2.3.4:1", ""},
+		{"all mode unsigned broker read on allow-list", All, BrokerRead, nil, "10.0.0.7:1", ""},
+		{"all mode unsigned broker read outside allow-list", All, BrokerRead, nil, "1.2.3.4:1", ReasonUnsigned},
+		{"writes allows unsigned broker reads", Writes, BrokerRead, nil, "1.2.3.4:1", ""},
+		{"allow-list does not cover signed writes", Writes, Write, kv, "10.0.0.7:1", ReasonUnsigned},
+		{"non-admin signs a write", Writes, Write, signed("RocketMQ", "12345678", kv, body), "1.2.3.4:1", ""},
+		{"no class is refused unsigned on the allow-list", Writes, 0, kv, "10.0.0.7:1", ReasonUnsigned},
+		{"no class needs an admin", Writes, Class(200), signed("RocketMQ", "12345678", kv, body), "1.2.3.4:1", ReasonNotAdmin},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +102,7 @@ func TestChecker_Decisions(t *testing.T) {
 			if tc.ext == nil {
 				b = nil
 			}
-			remark := c.Check(tc.code, tc.ext, b, tc.remote)
+			remark := c.Check(100, tc.class, tc.ext, b, tc.remote)
 			if tc.reason == "" {
 				if remark != "" {
 					t.Fatalf("refused: %s", remark)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
-
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // Mode says which requests need a valid signature.
@@ -34,35 +32,6 @@ func ParseMode(s string) (Mode, error) {
 }
 
 func (m Mode) String() string { return [...]string{"off", "writes", "all"}[m] }
-
-// brokerCodes are what brokers send. 4.x brokers cannot sign them (their
-// name-server client has no ACL hook), so under ACL they also pass unsigned
-// from the broker address allow-list.
-var brokerCodes = map[int32]bool{
-	remoting.RegisterBroker: true, remoting.UnregisterBroker: true,
-	remoting.BrokerHeartbeat: true, remoting.QueryDataVersion: true,
-}
-
-// brokerWrites are the broker codes that change state (QUERY_DATA_VERSION
-// only reads; BROKER_HEARTBEAT keeps a broker alive).
-var brokerWrites = map[int32]bool{
-	remoting.RegisterBroker: true, remoting.UnregisterBroker: true, remoting.BrokerHeartbeat: true,
-	// RocketMQ 5 controller requests a broker in controller mode sends.
-	remoting.ControllerApplyBrokerID: true, remoting.ControllerRegisterBroker: true,
-	remoting.ControllerElectMaster: true, remoting.ControllerAlterSyncStateSet: true,
-}
-
-// adminWrites change state an operator owns; they need an admin account.
-var adminWrites = map[int32]bool{
-	remoting.PutKVConfig: true, remoting.DeleteKVConfig: true,
-	remoting.WipeWritePermOfBroker: true, remoting.AddWritePermOfBroker: true,
-	remoting.DeleteTopicInNameSrv: true, remoting.RegisterTopicInNameSrv: true,
-	remoting.UpdateNamesrvConfig:    true,
-	remoting.UpdateControllerConfig: true, remoting.CleanBrokerData: true,
-}
-
-// IsWrite reports whether code changes name-server state.
-func IsWrite(code int32) bool { return brokerWrites[code] || adminWrites[code] }
 
 // Denial reasons, the label of the refusal counter.
 const (
@@ -112,14 +81,16 @@ func (c *Checker) Denied() map[string]uint64 {
 	return out
 }
 
-// Check decides on a request with code, header fields ext and body from
-// remote (host:port). It returns "" when the request may be served, else
-// the remark for the NO_PERMISSION answer, and counts the refusal.
-func (c *Checker) Check(code int32, ext map[string]string, body []byte, remote string) string {
+// Check decides on a request with code, of access class, with header
+// fields ext and body from remote (host:port). It returns "" when the
+// request may be served, else the remark for the NO_PERMISSION answer, and
+// counts the refusal.
+func (c *Checker) Check(code int32, class Class, ext map[string]string, body []byte, remote string) string {
 	if c == nil || c.mode == Off {
 		return ""
 	}
-	if c.mode == Writes && !IsWrite(code) {
+	need := class.need()
+	if c.mode == Writes && !need.write {
 		return ""
 	}
 	ip := remoteIP(remote)
@@ -130,7 +101,7 @@ func (c *Checker) Check(code int32, ext map[string]string, body []byte, remote s
 	}
 	ak := ext[FieldAccessKey]
 	if ak == "" {
-		if brokerCodes[code] && c.brokers.match(ip) {
+		if need.brokers && c.brokers.match(ip) {
 			return ""
 		}
 		return c.deny(ReasonUnsigned, code, "request is not signed: this name server requires RocketMQ ACL credentials (AccessKey and Signature) for it")
@@ -143,7 +114,7 @@ func (c *Checker) Check(code int32, ext map[string]string, body []byte, remote s
 	if !(hasWhite && white.match(ip)) && !validSignature(ext, body, acc.SecretKey) {
 		return c.deny(ReasonBadSignature, code, fmt.Sprintf("signature check failed for AccessKey %q", ak))
 	}
-	if adminWrites[code] && !acc.Admin {
+	if need.admin && !acc.Admin {
 		return c.deny(ReasonNotAdmin, code, fmt.Sprintf("AccessKey %q is not an admin account, which request code %d needs", ak, code))
 	}
 	return ""

@@ -2,8 +2,9 @@
 // the signature that RocketMQ's ACL client hook adds to a request (the
 // AccessKey, Signature and optional SecurityToken header fields) against
 // accounts kept in a file shaped like the reference broker's plain_acl.yml,
-// and decides per request code whether a signature, or an admin account,
-// is needed.
+// and decides whether a request needs a signature, or an admin account,
+// from its access Class. The package keeps no list of request codes: the
+// server's request table gives every code it serves its class.
 //
 // The signed content, as the reference client computes it: the values of
 // every header field except Signature, in the order of their names (Java

@@ -21,7 +21,7 @@ func FuzzCheck(f *testing.F) {
 			t.Fatal(err)
 		}
 		ext := map[string]string{FieldAccessKey: ak, FieldSignature: sig, k: v}
-		if c.Check(100, ext, body, remote) == "" && ext[FieldSignature] != Sign(ext, body, "12345678") {
+		if c.Check(100, AdminWrite, ext, body, remote) == "" && ext[FieldSignature] != Sign(ext, body, "12345678") {
 			t.Fatalf("a write with a wrong signature passed: %v", ext)
 		}
 	})
