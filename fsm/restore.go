@@ -155,14 +155,7 @@ func (rs *restorer) topic(r *topicRecord) error {
 	if _, ok := rs.s.topics[r.Topic]; ok || len(r.Queues) == 0 {
 		return fmt.Errorf("duplicate or empty topic %q", r.Topic)
 	}
-	t := writable(rs.s, rs.s.topics, r.Topic, true)
-	for _, qd := range r.Queues {
-		if _, ok := t.m[qd.BrokerName]; ok {
-			return duplicate("queue data of topic "+r.Topic, qd.BrokerName)
-		}
-		t.m[qd.BrokerName] = qd
-	}
-	return nil
+	return restoreTable(rs.s, rs.s.topics, r.Topic, "queue data", r.Queues, func(qd QueueData) string { return qd.BrokerName })
 }
 
 func (rs *restorer) registration(reg *BrokerRegistration) error {
@@ -185,12 +178,19 @@ func (rs *restorer) mapping(r *mappingRecord) error {
 	if _, ok := rs.s.mappings[r.Topic]; ok {
 		return duplicate("mapping topic", r.Topic)
 	}
-	t := writable(rs.s, rs.s.mappings, r.Topic, true)
-	for _, mi := range r.Infos {
-		if _, ok := t.m[mi.Bname]; ok {
-			return duplicate("mapping of topic "+r.Topic, mi.Bname)
+	return restoreTable(rs.s, rs.s.mappings, r.Topic, "mapping", r.Infos, func(mi TopicQueueMappingInfo) string { return mi.Bname })
+}
+
+// restoreTable makes the inner table of topic in tbl and puts each of
+// items in it under its key, refusing a key seen twice.
+func restoreTable[V any](s *state, tbl map[string]*owned[V], topic, what string, items []V, key func(V) string) error {
+	t := writable(s, tbl, topic, true)
+	for _, v := range items {
+		k := key(v)
+		if _, ok := t.m[k]; ok {
+			return duplicate(what+" of topic "+topic, k)
 		}
-		t.m[mi.Bname] = mi
+		t.m[k] = v
 	}
 	return nil
 }
