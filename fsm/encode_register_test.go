@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand"
 	"reflect"
@@ -175,4 +176,44 @@ func FuzzDecodeRegisterBroker(f *testing.F) {
 			t.Fatalf("hand %+v\ncodec %+v", hand, codec)
 		}
 	})
+}
+
+// TestMpReader_Int64Forms reads every msgpack form of a signed integer
+// the value fits, at the edges of each width, and refuses a truncated one.
+func TestMpReader_Int64Forms(t *testing.T) {
+	values := []int64{0, 1, 127, -1, -32, -33, -128, -129, 128, 255, 256, 32767, -32768, -32769, 32768,
+		math.MaxInt32, math.MinInt32, math.MaxInt32 + 1, math.MinInt32 - 1, math.MaxInt64, math.MinInt64}
+	for _, v := range values {
+		forms := map[string][]byte{"int 64": binary.BigEndian.AppendUint64([]byte{0xd3}, uint64(v))}
+		if v >= math.MinInt32 && v <= math.MaxInt32 {
+			forms["int 32"] = binary.BigEndian.AppendUint32([]byte{0xd2}, uint32(v))
+		}
+		if v >= math.MinInt16 && v <= math.MaxInt16 {
+			forms["int 16"] = binary.BigEndian.AppendUint16([]byte{0xd1}, uint16(v))
+		}
+		if v >= math.MinInt8 && v <= math.MaxInt8 {
+			forms["int 8"] = []byte{0xd0, byte(v)}
+		}
+		if v >= -32 && v <= 127 {
+			forms["fixint"] = []byte{byte(v)}
+		}
+		for name, b := range forms {
+			var got int64
+			r := mpReader{b: b}
+			if !r.int64(&got) || got != v || len(r.b) != 0 {
+				t.Errorf("%d as %s (% x): read %d, rest %d bytes", v, name, b, got, len(r.b))
+			}
+			if len(b) > 1 {
+				if r := (mpReader{b: b[:len(b)-1]}); r.int64(&got) {
+					t.Errorf("%d as %s, truncated: read", v, name)
+				}
+			}
+		}
+	}
+	for _, b := range [][]byte{nil, {0xcc, 1}, {0xcf, 0, 0, 0, 0, 0, 0, 0, 1}, {0xc0}, {0xd4, 0, 0}} {
+		var got int64
+		if r := (mpReader{b: b}); r.int64(&got) {
+			t.Errorf("% x read as %d", b, got)
+		}
+	}
 }
