@@ -123,41 +123,30 @@ func (r *mpReader) nilValue() bool {
 	return ok && t == 0xc0
 }
 
-// int64 reads a signed integer in any of its forms.
+// int64 reads a signed integer in any of its forms: a positive or negative
+// fixint, or int 8, 16, 32 or 64 (0xd0 to 0xd3: 1, 2, 4 or 8 big-endian
+// bytes of two's complement).
 func (r *mpReader) int64(dst *int64) bool {
 	t, ok := r.byte()
-	if !ok {
-		return false
-	}
-	var v []byte
 	switch {
+	case !ok:
+		return false
 	case t <= 0x7f || t >= 0xe0:
 		*dst = int64(int8(t))
 		return true
-	case t == 0xd0:
-		v, ok = r.next(1)
-		if ok {
-			*dst = int64(int8(v[0]))
-		}
-	case t == 0xd1:
-		v, ok = r.next(2)
-		if ok {
-			*dst = int64(int16(binary.BigEndian.Uint16(v)))
-		}
-	case t == 0xd2:
-		v, ok = r.next(4)
-		if ok {
-			*dst = int64(int32(binary.BigEndian.Uint32(v)))
-		}
-	case t == 0xd3:
-		v, ok = r.next(8)
-		if ok {
-			*dst = int64(binary.BigEndian.Uint64(v))
-		}
-	default:
+	case t < 0xd0 || t > 0xd3:
 		return false
 	}
-	return ok
+	n := 1 << (t - 0xd0)
+	v, ok := r.next(n)
+	if !ok {
+		return false
+	}
+	var be [8]byte
+	copy(be[8-n:], v)
+	shift := 64 - 8*n // sign-extends the n bytes
+	*dst = int64(binary.BigEndian.Uint64(be[:])<<shift) >> shift
+	return true
 }
 
 // int32 reads a signed integer that fits an int32.
