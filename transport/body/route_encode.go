@@ -89,21 +89,32 @@ func appendBrokerData(dst []byte, b *fsm.BrokerData, m Mode) []byte {
 	return append(dst, '}')
 }
 
-// appendAddrMap writes a Map<Long,String> in ascending id order, which is
-// both the MapSortField order and the order a small Java HashMap iterates.
+// appendAddrMap writes a Map<Long,String>.
 func appendAddrMap(dst []byte, addrs map[int64]string, m Mode) []byte {
-	var arr [8]int64
-	ids := arr[:0]
-	for id := range addrs {
-		ids = append(ids, id)
+	return appendSortedMap(dst, addrs, func(dst []byte, id int64, addr string) []byte {
+		return AppendString(AppendNumberKey(dst, id, m), addr, m)
+	})
+}
+
+// appendSortedMap writes a map with integer keys in ascending key order,
+// which is both the MapSortField order and the order a small Java HashMap
+// iterates; member writes one key and its value.
+func appendSortedMap[K int32 | int64, V any](dst []byte, t map[K]V, member func(dst []byte, k K, v V) []byte) []byte {
+	var arr [8]K // the usual map fits: no allocation
+	keys := arr[:0]
+	if len(t) > len(arr) {
+		keys = make([]K, 0, len(t))
 	}
-	slices.Sort(ids)
+	for k := range t {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
 	dst = append(dst, '{')
-	for i, id := range ids {
+	for i, k := range keys {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = AppendString(AppendNumberKey(dst, id, m), addrs[id], m)
+		dst = member(dst, k, t[k])
 	}
 	return append(dst, '}')
 }
@@ -177,17 +188,7 @@ func appendMappingInfo(dst []byte, info *fsm.TopicQueueMappingInfo, m Mode) []by
 }
 
 func appendIDMap(dst []byte, ids map[int32]int32, m Mode) []byte {
-	keys := make([]int32, 0, len(ids))
-	for k := range ids {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	dst = append(dst, '{')
-	for i, k := range keys {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = fastjson.AppendInt(AppendNumberKey(dst, int64(k), m), ids[k])
-	}
-	return append(dst, '}')
+	return appendSortedMap(dst, ids, func(dst []byte, k, v int32) []byte {
+		return fastjson.AppendInt(AppendNumberKey(dst, int64(k), m), v)
+	})
 }
