@@ -143,25 +143,15 @@ func appendWrapper(dst []byte, b *RegisterBody, v5 bool) []byte {
 		dst = append(dst, `,"mappingDataVersion":`...)
 		dst = appendDataVersion(dst, fsm.DataVersion{Timestamp: b.DataVersion.Timestamp}, true)
 	}
-	dst = append(dst, `,"topicConfigTable":{`...)
-	for i := range b.TopicConfigs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		tc := &b.TopicConfigs[i]
-		dst = appendTopicConfig(AppendKey(dst, tc.TopicName, Default), tc, v5)
-	}
-	dst = append(dst, '}')
+	dst = append(dst, `,"topicConfigTable":`...)
+	dst = appendObject(dst, b.TopicConfigs, func(dst []byte, tc *fsm.TopicConfig) []byte {
+		return appendTopicConfig(AppendKey(dst, tc.TopicName, Default), tc, v5)
+	})
 	if v5 {
-		dst = append(dst, `,"topicQueueMappingDetailMap":{},"topicQueueMappingInfoMap":{`...)
-		for i := range b.MappingInfos {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			info := &b.MappingInfos[i]
-			dst = appendMappingInfo(AppendKey(dst, info.Topic, Default), info, Default)
-		}
-		dst = append(dst, '}')
+		dst = append(dst, `,"topicQueueMappingDetailMap":{},"topicQueueMappingInfoMap":`...)
+		dst = appendObject(dst, b.MappingInfos, func(dst []byte, info *fsm.TopicQueueMappingInfo) []byte {
+			return appendMappingInfo(AppendKey(dst, info.Topic, Default), info, Default)
+		})
 	}
 	return append(dst, '}')
 }

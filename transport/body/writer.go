@@ -39,3 +39,16 @@ func AppendNumberKey(dst []byte, key int64, m Mode) []byte {
 // ±(2^53-1), as fastjson's BrowserCompatible feature does. It is
 // fastjson.AppendLong.
 func AppendLong(dst []byte, v int64, m Mode) []byte { return fastjson.AppendLong(dst, v, m) }
+
+// appendObject writes a JSON object with one member per element of items,
+// in their order; member writes an element's key and value.
+func appendObject[T any](dst []byte, items []T, member func(dst []byte, item *T) []byte) []byte {
+	dst = append(dst, '{')
+	for i := range items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = member(dst, &items[i])
+	}
+	return append(dst, '}')
+}
