@@ -68,10 +68,11 @@ func (s *Server) registerResponse(req *remoting.Command, res fsm.RegisterResult)
 // The inflated body is charged to acct.
 func (s *Server) decodeRegistration(req *remoting.Command, acct *membudget.Account) (*fsm.RegisterBroker, error) {
 	f := headerFields(req)
+	name, key := f.broker()
 	cmd := &fsm.RegisterBroker{
-		BrokerName:   f.required("brokerName"),
-		BrokerAddr:   f.required("brokerAddr"),
-		ClusterName:  f.required("clusterName"),
+		BrokerName:   name,
+		BrokerAddr:   key.Addr,
+		ClusterName:  key.Cluster,
 		HaServerAddr: f.required("haServerAddr"),
 		BrokerID:     f.int64("brokerId"),
 		ZoneName:     f.str("__ZONE_NAME"),
@@ -104,19 +105,15 @@ func (s *Server) decodeRegistration(req *remoting.Command, acct *membudget.Accou
 // the removal is committed.
 func (s *Server) unregisterBroker(ctx context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
-	cmd := &fsm.UnregisterBroker{
-		BrokerName:  f.required("brokerName"),
-		BrokerAddr:  f.required("brokerAddr"),
-		ClusterName: f.required("clusterName"),
-		BrokerID:    f.int64("brokerId"),
-	}
+	name, key := f.broker()
+	cmd := &fsm.UnregisterBroker{BrokerName: name, BrokerAddr: key.Addr, ClusterName: key.Cluster, BrokerID: f.int64("brokerId")}
 	if err := f.check(); err != nil {
 		return nil, err
 	}
 	if _, err := s.cluster.Apply(ctx, fsm.UnregisterBrokerType, cmd); err != nil {
 		return nil, err
 	}
-	s.brokers.detach(fsm.BrokerKey{Cluster: cmd.ClusterName, Addr: cmd.BrokerAddr}, c)
+	s.brokers.detach(key, c)
 	return success(req), nil
 }
 
@@ -124,8 +121,7 @@ func (s *Server) unregisterBroker(ctx context.Context, c *remoting.Conn, req *re
 // the broker whether the name server's copy of its DataVersion differs.
 func (s *Server) queryDataVersion(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
-	f.required("brokerName")
-	key := fsm.BrokerKey{Addr: f.required("brokerAddr"), Cluster: f.required("clusterName")}
+	_, key := f.broker()
 	f.int64("brokerId")
 	if err := f.check(); err != nil {
 		return nil, err
@@ -155,8 +151,7 @@ func (s *Server) queryDataVersion(_ context.Context, _ *remoting.Conn, req *remo
 // With a broker id it is also a controller heartbeat.
 func (s *Server) brokerHeartbeat(_ context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
-	name := f.required("brokerName")
-	key := fsm.BrokerKey{Addr: f.required("brokerAddr"), Cluster: f.required("clusterName")}
+	name, key := f.broker()
 	if err := f.check(); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -37,6 +38,16 @@ func (f *fields) required(name string) string {
 		f.err = fmt.Errorf("the custom field <%s> is null", name)
 	}
 	return v
+}
+
+// broker returns the mandatory fields that name a broker, read in the
+// order of the reference's request headers: brokerName, brokerAddr,
+// clusterName.
+func (f *fields) broker() (name string, key fsm.BrokerKey) {
+	name = f.required("brokerName")
+	key.Addr = f.required("brokerAddr")
+	key.Cluster = f.required("clusterName")
+	return name, key
 }
 
 // int64 returns a mandatory integer field.
