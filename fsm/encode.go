@@ -55,9 +55,11 @@ func registerBrokerOf(cmd any) (*RegisterBroker, bool) {
 	return nil, false
 }
 
-// EntryType returns the command type of an encoded entry (flag included)
-// without decoding its payload: a leader checks what a follower forwards
-// before proposing the bytes as they came.
+// EntryType returns the command type of an encoded entry (flag included),
+// the inner one of an identified or compressed entry, from its first bytes:
+// it neither inflates nor decodes the payload, so unlike Decode it does not
+// notice a payload that would not decode. It fails for an empty entry and a
+// type outside the vocabulary.
 func EntryType(buf []byte) (CommandType, error) {
 	if len(buf) == 0 {
 		return 0, ErrEmptyCommand
