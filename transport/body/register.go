@@ -100,26 +100,32 @@ func checkRegisterBody(b *RegisterBody, compressed bool, v int32) error {
 	}
 	seen := make(map[string]bool, len(b.TopicConfigs))
 	for _, tc := range b.TopicConfigs {
-		switch {
-		case tc.TopicName == "":
-			return fmt.Errorf("%w: topic config without topicName", ErrInvalid)
-		case seen[tc.TopicName]:
-			return fmt.Errorf("%w: duplicate topic %q", ErrInvalid, tc.TopicName)
-		case compressed && containsSpace(tc.TopicName):
+		if err := checkName(seen, tc.TopicName, "topic config without topicName", "duplicate topic"); err != nil {
+			return err
+		}
+		if compressed && containsSpace(tc.TopicName) {
 			return fmt.Errorf("%w: topic %q has a space, which the compressed form cannot carry", ErrInvalid, tc.TopicName)
 		}
-		seen[tc.TopicName] = true
 	}
 	clear(seen)
 	for _, info := range b.MappingInfos {
-		switch {
-		case info.Topic == "":
-			return fmt.Errorf("%w: mapping info without topic", ErrInvalid)
-		case seen[info.Topic]:
-			return fmt.Errorf("%w: duplicate mapping info for topic %q", ErrInvalid, info.Topic)
+		if err := checkName(seen, info.Topic, "mapping info without topic", "duplicate mapping info for topic"); err != nil {
+			return err
 		}
-		seen[info.Topic] = true
 	}
+	return nil
+}
+
+// checkName refuses an empty name (saying missing) and a name already in
+// seen (saying repeated), and adds name to seen.
+func checkName(seen map[string]bool, name, missing, repeated string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("%w: %s", ErrInvalid, missing)
+	case seen[name]:
+		return fmt.Errorf("%w: %s %q", ErrInvalid, repeated, name)
+	}
+	seen[name] = true
 	return nil
 }
 
