@@ -47,6 +47,8 @@ type Client struct {
 	Version int32
 	// Language is the LanguageCode name sent (default JAVA).
 	Language string
+	// Credentials, when set, sign every request (see Credentials).
+	Credentials *Credentials
 }
 
 // New returns a client over a new remoting client.
@@ -67,7 +69,7 @@ func (c *Client) request(code int32, ext map[string]string, b []byte) *remoting.
 // Invoke sends a request and returns the response if it is SUCCESS, or a
 // *ResponseError.
 func (c *Client) Invoke(ctx context.Context, addr string, req *remoting.Command) (*remoting.Command, error) {
-	resp, err := c.rc.Invoke(ctx, addr, req)
+	resp, err := c.rc.Invoke(ctx, addr, c.Credentials.sign(req))
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +107,7 @@ func (c *Client) RegisterBroker(ctx context.Context, addr string, r *Registratio
 		return nil, err
 	}
 	if r.Oneway {
-		return nil, c.rc.InvokeOneway(ctx, addr, req)
+		return nil, c.rc.InvokeOneway(ctx, addr, c.Credentials.sign(req))
 	}
 	resp, err := c.Invoke(ctx, addr, req)
 	if err != nil {
