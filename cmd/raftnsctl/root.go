@@ -43,7 +43,8 @@ type app struct {
 }
 
 // run executes one command line and returns the exit status: 0 on success,
-// 1 when the command failed, 2 when the command line is wrong.
+// 1 when the command failed, 2 when the command line is wrong, 3 when a
+// migrate report or verification found differences.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	a := &app{stdout: stdout, stderr: stderr}
 	root := a.rootCommand(getenv)
@@ -53,6 +54,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return 0
 	}
 	fmt.Fprintln(stderr, errorLine(err))
+	if errors.Is(err, errDisagree) {
+		return 3
+	}
 	if errors.Is(err, errUsage) {
 		if cmd == nil {
 			cmd = root
@@ -86,7 +90,11 @@ remoting protocol to the member's client port (--namesrv, env ` + envNamesrvAddr
 as mqadmin does. "raftnsctl completion bash" (zsh, fish, powershell) prints a
 shell completion script.
 
-Exit status: 0 on success, 1 when the operation failed, 2 on a usage error.`,
+"raftnsctl migrate" compares name servers and copies KV config into RaftNS
+when moving from reference NameServers (docs/migration.md).
+
+Exit status: 0 on success, 1 when the operation failed, 2 on a usage error,
+3 when migrate report or verify found differences.`,
 		Example: `  raftnsctl status
   raftnsctl --addr 10.0.0.2:9856 peers list
   raftnsctl snapshot save backup.snap
@@ -124,7 +132,8 @@ Exit status: 0 on success, 1 when the operation failed, 2 on a usage error.`,
 	a.token = getenv(envToken)
 	root.AddCommand(a.statusCommand(), a.peersCommand(), a.leaderCommand(), a.snapshotCommand(),
 		a.routeCommand(), a.clustersCommand(), a.topicsCommand(), a.kvCommand(), a.permCommand(),
-		a.deleteTopicCommand(), a.configCommand(), a.memberGroupCommand(), a.controllerCommand())
+		a.deleteTopicCommand(), a.configCommand(), a.memberGroupCommand(), a.controllerCommand(),
+		a.migrateCommand(getenv))
 	return root
 }
 
