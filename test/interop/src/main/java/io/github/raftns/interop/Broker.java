@@ -32,6 +32,8 @@ final class Broker {
     final Map<String, String> sysProps = new LinkedHashMap<>();
     private Proc proc;
     private long launched;
+    /** bootFrom is where this launch's output starts in the log, which earlier launches share. */
+    private int bootFrom;
 
     /**
      * Broker prepares (does not start) a broker. brokerId 0 is a master (ASYNC_MASTER), anything else a SLAVE.
@@ -111,6 +113,7 @@ final class Broker {
             : Map.of("rocketmq.home.dir", settings.home.resolve("rocketmq4-home").toString()));
         sys.putAll(sysProps);
         launched = System.nanoTime();
+        bootFrom = proc == null ? 0 : proc.output().length();
         List<String> jvm = new ArrayList<>(settings.brokerJvm);
         // The store unmaps its files through reflection; without these opens a 4.9.x broker's shutdown hook dies
         // on Java 17 before it sends UNREGISTER_BROKER (RocketMQ's own runbroker.sh adds the same for Java 9+).
@@ -124,7 +127,7 @@ final class Broker {
     void awaitBoot() {
         Poll.Result r = Poll.until(Duration.ofSeconds(90), () -> {
             String out = proc.output();
-            if (out.contains("boot success")) {
+            if (out.indexOf("boot success", Math.min(bootFrom, out.length())) >= 0) {
                 return null;
             }
             if (!proc.alive()) {
