@@ -77,9 +77,10 @@ final class JavaNameServers implements NameServers {
         Files.createDirectories(n.dir);
         Path conf = n.dir.resolve("namesrv.properties");
         if (!Files.exists(conf)) {
-            // bindAddress keeps the NameServer on loopback; it also fails (harmlessly) the self-connection the
-            // 5.x NamesrvController makes to its own non-loopback address.
-            Files.writeString(conf, "listenPort=" + n.port + "\n" + "bindAddress=127.0.0.1\n"
+            // bindAddress keeps the NameServer on loopback. The 5.x NamesrvController also gives its own client
+            // its non-loopback address (NetworkUtil.getLocalAddress); scanAvailableNameSrv=false stops that
+            // client from connecting there at all.
+            Files.writeString(conf, "listenPort=" + n.port + "\n" + "bindAddress=127.0.0.1\n" + "scanAvailableNameSrv=false\n"
                 + "kvConfigPath=" + n.dir.resolve("kvConfig.json") + "\n" + ControllerScenario.embeddedController(n, nodes));
         }
         n.proc = procs.java("namesrv-" + n.id, n.dir, settings.classpath5, settings.namesrvJvm,
