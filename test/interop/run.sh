@@ -30,10 +30,14 @@ if [ "$NAMESRV" = raftns ] && [ -z "$RAFTNS_BIN" ]; then
   RAFTNS_BIN="$ROOT/bin/raftns"
 fi
 
+echo "# building bin/raftnsctl"
+(cd "$ROOT" && go build -o bin/raftnsctl ./cmd/raftnsctl)
+
 interop_workdir
 props=(
   "-Dinterop.namesrv=$NAMESRV"
   "-Dinterop.raftns.bin=${RAFTNS_BIN:-$ROOT/bin/raftns}"
+  "-Dinterop.raftnsctl.bin=$ROOT/bin/raftnsctl"
   "-Dinterop.raftns.extraArgs=${RAFTNS_EXTRA_ARGS:-}"
 )
 [ -n "${INTEROP_MESSAGES:-}" ] && props+=("-Dinterop.messages=$INTEROP_MESSAGES")

@@ -72,6 +72,16 @@ final class Broker {
         props.putAll(extra);
     }
 
+    /** namesrvAddr changes the namesrvAddr the broker gets at its next launch. */
+    void namesrvAddr(String addrs) {
+        props.put("namesrvAddr", addrs);
+    }
+
+    /** configFile returns the broker's configuration file (-c) as it is now on disk. */
+    String configFile() throws IOException {
+        return Files.readString(dir.resolve("broker.properties"));
+    }
+
     /** addr is the broker's client address as it registers it (brokerIP1:listenPort). */
     String addr() {
         return "127.0.0.1:" + port;

@@ -51,10 +51,15 @@ final class JavaNameServers implements NameServers {
 
     /** JavaNameServers prepares count independent reference NameServers. */
     JavaNameServers(Settings settings, Procs procs, Ports ports, int count) {
+        this(settings, procs, ports, count, "n");
+    }
+
+    /** JavaNameServers prepares count independent reference NameServers with ids prefix1, prefix2, ... */
+    JavaNameServers(Settings settings, Procs procs, Ports ports, int count, String prefix) {
         this.settings = settings;
         this.procs = procs;
         for (int i = 1; i <= count; i++) {
-            nodes.add(new Node("n" + i, ports.one(), settings.work.resolve("namesrv-n" + i)));
+            nodes.add(new Node(prefix + i, ports.one(), settings.work.resolve("namesrv-" + prefix + i)));
         }
         if (count == 3 && settings.wants("controller")) {
             for (Node n : nodes) {

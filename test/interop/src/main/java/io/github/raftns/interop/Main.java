@@ -101,6 +101,9 @@ public final class Main {
         if (s.wants("controller")) {
             step(c, "controller", () -> ControllerScenario.run(c));
         }
+        if (s.wants("migrate")) {
+            step(c, "migrate", () -> MigrateScenario.run(c));
+        }
     }
 
     /** Step is a scenario body that may throw. */

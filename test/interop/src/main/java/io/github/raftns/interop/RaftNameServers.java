@@ -59,10 +59,15 @@ final class RaftNameServers implements NameServers {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     RaftNameServers(Settings settings, Procs procs, Ports ports) {
+        this(settings, procs, ports, "n");
+    }
+
+    /** RaftNameServers prepares a three-member cluster of its own with ids prefix1, prefix2, prefix3. */
+    RaftNameServers(Settings settings, Procs procs, Ports ports, String prefix) {
         this.settings = settings;
         this.procs = procs;
         for (int i = 1; i <= 3; i++) {
-            nodes.add(new Node("n" + i, ports.one(), ports.one(), ports.one(), settings.work.resolve("raftns-n" + i)));
+            nodes.add(new Node(prefix + i, ports.one(), ports.one(), ports.one(), settings.work.resolve("raftns-" + prefix + i)));
         }
     }
 

@@ -26,6 +26,8 @@ final class Settings {
     final String classpath4client;
     /** The raftns binary (NAMESRV=raftns). */
     final Path raftnsBin;
+    /** The raftnsctl binary (the migrate scenario). */
+    final Path raftnsctlBin;
     /** Extra arguments for every raftns member, split on spaces (RAFTNS_EXTRA_ARGS). */
     final List<String> raftnsExtraArgs;
     /** JVM options of every broker. */
@@ -46,7 +48,7 @@ final class Settings {
     final long brokerNotActiveMillis;
 
     private Settings(String namesrv, Path work, Path home, String classpath5, String classpath4,
-                     String classpath4client, Path raftnsBin,
+                     String classpath4client, Path raftnsBin, Path raftnsctlBin,
                      List<String> raftnsExtraArgs, List<String> brokerJvm, List<String> namesrvJvm,
                      List<String> toolJvm, int messages, List<String> only, Duration expiryDeadline,
                      Duration closeDeadline, long brokerNotActiveMillis) {
@@ -57,6 +59,7 @@ final class Settings {
         this.classpath4 = classpath4;
         this.classpath4client = classpath4client;
         this.raftnsBin = raftnsBin;
+        this.raftnsctlBin = raftnsctlBin;
         this.raftnsExtraArgs = raftnsExtraArgs;
         this.brokerJvm = brokerJvm;
         this.namesrvJvm = namesrvJvm;
@@ -85,6 +88,7 @@ final class Settings {
             cp4,
             cp4client + ":" + required("interop.classes4client"),
             Path.of(System.getProperty("interop.raftns.bin", "bin/raftns")),
+            Path.of(System.getProperty("interop.raftnsctl.bin", "bin/raftnsctl")),
             words(System.getProperty("interop.raftns.extraArgs", "")),
             words(System.getProperty("interop.jvm.broker",
                 "-Xms128m -Xmx256m -XX:MaxDirectMemorySize=128m -XX:+UseSerialGC")),

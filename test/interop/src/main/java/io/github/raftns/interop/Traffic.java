@@ -118,7 +118,7 @@ final class Traffic {
     }
 
     /** AllQueues allocates every queue of the topic to the calling consumer. */
-    private static final class AllQueues implements AllocateMessageQueueStrategy {
+    static final class AllQueues implements AllocateMessageQueueStrategy {
         @Override
         public List<MessageQueue> allocate(String group, String clientId, List<MessageQueue> all, List<String> cids) {
             return all;
