@@ -107,7 +107,7 @@ func (n *Node) askToJoin(addr string) error {
 	if err := n.pool.call(ctx, addr, "Join", args, &reply, false); err != nil {
 		return err
 	}
-	if err := reply.err(); err != nil {
+	if err := replyErr(&reply); err != nil {
 		return err
 	}
 	n.logger.Info("join answered", "outcome", string(reply.Result))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -109,11 +110,11 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 		}
 		t.Run(who.name+"/forward lane", func(t *testing.T) {
 			before := leader.node.Stats().ClusterConnsRejected.Load()
-			lanes := newForwardLanes(who.d, nil, hclog.NewNullLogger())
-			defer lanes.close()
+			lanes := newLanes(who.d, nil, hclog.NewNullLogger())
+			defer lanes.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			if r, err := lanes.forward(ctx, attemptCut{}, leader.addr, put, true); err == nil {
+			if r, err := lanes.Forward(ctx, lane.Cut{}, leader.addr, put, true); err == nil {
 				t.Fatalf("a forward without the key was answered: %+v", r)
 			}
 			poll.For(t, 5*time.Second, "the refusal counted", func() bool {

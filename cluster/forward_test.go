@@ -3,9 +3,13 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/fsm"
 )
 
@@ -34,7 +38,7 @@ func TestForward_LeaderRefusesLeaderOnlyCommands(t *testing.T) {
 		if err := client.Call("Cluster.Forward", &ForwardArgs{From: "n2", Command: buf}, &reply); err != nil {
 			t.Fatal(err)
 		}
-		if reply.ErrKind != rpcErrOther || !strings.Contains(reply.Err, typ.String()) || !strings.Contains(reply.Err, "may not be forwarded") {
+		if reply.ErrKind != lane.KindOther || !strings.Contains(reply.Err, typ.String()) || !strings.Contains(reply.Err, "may not be forwarded") {
 			t.Fatalf("Forward(%s) = %+v, want a refusal naming the command", typ, reply)
 		}
 	}
@@ -75,8 +79,65 @@ func TestForward_RejectsUndecodableEntries(t *testing.T) {
 		if err := client.Call("Cluster.Forward", &ForwardArgs{From: "x", Command: buf}, &reply); err != nil {
 			t.Fatal(err)
 		}
-		if reply.ErrKind != rpcErrOther || reply.Err == "" {
+		if reply.ErrKind != lane.KindOther || reply.Err == "" {
 			t.Fatalf("Forward(%v) = %+v, want an error", buf, reply)
 		}
+	}
+}
+
+// The leader applies a write that came on the forward lane and answers it
+// with the FSM's result; a command that does not decode is refused.
+func TestForwardLane_LeaderAppliesAndAnswers(t *testing.T) {
+	tc := newTestCluster(t, 1, nil)
+	leader := tc.waitLeaderReady()
+	lanes := newLanes(dialer{}, nil, hclog.NewNullLogger())
+	defer lanes.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
+	buf, err := fsm.Encode(fsm.RegisterBrokerType, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, err := lanes.Forward(ctx, lane.Cut{}, leader.addr, buf, false)
+	if err != nil || ok.ErrKind != lane.KindNone {
+		t.Fatalf("registration: %+v, %v", ok, err)
+	}
+	if res, err := fsm.DecodeResult(fsm.RegisterBrokerType, ok.Result); err != nil || res == nil {
+		t.Fatalf("registration's result %v, %v", res, err)
+	}
+	if !registered(leader, cmd) {
+		t.Fatal("the forwarded registration was not applied")
+	}
+	bad, err := lanes.Forward(ctx, lane.Cut{}, leader.addr, []byte{99, 1, 2}, false)
+	if err != nil || bad.ErrKind != lane.KindOther || bad.Err == "" {
+		t.Fatalf("undecodable command: %+v, %v; want an error", bad, err)
+	}
+}
+
+// Writes through a follower take the lane when every member speaks it,
+// and net/rpc when the leader does not: in both, they are applied and
+// answered.
+func TestForwardLane_FollowerUsesTheLaneOrFallsBack(t *testing.T) {
+	for _, old := range []bool{false, true} {
+		t.Run(fmt.Sprintf("leader without the lane=%v", old), func(t *testing.T) {
+			tc := newTestCluster(t, 3, func(c *Config) { c.withoutForwardLane = old })
+			leader := tc.waitLeaderReady()
+			follower := tc.followers()[0]
+			for i := range 5 {
+				cmd := registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i), 0, 1)
+				register(t, follower, cmd)
+				if !registered(leader, cmd) {
+					t.Fatalf("%s not on the leader after the follower's answer", cmd.BrokerName)
+				}
+			}
+			open, legacy := follower.node.lanes.State(leader.addr)
+			if legacy != old || open == old {
+				t.Fatalf("follower's lane to the leader: open %v, fallen back %v; want fallen back = %v", open, legacy, old)
+			}
+			if got := leader.node.Stats().ForwardedIn.Load(); got != 5 {
+				t.Fatalf("leader took %d forwarded writes, want 5", got)
+			}
+		})
 	}
 }

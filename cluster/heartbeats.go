@@ -51,7 +51,7 @@ func (n *Node) sendHeartbeats() {
 		err := n.pool.call(ctx, leaderAddr, "Heartbeats", batch, &reply, false)
 		cancel()
 		if err == nil {
-			err = reply.err()
+			err = replyErr(&reply)
 		}
 		sentAt, sentTo, delivered = time.Now(), leaderAddr, err == nil
 		if err == nil {

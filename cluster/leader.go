@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"sync"
 	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/cluster/lane"
 )
 
 // leaderOp is an operation that must run on the leader: a write, a
@@ -29,60 +33,43 @@ type leaderOp struct {
 }
 
 // LeaderReply is the answer of every operation a member runs on the
-// leader's behalf of another: the error, if any, by kind (so the caller
-// knows whether to retry with the next leader) and the operation's result.
-type LeaderReply struct {
-	ErrKind string
-	Err     string
-	// Result is the operation's answer: fsm.EncodeResult's bytes for a
-	// write, the outcome text for a join.
-	Result []byte
-}
+// leader's behalf of another (lane.LeaderReply; the forward lane carries it
+// too).
+type LeaderReply = lane.LeaderReply
 
-// Error kinds carried in LeaderReply.
-const (
-	rpcErrNone      = ""
-	rpcErrNotLeader = "not-leader"
-	rpcErrNotReady  = "not-ready"
-	rpcErrUnknown   = "outcome-unknown"
-	rpcErrOther     = "error"
-	// rpcErrUnknownMember travels only over the RPC channel; the forward
-	// lane sends it as rpcErrOther (forwarded writes never fail with it).
-	rpcErrUnknownMember = "unknown-member"
-)
-
-// set records err in the reply.
-func (r *LeaderReply) set(err error) {
+// setReply records err in the reply.
+func setReply(r *LeaderReply, err error) {
 	switch {
 	case err == nil:
-		r.ErrKind, r.Err = rpcErrNone, ""
+		r.ErrKind, r.Err = lane.KindNone, ""
 	case errors.Is(err, ErrNotLeader), errors.Is(err, ErrShutdown):
 		// A leader shutting down is, to the caller, no longer the leader:
 		// it retries with the next one.
-		r.ErrKind, r.Err = rpcErrNotLeader, err.Error()
+		r.ErrKind, r.Err = lane.KindNotLeader, err.Error()
 	case errors.Is(err, ErrLeaderNotReady):
-		r.ErrKind, r.Err = rpcErrNotReady, err.Error()
+		r.ErrKind, r.Err = lane.KindNotReady, err.Error()
 	case errors.Is(err, ErrOutcomeUnknown):
-		r.ErrKind, r.Err = rpcErrUnknown, err.Error()
+		r.ErrKind, r.Err = lane.KindOutcomeUnknown, err.Error()
 	case errors.Is(err, ErrUnknownMember):
-		r.ErrKind, r.Err = rpcErrUnknownMember, err.Error()
+		r.ErrKind, r.Err = lane.KindUnknownMember, err.Error()
 	default:
-		r.ErrKind, r.Err = rpcErrOther, err.Error()
+		r.ErrKind, r.Err = lane.KindOther, err.Error()
 	}
 }
 
-// err turns the reply's error back into an error the retry policy knows.
-func (r *LeaderReply) err() error {
+// replyErr turns the reply's error back into an error the retry policy
+// knows.
+func replyErr(r *LeaderReply) error {
 	switch r.ErrKind {
-	case rpcErrNone:
+	case lane.KindNone:
 		return nil
-	case rpcErrNotLeader:
+	case lane.KindNotLeader:
 		return fmt.Errorf("%w (leader said: %s)", ErrNotLeader, r.Err)
-	case rpcErrNotReady:
+	case lane.KindNotReady:
 		return fmt.Errorf("%w (leader said: %s)", ErrLeaderNotReady, r.Err)
-	case rpcErrUnknown:
+	case lane.KindOutcomeUnknown:
 		return fmt.Errorf("%w (leader said: %s)", ErrOutcomeUnknown, r.Err)
-	case rpcErrUnknownMember:
+	case lane.KindUnknownMember:
 		return fmt.Errorf("%w (leader said: %s)", ErrUnknownMember, r.Err)
 	}
 	return errors.New(r.Err)
@@ -97,7 +84,7 @@ func (r *LeaderReply) err() error {
 // outcome is unknown is safe because it carries its request id.
 func (n *Node) onLeader(ctx context.Context, op leaderOp) (any, error) {
 	args := sync.OnceValues(op.args)
-	return n.retryLeader(ctx, func(ctx context.Context, leaderAddr string, lastTry bool, cut attemptCut) (any, error) {
+	return n.retryLeader(ctx, func(ctx context.Context, leaderAddr string, lastTry bool, cut lane.Cut) (any, error) {
 		if leaderAddr == "" {
 			return op.local(ctx)
 		}
@@ -109,24 +96,33 @@ func (n *Node) onLeader(ctx context.Context, op leaderOp) (any, error) {
 	})
 }
 
+// newLanes returns the forward lanes of a member that dials other members
+// through d.
+func newLanes(d dialer, linkDown func(addr string) bool, logger hclog.Logger) *lane.Lanes {
+	return lane.New(lane.Options{
+		Dial:         func(addr string) (net.Conn, error) { return d.dial(addr, muxForward, rpcDialTimeout) },
+		HelloTimeout: rpcDialTimeout, StaleAfter: leaderSilenceLimit, LinkDown: linkDown, Logger: logger,
+	})
+}
+
 // callLeader sends op to the leader once, until cut. The last try uses a
 // fresh connection, in case the pooled one is half-open. A forwarded write
 // takes the forward lane unless the leader does not speak it.
-func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, args any, fresh bool, cut attemptCut) (any, error) {
+func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, args any, fresh bool, cut lane.Cut) (any, error) {
 	write := op.method == forwardMethod
 	if write {
 		n.stats.ForwardedOut.Add(1)
 	}
 	var reply LeaderReply
-	err := errLaneUnsupported
+	err := lane.ErrUnsupported
 	if fa, ok := args.(*ForwardArgs); ok && write {
-		reply, err = n.lanes.forward(ctx, cut, leaderAddr, fa.Command, fresh)
+		reply, err = n.lanes.Forward(ctx, cut, leaderAddr, fa.Command, fresh)
 	}
-	if errors.Is(err, errLaneUnsupported) {
-		actx, cancel := cut.context(ctx)
+	if errors.Is(err, lane.ErrUnsupported) {
+		actx, cancel := cut.Context(ctx)
 		err = n.pool.call(actx, leaderAddr, op.method, args, &reply, fresh)
-		if err != nil && ctx.Err() == nil && context.Cause(actx) == errAttemptCut {
-			err = fmt.Errorf("%w (%v)", errAttemptCut, err)
+		if err != nil && ctx.Err() == nil && context.Cause(actx) == lane.ErrCut {
+			err = fmt.Errorf("%w (%v)", lane.ErrCut, err)
 		}
 		cancel(nil)
 	}
@@ -134,16 +130,16 @@ func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, a
 		if write {
 			n.stats.ForwardFailures.Add(1)
 		}
-		if errors.Is(err, errNotSent) {
+		if errors.Is(err, errNotSent) || errors.Is(err, lane.ErrNotSent) {
 			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
 		}
-		if errors.Is(err, errAttemptCut) {
+		if errors.Is(err, lane.ErrCut) {
 			return nil, err
 		}
 		// The request left: the leader may have applied it.
 		return nil, fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
 	}
-	if err := reply.err(); err != nil {
+	if err := replyErr(&reply); err != nil {
 		return nil, err
 	}
 	if op.decode == nil {
@@ -154,8 +150,8 @@ func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, a
 
 // leaderAttempt performs one try: leaderAddr is empty when this member is
 // the leader, else the leader's cluster address; a try at a remote leader
-// ends early, failing with errAttemptCut, once cut comes.
-type leaderAttempt func(ctx context.Context, leaderAddr string, lastTry bool, cut attemptCut) (any, error)
+// ends early, failing with lane.ErrCut, once cut comes.
+type leaderAttempt func(ctx context.Context, leaderAddr string, lastTry bool, cut lane.Cut) (any, error)
 
 // retryLeader is the one retry policy for reaching the leader.
 func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, error) {
@@ -175,9 +171,9 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 		leaderID, leaderAddr := n.Leader()
 		switch {
 		case n.IsLeader():
-			res, err = attempt(ctx, "", lastTry, attemptCut{})
+			res, err = attempt(ctx, "", lastTry, lane.Cut{})
 		case leaderAddr != "" && leaderID != n.cfg.ID:
-			res, err = n.remoteAttempt(ctx, changed, func(ctx context.Context, cut attemptCut) (any, error) {
+			res, err = n.remoteAttempt(ctx, changed, func(ctx context.Context, cut lane.Cut) (any, error) {
 				return attempt(ctx, leaderAddr, lastTry, cut)
 			})
 		}
@@ -212,48 +208,18 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 // leader did commit changes nothing.
 const leaderSilenceLimit = time.Second
 
-// attemptCut cuts a try at a remote leader short: changed closes when this
-// member's view of the leader changes (the write then goes to the new
-// leader, or is applied here if this member leads now), silent when this
-// member finds that the leader has been silent for leaderSilenceLimit.
-// Both are shared by every try in flight, so a try costs no goroutine or
-// timer of its own; nil channels never cut.
-type attemptCut struct{ changed, silent <-chan struct{} }
-
-// errAttemptCut is the error of a try cut short.
-var errAttemptCut = errors.New("the leader changed or went silent")
-
-// context returns ctx, also cancelled with errAttemptCut as its cause when
-// the cut comes, for tries that only watch a context.
-func (c attemptCut) context(ctx context.Context) (context.Context, context.CancelCauseFunc) {
-	actx, cancel := context.WithCancelCause(ctx)
-	if c.changed == nil && c.silent == nil {
-		return actx, cancel
-	}
-	go func() {
-		select {
-		case <-c.changed:
-		case <-c.silent:
-		case <-actx.Done():
-			return
-		}
-		cancel(errAttemptCut)
-	}()
-	return actx, cancel
-}
-
 // remoteAttempt runs one try at a remote leader, cut short when this
 // member's view of the leader changes or when the leader has been silent
 // for leaderSilenceLimit. A try cut short is retryable.
-func (n *Node) remoteAttempt(ctx context.Context, changed <-chan struct{}, try func(context.Context, attemptCut) (any, error)) (any, error) {
-	res, err := try(ctx, attemptCut{changed: changed, silent: n.leaderQuiet.Changed()})
-	if err != nil && ctx.Err() == nil && errors.Is(err, errAttemptCut) {
+func (n *Node) remoteAttempt(ctx context.Context, changed <-chan struct{}, try func(context.Context, lane.Cut) (any, error)) (any, error) {
+	res, err := try(ctx, lane.Cut{Changed: changed, Silent: n.leaderQuiet.Changed()})
+	if err != nil && ctx.Err() == nil && errors.Is(err, lane.ErrCut) {
 		return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
 	}
 	return res, err
 }
 
-// watchLeaderSilence wakes the tries at a remote leader (attemptCut.silent)
+// watchLeaderSilence wakes the tries at a remote leader (lane.Cut.Silent)
 // whenever a look, every quarter of leaderSilenceLimit, finds the leader
 // silent for leaderSilenceLimit; a try that began during the silence is
 // thus cut at the next look.

@@ -11,14 +11,14 @@ import (
 func TestLeaderReply_ErrorsKeepTheirKindAcrossTheTrip(t *testing.T) {
 	for _, want := range []error{ErrNotLeader, ErrLeaderNotReady, ErrOutcomeUnknown, ErrUnknownMember} {
 		var r LeaderReply
-		r.set(fmt.Errorf("%w: n1", want))
-		if got := r.err(); !errors.Is(got, want) {
+		setReply(&r, fmt.Errorf("%w: n1", want))
+		if got := replyErr(&r); !errors.Is(got, want) {
 			t.Errorf("%v came back as %v", want, got)
 		}
 	}
 	var r LeaderReply
-	r.set(errors.New("disk full"))
-	if got := r.err(); got == nil || got.Error() != "disk full" || errors.Is(got, ErrUnknownMember) {
+	setReply(&r, errors.New("disk full"))
+	if got := replyErr(&r); got == nil || got.Error() != "disk full" || errors.Is(got, ErrUnknownMember) {
 		t.Errorf("other error came back as %v", got)
 	}
 }

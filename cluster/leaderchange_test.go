@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/raftns/raftns/cluster/lane"
 )
 
 func TestRemoteAttempt_EndsWhenTheLeaderChanges(t *testing.T) {
@@ -13,8 +15,8 @@ func TestRemoteAttempt_EndsWhenTheLeaderChanges(t *testing.T) {
 	started := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := n.remoteAttempt(context.Background(), changed, func(ctx context.Context, cut attemptCut) (any, error) {
-			ctx, cancel := cut.context(ctx)
+		_, err := n.remoteAttempt(context.Background(), changed, func(ctx context.Context, cut lane.Cut) (any, error) {
+			ctx, cancel := cut.Context(ctx)
 			defer cancel(nil)
 			close(started)
 			<-ctx.Done() // a leader that never answers
@@ -39,8 +41,8 @@ func TestRemoteAttempt_KeepsTheCallersCancellation(t *testing.T) {
 	n := &Node{leaderChange: newLeaderChanges(), leaderQuiet: newLeaderChanges(), shutdownCh: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	_, err := n.remoteAttempt(ctx, n.leaderChange.Changed(), func(ctx context.Context, cut attemptCut) (any, error) {
-		ctx, cancel := cut.context(ctx)
+	_, err := n.remoteAttempt(ctx, n.leaderChange.Changed(), func(ctx context.Context, cut lane.Cut) (any, error) {
+		ctx, cancel := cut.Context(ctx)
 		defer cancel(nil)
 		<-ctx.Done()
 		return nil, context.Cause(ctx)
@@ -58,10 +60,10 @@ func TestRemoteAttempt_EndsWhenTheLeaderIsFoundSilent(t *testing.T) {
 	started := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := n.remoteAttempt(context.Background(), n.leaderChange.Changed(), func(_ context.Context, cut attemptCut) (any, error) {
+		_, err := n.remoteAttempt(context.Background(), n.leaderChange.Changed(), func(_ context.Context, cut lane.Cut) (any, error) {
 			close(started)
-			<-cut.silent
-			return nil, errAttemptCut
+			<-cut.Silent
+			return nil, lane.ErrCut
 		})
 		done <- err
 	}()

@@ -20,7 +20,7 @@ import (
 const (
 	muxRaft byte = 0x01
 	muxRPC  byte = 0x02
-	// muxForward selects the forward lane (forward_codec.go); members
+	// muxForward selects the forward lane (package lane); members
 	// that predate it close such a connection, and the sender falls back
 	// to muxRPC.
 	muxForward byte = 0x03

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/fsm"
 )
 
@@ -27,9 +28,11 @@ type Node struct {
 	mux    *mux
 	trans  raft.Transport
 	pool   *rpcPool
-	// lanes carry forwarded writes to the leader (forward_lane.go).
-	lanes *forwardLanes
-	stats Stats
+	// lanes carry forwarded writes to the leader; forwards serves the
+	// lanes of the other members (package lane).
+	lanes    *lane.Lanes
+	forwards *lane.Server
+	stats    Stats
 	// requests assigns the request ids of the writes this member takes.
 	requests *requestTracker
 
@@ -73,9 +76,7 @@ type Node struct {
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}
-	// forwardWorkers run forwarded writes on this member as the leader.
-	forwardWorkers *forwardWorkers
-	wg             sync.WaitGroup
+	wg           sync.WaitGroup
 }
 
 // Stats are counters the admin HTTP layer exports as metrics.
@@ -121,7 +122,6 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		logger:       cfg.Logger.Named("cluster"),
 		fsm:          f,
 		pool:         newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
-		lanes:        newForwardLanes(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown, cfg.Logger.Named("cluster")),
 		requests:     newRequestTracker(cfg.ID),
 		notifyCh:     make(chan bool, 10),
 		reoffice:     make(chan chan struct{}),
@@ -129,7 +129,9 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		readyCh:      make(chan struct{}),
 		shutdownCh:   make(chan struct{}),
 	}
-	n.forwardWorkers = newForwardWorkers(n.shutdownCh)
+	n.lanes = newLanes(n.pool.dialer, cfg.linkDown, n.logger)
+	n.forwards = &lane.Server{Workers: lane.NewWorkers(n.shutdownCh), Forward: (&rpcEndpoint{n: n}).forward,
+		HelloTimeout: muxHandshakeTimeout, Stop: n.shutdownCh, Logger: n.logger}
 	n.leaderChange = newLeaderChanges()
 	n.leaderQuiet = newLeaderChanges()
 	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
@@ -188,7 +190,7 @@ func (n *Node) start(ln net.Listener) error {
 	n.goLoop(n.mux.serve)
 	n.goLoop(func() { n.serveRPC(n.mux.rpc) })
 	if n.mux.forward != nil {
-		n.goLoop(func() { serveConns(n.mux.forward, n.serveForwardConn) })
+		n.goLoop(func() { serveConns(n.mux.forward, n.forwards.ServeConn) })
 	}
 	if err := n.bootstrap(); err != nil {
 		return err
@@ -262,7 +264,7 @@ func (n *Node) Shutdown() error {
 
 func (n *Node) closeResources() {
 	n.pool.close()
-	n.lanes.close()
+	n.lanes.Close()
 	if n.mux != nil {
 		n.mux.close()
 	}

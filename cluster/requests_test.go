@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/fsm"
 )
 
@@ -39,12 +40,12 @@ func TestForward_LateCopyCannotOverwriteANewerWrite(t *testing.T) {
 		}
 		return reply
 	}
-	if r := forward(); r.ErrKind != rpcErrNone {
+	if r := forward(); r.ErrKind != lane.KindNone {
 		t.Fatalf("first copy of A: %+v", r)
 	}
 	// A retry while A is still awaited is a duplicate: answered, not
 	// applied again.
-	if r := forward(); r.ErrKind != rpcErrNone {
+	if r := forward(); r.ErrKind != lane.KindNone {
 		t.Fatalf("retry of A while awaited: %+v", r)
 	}
 	follower.node.requests.done(idA) // the follower answered A
@@ -55,7 +56,7 @@ func TestForward_LateCopyCannotOverwriteANewerWrite(t *testing.T) {
 	}
 	// A late copy of A arrives: refused, and B stays.
 	r := forward()
-	if r.ErrKind == rpcErrNone || !strings.Contains(r.Err, "superseded") {
+	if r.ErrKind == lane.KindNone || !strings.Contains(r.Err, "superseded") {
 		t.Fatalf("late copy of A: %+v, want a refusal as superseded", r)
 	}
 	tc.waitSame()

@@ -68,9 +68,9 @@ type rpcEndpoint struct{ n *Node }
 
 // Forward applies a follower's write if this member is the leader.
 // It runs on one of the leader's forward workers. Members that speak the
-// forward lane (forward_lane.go) send writes there instead.
+// forward lane (package lane) send writes there instead.
 func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *LeaderReply) error {
-	e.n.forwardWorkers.run(func() { e.forward(args.Command, reply) })
+	e.n.forwards.Workers.Run(func() { e.forward(args.Command, reply) })
 	return nil
 }
 
@@ -112,7 +112,7 @@ func (e *rpcEndpoint) run(reply *LeaderReply, timeout time.Duration, op func(con
 	defer cancel()
 	var err error
 	reply.Result, err = op(ctx)
-	reply.set(err)
+	setReply(reply, err)
 	return nil
 }
 
@@ -128,7 +128,7 @@ func (e *rpcEndpoint) Join(args *JoinArgs, reply *LeaderReply) error {
 // Heartbeats takes a follower's batch into the leader's liveness lessor.
 func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *LeaderReply) error {
 	if !e.n.receiveHeartbeats(args) {
-		reply.set(ErrNotLeader)
+		setReply(reply, ErrNotLeader)
 		return nil
 	}
 	// The follower learns how far behind it is (readiness).

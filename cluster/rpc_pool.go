@@ -24,8 +24,8 @@ func newRPCPool(d dialer, linkDown func(string) bool) *rpcPool {
 	return &rpcPool{dialer: d, linkDown: linkDown, clients: map[string]*rpc.Client{}}
 }
 
-// lane names the connection a method uses.
-func lane(method string) string {
+// connFor names the connection a method uses.
+func connFor(method string) string {
 	switch method {
 	case "Heartbeats", "Status":
 		return method
@@ -70,7 +70,7 @@ func (p *rpcPool) call(ctx context.Context, addr, method string, args, reply any
 	if p.linkDown != nil && p.linkDown(addr) {
 		return fmt.Errorf("%w: %s on %s: link cut", errNotSent, method, addr)
 	}
-	key := addr + "#" + lane(method)
+	key := addr + "#" + connFor(method)
 	c, err := p.get(key, addr, fresh)
 	if err != nil {
 		return fmt.Errorf("%w: dial %s: %w", errNotSent, addr, err)

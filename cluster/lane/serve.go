@@ -1,4 +1,4 @@
-package cluster
+package lane
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"time"
+
+	"github.com/hashicorp/go-hclog"
 )
 
 // maxForwardsInFlight bounds the forwarded writes one forward-lane
@@ -17,16 +19,29 @@ const maxForwardsInFlight = 256
 // read system call takes in every frame that arrived together.
 const forwardReadBuffer = 64 << 10
 
-// serveForwardConn serves one forward-lane connection: it answers the
-// hello, then runs every request frame on a forward worker and queues its
+// Server is the leader's side of the forward lane.
+type Server struct {
+	// Workers run the forwarded writes.
+	Workers *Workers
+	// Forward runs one forwarded write and records its answer in reply.
+	Forward func(command []byte, reply *LeaderReply)
+	// HelloTimeout bounds the hello exchange on a new connection.
+	HelloTimeout time.Duration
+	// Stop closes when the member shuts down.
+	Stop   <-chan struct{}
+	Logger hclog.Logger
+}
+
+// ServeConn serves one forward-lane connection: it answers the hello,
+// then runs every request frame on a forward worker and queues its
 // answer, until the connection closes or breaks a rule.
-func (n *Node) serveForwardConn(conn net.Conn) {
+func (s *Server) ServeConn(conn net.Conn) {
 	defer conn.Close()
 	br := bufio.NewReaderSize(conn, forwardReadBuffer)
-	_ = conn.SetDeadline(time.Now().Add(muxHandshakeTimeout))
+	_ = conn.SetDeadline(time.Now().Add(s.HelloTimeout))
 	version, err := readForwardHello(br)
 	if err != nil {
-		n.logger.Warn("forward lane connection without a valid hello", "remote", conn.RemoteAddr(), "error", err)
+		s.Logger.Warn("forward lane connection without a valid hello", "remote", conn.RemoteAddr(), "error", err)
 		return
 	}
 	if _, err := conn.Write(forwardHello(min(version, forwardLaneVersion))); err != nil {
@@ -37,25 +52,24 @@ func (n *Node) serveForwardConn(conn net.Conn) {
 	w := newFrameWriter(conn)
 	defer w.close()
 	slots := make(chan struct{}, maxForwardsInFlight)
-	e := &rpcEndpoint{n: n}
 	fr := forwardFrameReader{r: br}
 	for {
 		id, command, err := fr.next()
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
-				n.logger.Warn("forward lane connection closed", "remote", conn.RemoteAddr(), "error", err)
+				s.Logger.Warn("forward lane connection closed", "remote", conn.RemoteAddr(), "error", err)
 			}
 			return
 		}
 		select {
 		case slots <- struct{}{}:
-		case <-n.shutdownCh:
+		case <-s.Stop:
 			return
 		}
-		n.forwardWorkers.submit(func() {
+		s.Workers.Submit(func() {
 			defer func() { <-slots }()
 			var reply LeaderReply
-			e.forward(command, &reply)
+			s.Forward(command, &reply)
 			// A connection closed meanwhile drops the answer: the sender
 			// saw the close and retries.
 			_ = w.send(func(b []byte) []byte { return appendForwardAnswer(b, id, &reply) })

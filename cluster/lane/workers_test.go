@@ -1,4 +1,4 @@
-package cluster
+package lane
 
 import (
 	"sync"
@@ -14,10 +14,10 @@ import (
 // stay waiting, and those leave when the member stops.
 func TestForwardWorkers_ReuseBoundAndStop(t *testing.T) {
 	stop := make(chan struct{})
-	w := newForwardWorkers(stop)
+	w := NewWorkers(stop)
 	ran := 0
 	for range 100 {
-		w.run(func() { ran++ })
+		w.Run(func() { ran++ })
 	}
 	if ran != 100 {
 		t.Fatalf("ran %d of 100", ran)
@@ -34,7 +34,7 @@ func TestForwardWorkers_ReuseBoundAndStop(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run(func() {
+			w.Run(func() {
 				inside.Add(1)
 				<-release
 			})
@@ -54,7 +54,7 @@ func TestForwardWorkers_ReuseBoundAndStop(t *testing.T) {
 	// After stop an operation still runs, whether or not the worker it
 	// finds has left.
 	for range 2 * maxIdleForwardWorkers {
-		w.run(func() { ran++ })
+		w.Run(func() { ran++ })
 	}
 	if ran != 100+2*maxIdleForwardWorkers {
 		t.Fatalf("ran %d operations after stop, want %d", ran-100, 2*maxIdleForwardWorkers)

@@ -1,4 +1,4 @@
-package cluster
+package lane
 
 import (
 	"bytes"
@@ -15,10 +15,10 @@ func TestForwardCodec_RoundTrip(t *testing.T) {
 	answers := []LeaderReply{
 		{Result: []byte{1, 2, 3}},
 		{},
-		{ErrKind: rpcErrNotLeader, Err: "not leader"},
-		{ErrKind: rpcErrNotReady, Err: "not ready"},
-		{ErrKind: rpcErrUnknown, Err: "outcome unknown", Result: []byte("ignored but kept")},
-		{ErrKind: rpcErrOther, Err: "refused: ExpireBrokers may not be forwarded"},
+		{ErrKind: KindNotLeader, Err: "not leader"},
+		{ErrKind: KindNotReady, Err: "not ready"},
+		{ErrKind: KindOutcomeUnknown, Err: "outcome unknown", Result: []byte("ignored but kept")},
+		{ErrKind: KindOther, Err: "refused: ExpireBrokers may not be forwarded"},
 	}
 	var stream []byte
 	stream = appendForwardRequest(stream, 7, []byte("a command"))
@@ -63,8 +63,8 @@ func TestForwardCodec_UnknownKindAndLongErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ErrKind != rpcErrOther || got.Err != long[:maxForwardErrText] {
-		t.Fatalf("got kind %q and %d bytes of text, want %q and %d", got.ErrKind, len(got.Err), rpcErrOther, maxForwardErrText)
+	if got.ErrKind != KindOther || got.Err != long[:maxForwardErrText] {
+		t.Fatalf("got kind %q and %d bytes of text, want %q and %d", got.ErrKind, len(got.Err), KindOther, maxForwardErrText)
 	}
 }
 
@@ -117,7 +117,7 @@ func TestForwardCodec_RejectsMalformedInput(t *testing.T) {
 // may panic, and whatever decodes encodes back to the same bytes.
 func FuzzForwardFrames(f *testing.F) {
 	f.Add(appendForwardRequest(nil, 1, []byte("cmd")))
-	f.Add(appendForwardAnswer(nil, 2, &LeaderReply{ErrKind: rpcErrNotLeader, Err: "x", Result: []byte{9}}))
+	f.Add(appendForwardAnswer(nil, 2, &LeaderReply{ErrKind: KindNotLeader, Err: "x", Result: []byte{9}}))
 	f.Add(appendForwardAnswer(appendForwardAnswer(nil, 3, &LeaderReply{Result: []byte("ok")}), 4, &LeaderReply{}))
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -1,4 +1,4 @@
-package cluster
+package lane
 
 import "sync/atomic"
 
@@ -8,12 +8,12 @@ import "sync/atomic"
 // about the concurrency a leader sees.
 const maxIdleForwardWorkers = 64
 
-// forwardWorkers runs the leader's side of forwarded writes on goroutines
+// Workers runs the leader's side of forwarded writes on goroutines
 // kept for reuse. net/rpc serves each request on a new goroutine, and the
 // depth of a write (decoding, planning, raft.Apply) grew every new
 // goroutine's stack from its initial size again: about 7 % of a leader's
 // CPU under forwarded registrations. A reused goroutine keeps its stack.
-type forwardWorkers struct {
+type Workers struct {
 	// idle holds the hand-off channel of each waiting worker.
 	idle    chan chan forwardTask
 	started atomic.Int64 // goroutines started, for tests
@@ -27,22 +27,22 @@ type forwardTask struct {
 	done chan struct{}
 }
 
-// newForwardWorkers returns workers that exit once stop is closed.
-func newForwardWorkers(stop <-chan struct{}) *forwardWorkers {
-	return &forwardWorkers{idle: make(chan chan forwardTask, maxIdleForwardWorkers), stop: stop}
+// NewWorkers returns workers that exit once stop is closed.
+func NewWorkers(stop <-chan struct{}) *Workers {
+	return &Workers{idle: make(chan chan forwardTask, maxIdleForwardWorkers), stop: stop}
 }
 
-// run runs fn on a waiting worker, or on a new one, and returns once fn
+// Run runs fn on a waiting worker, or on a new one, and returns once fn
 // has returned.
-func (w *forwardWorkers) run(fn func()) {
+func (w *Workers) Run(fn func()) {
 	done := make(chan struct{})
-	w.submit(fn, done)
+	w.Submit(fn, done)
 	<-done
 }
 
-// submit hands fn to a waiting worker, or to a new one, and returns at
+// Submit hands fn to a waiting worker, or to a new one, and returns at
 // once; done, when not nil, is closed once fn has returned.
-func (w *forwardWorkers) submit(fn func(), done chan struct{}) {
+func (w *Workers) Submit(fn func(), done chan struct{}) {
 	t := forwardTask{fn: fn, done: done}
 	select {
 	case ch := <-w.idle:
@@ -56,7 +56,7 @@ func (w *forwardWorkers) submit(fn func(), done chan struct{}) {
 	}
 }
 
-func (w *forwardWorkers) start(t forwardTask) {
+func (w *Workers) start(t forwardTask) {
 	w.started.Add(1)
 	go w.worker(t)
 }
@@ -65,7 +65,7 @@ func (w *forwardWorkers) start(t forwardTask) {
 // maxIdleForwardWorkers others wait, until stop is closed. It offers
 // itself before it reports t done, so that an operation run after t
 // finds it.
-func (w *forwardWorkers) worker(t forwardTask) {
+func (w *Workers) worker(t forwardTask) {
 	next := make(chan forwardTask)
 	for {
 		t.fn()

@@ -1,4 +1,4 @@
-package cluster
+package lane
 
 import (
 	"bufio"
@@ -19,24 +19,73 @@ import (
 // through net/rpc before the lane is tried again.
 const forwardLaneRecheck = time.Minute
 
-// errLaneUnsupported reports a member that does not speak the forward lane.
-var errLaneUnsupported = errors.New("cluster: member does not speak the forward lane")
+// ErrUnsupported reports a member that does not speak the forward lane.
+var ErrUnsupported = errors.New("cluster: member does not speak the forward lane")
 
-// forwardLanes keeps one forward-lane connection per leader address. Any
+// ErrNotSent marks a write that failed before it left this member.
+var ErrNotSent = errors.New("not sent")
+
+// ErrClosed is the error of a write after Close, which the member does
+// when it shuts down.
+var ErrClosed = errors.New("cluster: shut down")
+
+// ErrCut is the error of a try cut short.
+var ErrCut = errors.New("the leader changed or went silent")
+
+// Cut cuts a try at a remote leader short: Changed closes when this
+// member's view of the leader changes (the write then goes to the new
+// leader, or is applied here if this member leads now), Silent when this
+// member finds that the leader has been silent too long. Both are shared
+// by every try in flight, so a try costs no goroutine or timer of its own;
+// nil channels never cut.
+type Cut struct{ Changed, Silent <-chan struct{} }
+
+// Context returns ctx, also cancelled with ErrCut as its cause when the
+// cut comes, for tries that only watch a context.
+func (c Cut) Context(ctx context.Context) (context.Context, context.CancelCauseFunc) {
+	actx, cancel := context.WithCancelCause(ctx)
+	if c.Changed == nil && c.Silent == nil {
+		return actx, cancel
+	}
+	go func() {
+		select {
+		case <-c.Changed:
+		case <-c.Silent:
+		case <-actx.Done():
+			return
+		}
+		cancel(ErrCut)
+	}()
+	return actx, cancel
+}
+
+// Options are what the lanes need from the member.
+type Options struct {
+	// Dial opens a connection to the forward lane of the member at addr
+	// (the cluster port, after its protocol byte).
+	Dial func(addr string) (net.Conn, error)
+	// HelloTimeout bounds the hello exchange on a new connection.
+	HelloTimeout time.Duration
+	// StaleAfter is how long a connection may have read nothing before a
+	// try that asks for a fresh connection gets a new one.
+	StaleAfter time.Duration
+	// LinkDown cuts links in tests; nil in production.
+	LinkDown func(addr string) bool
+	Logger   hclog.Logger
+}
+
+// Lanes keeps one forward-lane connection per leader address. Any
 // number of writes share it, each waiting only for its own answer, and the
 // frames of writes sent together leave in one write system call (net/rpc
 // with gob, which the lane replaces for writes, wrote and flushed every
 // call on its own and decoded every reply through reflection).
-type forwardLanes struct {
-	dialer dialer
-	// linkDown cuts links in tests (Config.linkDown); nil in production.
-	linkDown func(addr string) bool
-	logger   hclog.Logger
-	mu       sync.Mutex
-	conns    map[string]*forwardConn
-	dialing  map[string]*laneDial // address → the connection being opened
-	legacy   map[string]time.Time // address → when to try the lane again
-	closed   bool
+type Lanes struct {
+	opt     Options
+	mu      sync.Mutex
+	conns   map[string]*forwardConn
+	dialing map[string]*laneDial // address → the connection being opened
+	legacy  map[string]time.Time // address → when to try the lane again
+	closed  bool
 }
 
 // laneDial is a connection being opened; done closes once c or err is set.
@@ -46,20 +95,31 @@ type laneDial struct {
 	err  error
 }
 
-func newForwardLanes(d dialer, linkDown func(string) bool, logger hclog.Logger) *forwardLanes {
-	return &forwardLanes{dialer: d, linkDown: linkDown, logger: logger, conns: map[string]*forwardConn{},
+// New returns lanes that open connections as opt says.
+func New(opt Options) *Lanes {
+	return &Lanes{opt: opt, conns: map[string]*forwardConn{},
 		dialing: map[string]*laneDial{}, legacy: map[string]time.Time{}}
 }
 
-// forward sends an encoded write to the leader at addr and waits for its
-// answer within ctx, or until cut (errAttemptCut). An error wrapping
-// errNotSent means the write never left; errLaneUnsupported means the
+// State reports whether a lane to addr is open, and whether addr is sent
+// writes through net/rpc because it does not speak the lane.
+func (l *Lanes) State(addr string) (open, fallenBack bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, open = l.conns[addr]
+	_, fallenBack = l.legacy[addr]
+	return open, fallenBack
+}
+
+// Forward sends an encoded write to the leader at addr and waits for its
+// answer within ctx, or until cut (ErrCut). An error wrapping
+// ErrNotSent means the write never left; ErrUnsupported means the
 // member must be sent it through net/rpc. fresh asks for a new connection
 // unless the current one has answered lately (the last try's rule, against
 // a half-open connection).
-func (l *forwardLanes) forward(ctx context.Context, cut attemptCut, addr string, command []byte, fresh bool) (LeaderReply, error) {
-	if l.linkDown != nil && l.linkDown(addr) {
-		return LeaderReply{}, fmt.Errorf("%w: forward to %s: link cut", errNotSent, addr)
+func (l *Lanes) Forward(ctx context.Context, cut Cut, addr string, command []byte, fresh bool) (LeaderReply, error) {
+	if l.opt.LinkDown != nil && l.opt.LinkDown(addr) {
+		return LeaderReply{}, fmt.Errorf("%w: forward to %s: link cut", ErrNotSent, addr)
 	}
 	c, err := l.get(ctx, cut, addr, fresh)
 	if err != nil {
@@ -72,21 +132,21 @@ func (l *forwardLanes) forward(ctx context.Context, cut attemptCut, addr string,
 // runs on its own goroutine, shared by every write that needs it, and a
 // write stops waiting for it at ctx or cut: a paused leader, which takes
 // connections but answers no hello, holds up no write bound elsewhere.
-func (l *forwardLanes) get(ctx context.Context, cut attemptCut, addr string, fresh bool) (*forwardConn, error) {
+func (l *Lanes) get(ctx context.Context, cut Cut, addr string, fresh bool) (*forwardConn, error) {
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
-		return nil, fmt.Errorf("%w: %w", errNotSent, ErrShutdown)
+		return nil, fmt.Errorf("%w: %w", ErrNotSent, ErrClosed)
 	}
 	if until, ok := l.legacy[addr]; ok {
 		if time.Now().Before(until) {
 			l.mu.Unlock()
-			return nil, errLaneUnsupported
+			return nil, ErrUnsupported
 		}
 		delete(l.legacy, addr)
 	}
 	if c, ok := l.conns[addr]; ok {
-		if !c.broken() && !(fresh && c.quietFor() > leaderSilenceLimit) {
+		if !c.broken() && !(fresh && c.quietFor() > l.opt.StaleAfter) {
 			l.mu.Unlock()
 			return c, nil
 		}
@@ -104,30 +164,30 @@ func (l *forwardLanes) get(ctx context.Context, cut attemptCut, addr string, fre
 	case <-d.done:
 		return d.c, d.err
 	case <-ctx.Done():
-		return nil, fmt.Errorf("%w: forward lane to %s: %w", errNotSent, addr, ctx.Err())
-	case <-cut.changed:
-	case <-cut.silent:
+		return nil, fmt.Errorf("%w: forward lane to %s: %w", ErrNotSent, addr, ctx.Err())
+	case <-cut.Changed:
+	case <-cut.Silent:
 	}
-	return nil, fmt.Errorf("%w: forward lane to %s: %w", errNotSent, addr, errAttemptCut)
+	return nil, fmt.Errorf("%w: forward lane to %s: %w", ErrNotSent, addr, ErrCut)
 }
 
 // open opens the connection d waits for.
-func (l *forwardLanes) open(addr string, d *laneDial) {
-	c, err := dialForwardLane(l.dialer, addr)
+func (l *Lanes) open(addr string, d *laneDial) {
+	c, err := dialForwardLane(l.opt, addr)
 	l.mu.Lock()
 	delete(l.dialing, addr)
 	switch {
 	case l.closed:
 		if c != nil {
-			c.close(ErrShutdown)
+			c.close(ErrClosed)
 		}
-		c, err = nil, fmt.Errorf("%w: %w", errNotSent, ErrShutdown)
-	case errors.Is(err, errLaneUnsupported):
+		c, err = nil, fmt.Errorf("%w: %w", ErrNotSent, ErrClosed)
+	case errors.Is(err, ErrUnsupported):
 		l.legacy[addr] = time.Now().Add(forwardLaneRecheck)
-		l.logger.Info("member does not speak the forward lane; forwarding writes to it through net/rpc",
+		l.opt.Logger.Info("member does not speak the forward lane; forwarding writes to it through net/rpc",
 			"member", addr, "retry_in", forwardLaneRecheck)
 	case err != nil:
-		err = fmt.Errorf("%w: forward lane to %s: %w", errNotSent, addr, err)
+		err = fmt.Errorf("%w: forward lane to %s: %w", ErrNotSent, addr, err)
 	default:
 		l.conns[addr] = c
 	}
@@ -136,23 +196,24 @@ func (l *forwardLanes) open(addr string, d *laneDial) {
 	close(d.done)
 }
 
-func (l *forwardLanes) close() {
+// Close closes every connection; writes after it fail with ErrClosed.
+func (l *Lanes) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true
 	for addr, c := range l.conns {
-		c.close(ErrShutdown)
+		c.close(ErrClosed)
 		delete(l.conns, addr)
 	}
 }
 
 // dialForwardLane connects to a member's forward lane and exchanges hellos.
-func dialForwardLane(d dialer, addr string) (*forwardConn, error) {
-	conn, err := d.dial(addr, muxForward, rpcDialTimeout)
+func dialForwardLane(opt Options, addr string) (*forwardConn, error) {
+	conn, err := opt.Dial(addr)
 	if err != nil {
 		return nil, err
 	}
-	_ = conn.SetDeadline(time.Now().Add(rpcDialTimeout))
+	_ = conn.SetDeadline(time.Now().Add(opt.HelloTimeout))
 	br := bufio.NewReaderSize(conn, forwardReadBuffer)
 	if _, err = conn.Write(forwardHello(forwardLaneVersion)); err == nil {
 		_, err = readForwardHello(br)
@@ -166,7 +227,7 @@ func dialForwardLane(d dialer, addr string) (*forwardConn, error) {
 		// closed) after the protocol byte, unanswered: a member that
 		// predates the lane. Taking a member for an old one costs only
 		// the slower channel until the next try of the lane.
-		return nil, fmt.Errorf("%w: %s: %w", errLaneUnsupported, addr, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrUnsupported, addr, err)
 	}
 	_ = conn.SetDeadline(time.Time{})
 	c := &forwardConn{conn: conn, w: newFrameWriter(conn), calls: map[uint64]chan forwardResult{}}
@@ -200,13 +261,13 @@ type forwardResult struct {
 // on it since the call was sent, which is what a stuck connection looks
 // like: then it is closed, and its other calls fail (and are retried with
 // their request ids).
-func (c *forwardConn) call(ctx context.Context, cut attemptCut, command []byte) (LeaderReply, error) {
+func (c *forwardConn) call(ctx context.Context, cut Cut, command []byte) (LeaderReply, error) {
 	ch := make(chan forwardResult, 1)
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
 		c.mu.Unlock()
-		return LeaderReply{}, fmt.Errorf("%w: %w", errNotSent, err)
+		return LeaderReply{}, fmt.Errorf("%w: %w", ErrNotSent, err)
 	}
 	c.nextID++
 	id := c.nextID
@@ -215,7 +276,7 @@ func (c *forwardConn) call(ctx context.Context, cut attemptCut, command []byte) 
 	framesBefore := c.frames.Load()
 	if err := c.w.send(func(b []byte) []byte { return appendForwardRequest(b, id, command) }); err != nil {
 		c.forget(id)
-		return LeaderReply{}, fmt.Errorf("%w: %w", errNotSent, err)
+		return LeaderReply{}, fmt.Errorf("%w: %w", ErrNotSent, err)
 	}
 	var err error
 	select {
@@ -223,10 +284,10 @@ func (c *forwardConn) call(ctx context.Context, cut attemptCut, command []byte) 
 		return r.reply, r.err
 	case <-ctx.Done():
 		err = ctx.Err()
-	case <-cut.changed:
-		err = errAttemptCut
-	case <-cut.silent:
-		err = errAttemptCut
+	case <-cut.Changed:
+		err = ErrCut
+	case <-cut.Silent:
+		err = ErrCut
 	}
 	c.forget(id)
 	if c.frames.Load() == framesBefore {

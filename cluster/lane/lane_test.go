@@ -1,4 +1,4 @@
-package cluster
+package lane
 
 import (
 	"bufio"
@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -57,7 +56,7 @@ func (f *fakeLeader) serve(conn net.Conn) {
 	// Read the protocol byte alone, as the mux does: an old member closes
 	// with the hello unread, which resets the connection.
 	var first [1]byte
-	if _, err := io.ReadFull(conn, first[:]); err != nil || first[0] != muxForward || f.old {
+	if _, err := io.ReadFull(conn, first[:]); err != nil || first[0] != testLaneByte || f.old {
 		return
 	}
 	br := bufio.NewReader(conn)
@@ -84,9 +83,24 @@ func (f *fakeLeader) serve(conn net.Conn) {
 
 func (f *fakeLeader) addr() string { return f.ln.Addr().String() }
 
-func newTestLanes(t *testing.T) *forwardLanes {
-	l := newForwardLanes(dialer{}, nil, hclog.NewNullLogger())
-	t.Cleanup(l.close)
+// testLaneByte stands for the cluster port's protocol byte, which the
+// member's Dial writes before the lane's hello.
+const testLaneByte = 0x03
+
+func newTestLanes(t *testing.T) *Lanes {
+	dial := func(addr string) (net.Conn, error) {
+		conn, err := net.DialTimeout("tcp", addr, 3*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := conn.Write([]byte{testLaneByte}); err != nil {
+			conn.Close()
+			return nil, err
+		}
+		return conn, nil
+	}
+	l := New(Options{Dial: dial, HelloTimeout: 3 * time.Second, StaleAfter: time.Second, Logger: hclog.NewNullLogger()})
+	t.Cleanup(l.Close)
 	return l
 }
 
@@ -116,8 +130,8 @@ func TestForwardLane_ConcurrentWritesShareAConnectionAndGetTheirOwnAnswers(t *te
 		go func() {
 			defer wg.Done()
 			command := fmt.Sprintf("write %d", i)
-			reply, err := lanes.forward(ctx, attemptCut{}, leader.addr(), []byte(command), false)
-			if err == nil && (reply.ErrKind != rpcErrNone || string(reply.Result) != "answer to "+command) {
+			reply, err := lanes.Forward(ctx, Cut{}, leader.addr(), []byte(command), false)
+			if err == nil && (reply.ErrKind != KindNone || string(reply.Result) != "answer to "+command) {
 				err = fmt.Errorf("%s: got %+v", command, reply)
 			}
 			errs <- err
@@ -142,9 +156,9 @@ func TestForwardLane_MemberWithoutTheLaneIsReportedAndRemembered(t *testing.T) {
 	leader := newFakeLeader(t, true, nil)
 	lanes := newTestLanes(t)
 	for range 3 {
-		_, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte("x"), false)
-		if !errors.Is(err, errLaneUnsupported) {
-			t.Fatalf("forward to a member without the lane: %v, want errLaneUnsupported", err)
+		_, err := lanes.Forward(context.Background(), Cut{}, leader.addr(), []byte("x"), false)
+		if !errors.Is(err, ErrUnsupported) {
+			t.Fatalf("forward to a member without the lane: %v, want ErrUnsupported", err)
 		}
 	}
 	select {
@@ -160,8 +174,8 @@ func TestForwardLane_MemberWithoutTheLaneIsReportedAndRemembered(t *testing.T) {
 	lanes.mu.Lock()
 	lanes.legacy[leader.addr()] = time.Now().Add(-time.Second) // the recheck time has come
 	lanes.mu.Unlock()
-	if _, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte("x"), false); !errors.Is(err, errLaneUnsupported) {
-		t.Fatalf("after the recheck time: %v, want errLaneUnsupported", err)
+	if _, err := lanes.Forward(context.Background(), Cut{}, leader.addr(), []byte("x"), false); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("after the recheck time: %v, want ErrUnsupported", err)
 	}
 	<-leader.closed // the lane was tried again
 }
@@ -174,7 +188,7 @@ func TestForwardLane_AbandonedWriteOnASilentConnectionClosesIt(t *testing.T) {
 	lanes := newTestLanes(t)
 	other := make(chan error, 1)
 	go func() {
-		_, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte("waits"), false)
+		_, err := lanes.Forward(context.Background(), Cut{}, leader.addr(), []byte("waits"), false)
 		other <- err
 	}()
 	poll.For(t, 10*time.Second, "the first write to be in flight", func() bool {
@@ -190,12 +204,12 @@ func TestForwardLane_AbandonedWriteOnASilentConnectionClosesIt(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := lanes.forward(ctx, attemptCut{}, leader.addr(), []byte("times out"), false); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := lanes.Forward(ctx, Cut{}, leader.addr(), []byte("times out"), false); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("write to a silent leader: %v, want the deadline", err)
 	}
 	select {
 	case err := <-other:
-		if err == nil || errors.Is(err, errNotSent) {
+		if err == nil || errors.Is(err, ErrNotSent) {
 			t.Fatalf("the other write on the closed connection: %v, want a failure after sending", err)
 		}
 	case <-time.After(10 * time.Second):
@@ -204,7 +218,7 @@ func TestForwardLane_AbandonedWriteOnASilentConnectionClosesIt(t *testing.T) {
 	<-leader.closed
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
-	lanes.forward(ctx2, attemptCut{}, leader.addr(), []byte("again"), false)
+	lanes.Forward(ctx2, Cut{}, leader.addr(), []byte("again"), false)
 	if got := leader.conns.Load(); got != 2 {
 		t.Fatalf("%d connections, want a second one after the first was closed", got)
 	}
@@ -225,11 +239,11 @@ func TestForwardLane_AbandonedWriteOnAnAnsweringConnectionKeepsIt(t *testing.T) 
 	ctx, cancel := context.WithCancel(context.Background())
 	slow := make(chan error, 1)
 	go func() {
-		_, err := lanes.forward(ctx, attemptCut{}, leader.addr(), []byte("slow"), false)
+		_, err := lanes.Forward(ctx, Cut{}, leader.addr(), []byte("slow"), false)
 		slow <- err
 	}()
 	answerLate := <-late // the slow write was sent
-	if r, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte("quick"), false); err != nil || string(r.Result) != "quick" {
+	if r, err := lanes.Forward(context.Background(), Cut{}, leader.addr(), []byte("quick"), false); err != nil || string(r.Result) != "quick" {
 		t.Fatalf("quick write: %+v, %v", r, err)
 	}
 	cancel()
@@ -239,103 +253,12 @@ func TestForwardLane_AbandonedWriteOnAnAnsweringConnectionKeepsIt(t *testing.T) 
 	answerLate()
 	for i := range 3 {
 		command := fmt.Sprintf("after %d", i)
-		if r, err := lanes.forward(context.Background(), attemptCut{}, leader.addr(), []byte(command), false); err != nil || string(r.Result) != command {
+		if r, err := lanes.Forward(context.Background(), Cut{}, leader.addr(), []byte(command), false); err != nil || string(r.Result) != command {
 			t.Fatalf("%s: %+v, %v", command, r, err)
 		}
 	}
 	if got := leader.conns.Load(); got != 1 {
 		t.Fatalf("%d connections, want the first kept", got)
-	}
-}
-
-// The leader's side of the lane applies a forwarded write and answers it,
-// refuses what does not decode, and closes a connection that announces a
-// frame over the bound.
-func TestForwardLane_LeaderAppliesAnswersAndBoundsFrames(t *testing.T) {
-	tc := newTestCluster(t, 1, nil)
-	leader := tc.waitLeaderReady()
-	conn, err := dialer{}.dial(leader.addr, muxForward, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	br := bufio.NewReader(conn)
-	conn.Write(forwardHello(forwardLaneVersion + 1)) // a newer member
-	if v, err := readForwardHello(br); err != nil || v != forwardLaneVersion {
-		t.Fatalf("hello answer: version %d, %v; want %d", v, err, forwardLaneVersion)
-	}
-	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
-	buf, err := fsm.Encode(fsm.RegisterBrokerType, cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var frames []byte
-	frames = appendForwardRequest(frames, 41, buf)
-	frames = appendForwardRequest(frames, 42, []byte{99, 1, 2})
-	conn.Write(frames)
-	fr := forwardFrameReader{r: br}
-	answers := map[uint64]LeaderReply{}
-	for range 2 {
-		id, p, err := fr.next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if answers[id], err = decodeForwardAnswer(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ok := answers[41]
-	if ok.ErrKind != rpcErrNone {
-		t.Fatalf("registration: %+v", ok)
-	}
-	if res, err := fsm.DecodeResult(fsm.RegisterBrokerType, ok.Result); err != nil || res == nil {
-		t.Fatalf("registration's result %v, %v", res, err)
-	}
-	if !registered(leader, cmd) {
-		t.Fatal("the forwarded registration was not applied")
-	}
-	if bad := answers[42]; bad.ErrKind != rpcErrOther || bad.Err == "" {
-		t.Fatalf("undecodable command: %+v, want an error", bad)
-	}
-	conn.Write(appendForwardFrameHeader(maxForwardFrame + 1))
-	if _, err := io.ReadAll(br); err != nil {
-		t.Fatalf("after an oversized frame: %v, want the connection closed", err)
-	}
-}
-
-func appendForwardFrameHeader(l uint32) []byte {
-	return append([]byte{byte(l >> 24), byte(l >> 16), byte(l >> 8), byte(l)}, make([]byte, 8)...)
-}
-
-// Writes through a follower take the lane when every member speaks it,
-// and net/rpc when the leader does not: in both, they are applied and
-// answered.
-func TestForwardLane_FollowerUsesTheLaneOrFallsBack(t *testing.T) {
-	for _, old := range []bool{false, true} {
-		t.Run(fmt.Sprintf("leader without the lane=%v", old), func(t *testing.T) {
-			tc := newTestCluster(t, 3, func(c *Config) { c.withoutForwardLane = old })
-			leader := tc.waitLeaderReady()
-			follower := tc.followers()[0]
-			for i := range 5 {
-				cmd := registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i), 0, 1)
-				register(t, follower, cmd)
-				if !registered(leader, cmd) {
-					t.Fatalf("%s not on the leader after the follower's answer", cmd.BrokerName)
-				}
-			}
-			lanes := follower.node.lanes
-			lanes.mu.Lock()
-			_, legacy := lanes.legacy[leader.addr]
-			_, lane := lanes.conns[leader.addr]
-			lanes.mu.Unlock()
-			if legacy != old || lane == old {
-				t.Fatalf("follower's lane to the leader: open %v, fallen back %v; want fallen back = %v", lane, legacy, old)
-			}
-			if got := leader.node.Stats().ForwardedIn.Load(); got != 5 {
-				t.Fatalf("leader took %d forwarded writes, want 5", got)
-			}
-		})
 	}
 }
 
@@ -347,15 +270,15 @@ func TestForwardLane_WriteEndsWhenCut(t *testing.T) {
 	changed := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := lanes.forward(context.Background(), attemptCut{changed: changed}, leader.addr(), []byte("x"), false)
+		_, err := lanes.Forward(context.Background(), Cut{Changed: changed}, leader.addr(), []byte("x"), false)
 		done <- err
 	}()
 	poll.For(t, 10*time.Second, "the write to be in flight", func() bool { return leader.conns.Load() == 1 })
 	close(changed)
 	select {
 	case err := <-done:
-		if !errors.Is(err, errAttemptCut) {
-			t.Fatalf("cut write returned %v, want errAttemptCut", err)
+		if !errors.Is(err, ErrCut) {
+			t.Fatalf("cut write returned %v, want ErrCut", err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the cut write still waits")
@@ -387,7 +310,7 @@ func TestForwardLane_PausedLeaderHoldsUpNoOtherWrite(t *testing.T) {
 	changed := make(chan struct{})
 	stuck := make(chan error, 1)
 	go func() {
-		_, err := lanes.forward(context.Background(), attemptCut{changed: changed}, paused.Addr().String(), []byte("x"), false)
+		_, err := lanes.Forward(context.Background(), Cut{Changed: changed}, paused.Addr().String(), []byte("x"), false)
 		stuck <- err
 	}()
 	poll.For(t, 10*time.Second, "the paused leader's connection to be opening", func() bool {
@@ -396,10 +319,10 @@ func TestForwardLane_PausedLeaderHoldsUpNoOtherWrite(t *testing.T) {
 		return lanes.dialing[paused.Addr().String()] != nil
 	})
 	close(changed) // a new leader took office
-	if err := <-stuck; !errors.Is(err, errNotSent) || !errors.Is(err, errAttemptCut) {
+	if err := <-stuck; !errors.Is(err, ErrNotSent) || !errors.Is(err, ErrCut) {
 		t.Fatalf("write to the paused leader: %v, want not sent, cut", err)
 	}
-	r, err := lanes.forward(context.Background(), attemptCut{}, healthy.addr(), []byte("y"), false)
+	r, err := lanes.Forward(context.Background(), Cut{}, healthy.addr(), []byte("y"), false)
 	if err != nil || string(r.Result) != "y" {
 		t.Fatalf("write to the new leader: %+v, %v", r, err)
 	}

@@ -1,4 +1,4 @@
-package cluster
+package lane
 
 import (
 	"encoding/binary"
@@ -8,8 +8,9 @@ import (
 )
 
 // The forward lane's wire format (docs/design.md, "The forward lane"). A
-// connection opens with the muxForward byte and a hello, then carries
-// frames both ways, any number in flight, answered in any order:
+// connection opens with the cluster port's forward-lane byte and a hello,
+// then carries frames both ways, any number in flight, answered in any
+// order:
 //
 //	hello, member to leader: "RNSF" version(1 byte)
 //	hello, leader's answer:  "RNSF" version(1 byte), the version both speak
@@ -17,8 +18,8 @@ import (
 //	request payload:         the forwarded command, as fsm.WithRequestID made it
 //	answer payload:          error kind(1) error length(uvarint) error text, result
 //
-// A member that does not know the muxForward byte closes the connection
-// without a hello: the sender then forwards through net/rpc (rpc.go).
+// A member that does not know the forward-lane byte closes the connection
+// without a hello: the sender then forwards through net/rpc.
 const (
 	forwardLaneVersion byte = 1
 	// forwardFrameHeader is the length word and the call id.
@@ -74,11 +75,11 @@ func appendForwardRequest(dst []byte, id uint64, command []byte) []byte {
 }
 
 // forwardErrKinds numbers LeaderReply's error kinds on the wire.
-var forwardErrKinds = [...]string{rpcErrNone, rpcErrNotLeader, rpcErrNotReady, rpcErrUnknown, rpcErrOther}
+var forwardErrKinds = [...]string{KindNone, KindNotLeader, KindNotReady, KindOutcomeUnknown, KindOther}
 
 // appendForwardAnswer appends an answer frame for reply.
 func appendForwardAnswer(dst []byte, id uint64, reply *LeaderReply) []byte {
-	kind := byte(len(forwardErrKinds) - 1) // rpcErrOther
+	kind := byte(len(forwardErrKinds) - 1) // KindOther
 	for i, k := range forwardErrKinds {
 		if k == reply.ErrKind {
 			kind = byte(i)
@@ -110,7 +111,7 @@ func decodeForwardAnswer(p []byte) (LeaderReply, error) {
 		return LeaderReply{}, fmt.Errorf("%w: answer's error text length", errForwardFrame)
 	}
 	text := p[1+w : 1+w+int(n)]
-	if (kind == rpcErrNone) != (len(text) == 0) {
+	if (kind == KindNone) != (len(text) == 0) {
 		return LeaderReply{}, fmt.Errorf("%w: error kind %q with error text %q", errForwardFrame, kind, text)
 	}
 	reply := LeaderReply{ErrKind: kind, Err: string(text)}
