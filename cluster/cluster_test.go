@@ -230,15 +230,12 @@ func TestCluster_LeadershipRegainedRerunsSetup(t *testing.T) {
 	m := tc.waitLeaderReady()
 	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
 	register(t, m, cmd)
-	m.node.lessor.mu.Lock()
-	first := m.node.lessor.leases
-	m.node.lessor.mu.Unlock()
+	first := m.node.lessor.Epoch()
 
 	m.node.notifyCh <- true // Raft's "true after true": lost and regained
-	poll.For(t, 5*time.Second, "a new liveness table", func() bool {
-		m.node.lessor.mu.Lock()
-		defer m.node.lessor.mu.Unlock()
-		return m.node.lessor.leases != nil && m.node.lessor.leases != first && m.node.LeaderReady()
+	poll.For(t, 5*time.Second, "a new term of office with a new liveness table", func() bool {
+		epoch := m.node.lessor.Epoch()
+		return epoch != 0 && epoch != first && m.node.LeaderReady()
 	})
 	ago, ok := m.node.lessor.LastSeenAgo(cmd.Key())
 	if !ok || ago > time.Second {

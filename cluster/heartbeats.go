@@ -5,24 +5,32 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
 )
 
+// The controller's view of replicas, which the lessor keeps.
+type (
+	ReplicaKey          = liveness.ReplicaKey
+	ControllerHeartbeat = liveness.ControllerHeartbeat
+	ReplicaLive         = liveness.ReplicaLive
+)
+
 // heard records a sign of life from a broker.
-func (n *Node) heard(key fsm.BrokerKey) { n.lessor.Heard(key, ConnNone) }
+func (n *Node) heard(key fsm.BrokerKey) { n.lessor.Heard(key, liveness.ConnNone) }
 
 // BrokerConnected records that the broker registered on a connection to
 // this member. Calls pair with BrokerDisconnected; a broker may hold several
 // connections.
-func (n *Node) BrokerConnected(key fsm.BrokerKey) { n.lessor.Heard(key, ConnOpened) }
+func (n *Node) BrokerConnected(key fsm.BrokerKey) { n.lessor.Heard(key, liveness.ConnOpened) }
 
 // BrokerDisconnected records that a connection the broker registered on
 // closed. When it was the broker's last connection here, the leader learns
 // of it and expires the broker after the grace unless a sign of life comes.
 func (n *Node) BrokerDisconnected(key fsm.BrokerKey) {
-	if n.lessor.Heard(key, ConnClosed) {
-		n.expiry.requestScan(n.cfg.ConnCloseGrace)
+	if n.lessor.Heard(key, liveness.ConnClosed) {
+		n.expiry.RequestScan(n.cfg.ConnCloseGrace)
 		n.offices.connClosed()
 	}
 }
@@ -73,7 +81,7 @@ const heartbeatRetryStep = 100 * time.Millisecond
 func (n *Node) receiveHeartbeats(args *HeartbeatArgs) bool {
 	accepted, closed := n.lessor.Receive(args)
 	if closed {
-		n.expiry.requestScan(n.cfg.ConnCloseGrace)
+		n.expiry.RequestScan(n.cfg.ConnCloseGrace)
 	}
 	if closed || len(args.RecentlyClosed) > 0 {
 		n.offices.connClosed()

@@ -10,10 +10,9 @@ import (
 
 // Leadership lifecycle (docs/design.md, "Taking office").
 const (
-	barrierTimeout   = 10 * time.Second
-	barrierAttempts  = 3
-	leaderHousekeep  = time.Second
-	heldReportMaxAge = 3 // heartbeat batch intervals a held-connection report counts
+	barrierTimeout  = 10 * time.Second
+	barrierAttempts = 3
+	leaderHousekeep = time.Second
 )
 
 // monitorLeadership is the single consumer of Raft's leadership signal. It
@@ -124,9 +123,9 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 		case <-stop:
 			return
 		case <-scan.C:
-			n.expiry.scan()
-		case <-n.expiry.scanNow:
-			n.expiry.scan()
+			n.expiry.Scan()
+		case <-n.expiry.ScanRequests():
+			n.expiry.Scan()
 		case <-house.C:
 			n.members.promoteCaughtUpNonvoters()
 			n.members.reconcileMemberDirectory(false)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/lane"
+	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
 )
 
@@ -58,8 +59,8 @@ type Node struct {
 	calls   leaderCalls
 	offices officeHooks
 
-	lessor  *lessor
-	expiry  *expirer
+	lessor  *liveness.Lessor
+	expiry  *liveness.Expirer
 	members *membership
 	ready   atomic.Pointer[readiness]
 	// prevCommit is the readiness monitor's commit-index sample.
@@ -134,9 +135,9 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		HelloTimeout: muxHandshakeTimeout, Stop: n.shutdownCh, Logger: n.logger}
 	n.leaderChange = newLeaderChanges()
 	n.leaderQuiet = newLeaderChanges()
-	n.lessor = newLessor(cfg.ID, cfg, time.Now, f.Registrations)
-	n.lessor.groups = f.ReplicaGroups
-	n.lessor.otherVoters = n.otherVoters
+	n.lessor = liveness.New(liveness.Config{Self: cfg.ID, BrokerExpiry: cfg.BrokerExpiry, ConnCloseGrace: cfg.ConnCloseGrace,
+		HeartbeatBatchInterval: cfg.HeartbeatBatchInterval, ControllerHeartbeatTimeout: cfg.ControllerHeartbeatTimeout,
+		Clock: time.Now, Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: n.otherVoters})
 	n.ready.Store(&readiness{reason: "starting"})
 	if err := n.start(ln); err != nil {
 		n.closeResources()
@@ -179,8 +180,10 @@ func (n *Node) start(ln net.Listener) error {
 	if n.raft, err = raft.NewRaft(rc, n.fsm, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans); err != nil {
 		return fmt.Errorf("start raft: %w", err)
 	}
-	n.expiry = &expirer{cfg: n.cfg, logger: n.logger, lessor: n.lessor, raft: n.raft, stats: &n.stats,
-		inOffice: n.leaderReady.Load, propose: n.applyAsLeader, scanNow: make(chan struct{}, 1)}
+	n.expiry = liveness.NewExpirer(n.lessor, liveness.ExpiryConfig{ExpiryBatchMax: n.cfg.ExpiryBatchMax,
+		MassExpiryFraction: n.cfg.MassExpiryFraction, ApplyTimeout: n.cfg.ApplyTimeout, Logger: n.logger,
+		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.leaderReady.Load,
+		Propose: n.applyAsLeader, Expired: &n.stats.Expirations})
 	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
 		promotions: map[raft.ServerID]time.Time{}, propose: n.applyAsLeader,
 		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer}

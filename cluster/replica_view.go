@@ -3,6 +3,7 @@ package cluster
 import (
 	"time"
 
+	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
 )
 
@@ -10,7 +11,7 @@ import (
 // replicas (docs/controller.md, "Liveness"): it takes the heartbeats of
 // brokers in controller mode on every member and, on the leader in office,
 // says which replicas count as alive.
-type Replicas struct{ l *lessor }
+type Replicas struct{ l *liveness.Lessor }
 
 // Replicas returns this member's replica liveness.
 func (n *Node) Replicas() Replicas { return Replicas{l: n.lessor} }
@@ -18,7 +19,7 @@ func (n *Node) Replicas() Replicas { return Replicas{l: n.lessor} }
 // ReplicaSettleMargin is how long after taking office the reports of a
 // majority of the members are enough for connection closes seen around
 // the change of leader to count (ReplicasSettleAt is the latest moment).
-const ReplicaSettleMargin = settleMargin
+const ReplicaSettleMargin = liveness.SettleMargin
 
 // HeardReplica records a controller heartbeat (BROKER_HEARTBEAT with a
 // broker id); a follower passes it to the leader with its next batch.

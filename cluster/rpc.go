@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/internal/deadline"
 )
 
@@ -28,19 +28,8 @@ type ForwardArgs struct {
 }
 
 // HeartbeatArgs is one follower's batch of what it heard since its last
-// batch: brokers that registered unchanged or sent heartbeats, the brokers
-// with a live connection to it, and the connections that closed.
-type HeartbeatArgs struct {
-	From    string
-	Touched []fsm.BrokerKey
-	Held    []fsm.BrokerKey
-	Closed  []fsm.BrokerKey
-	// Replicas are the controller heartbeats heard (the latest of each).
-	Replicas []ControllerHeartbeat
-	// RecentlyClosed are brokers whose last connection here closed lately
-	// and has not reopened; repeated in every batch while it lasts.
-	RecentlyClosed []fsm.BrokerKey
-}
+// batch (liveness.Batch).
+type HeartbeatArgs = liveness.Batch
 
 // JoinArgs asks the leader to admit a member as a non-voter.
 type JoinArgs struct {

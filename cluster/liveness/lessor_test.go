@@ -1,4 +1,4 @@
-package cluster
+package liveness
 
 import (
 	"testing"
@@ -7,11 +7,12 @@ import (
 	"github.com/raftns/raftns/fsm"
 )
 
-func testLessor(regs ...fsm.BrokerRegistration) (*lessor, *fakeClock) {
+func testLessor(regs ...fsm.BrokerRegistration) (*Lessor, *fakeClock) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	cfg := DefaultConfig()
-	cfg.BrokerExpiry, cfg.ConnCloseGrace, cfg.HeartbeatBatchInterval = 10*time.Second, time.Second, time.Second
-	return newLessor("n1", cfg, clk.now, func() []fsm.BrokerRegistration { return regs }), clk
+	cfg := Config{Self: "n1", BrokerExpiry: 10 * time.Second, ConnCloseGrace: time.Second, HeartbeatBatchInterval: time.Second,
+		ControllerHeartbeatTimeout: 10 * time.Second, Clock: clk.now,
+		Registrations: func() []fsm.BrokerRegistration { return regs }}
+	return New(cfg), clk
 }
 
 func TestLessor_FollowerBatchesWhatItHears(t *testing.T) {
@@ -25,7 +26,7 @@ func TestLessor_FollowerBatchesWhatItHears(t *testing.T) {
 	if _, ok := l.Due(time.Unix(2000, 0)); ok {
 		t.Fatal("a follower found brokers due")
 	}
-	if ok, _ := l.Receive(&HeartbeatArgs{From: "n2"}); ok {
+	if ok, _ := l.Receive(&Batch{From: "n2"}); ok {
 		t.Fatal("a follower accepted another member's batch")
 	}
 	got := l.Drain()
@@ -88,7 +89,7 @@ func TestLessor_AFollowersHeldConnectionKeepsTheBrokerAfterALocalClose(t *testin
 	l, clk := testLessor(a)
 	l.Promote(1)
 	l.Heard(a.Key, ConnOpened)
-	if ok, _ := l.Receive(&HeartbeatArgs{From: "n2", Held: []fsm.BrokerKey{a.Key}}); !ok {
+	if ok, _ := l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{a.Key}}); !ok {
 		t.Fatal("the leader refused a batch")
 	}
 	l.Heard(a.Key, ConnClosed)

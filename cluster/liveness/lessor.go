@@ -1,4 +1,4 @@
-package cluster
+package liveness
 
 import (
 	"sort"
@@ -21,20 +21,39 @@ const (
 	ConnClosed
 )
 
-// lessor owns broker liveness on one member (docs/design.md, "Leader-only
+// heldReportMaxAge is how many heartbeat batch intervals a member's report
+// of its held connections counts.
+const heldReportMaxAge = 3
+
+// Config is what a Lessor needs from the member: its ID, the liveness
+// settings of cluster.Config, a clock and reads of the replicated state.
+type Config struct {
+	// Self is this member's Raft ID.
+	Self string
+	// BrokerExpiry, ConnCloseGrace, HeartbeatBatchInterval and
+	// ControllerHeartbeatTimeout are the member's settings of those names.
+	BrokerExpiry               time.Duration
+	ConnCloseGrace             time.Duration
+	HeartbeatBatchInterval     time.Duration
+	ControllerHeartbeatTimeout time.Duration
+	// Clock tells the time every lease is measured with; nil is time.Now.
+	Clock func() time.Time
+	// Registrations lists the registered brokers.
+	Registrations func() []fsm.BrokerRegistration
+	// ReplicaGroups lists the controller's replica groups (nil: none).
+	ReplicaGroups func() []fsm.ReplicaGroup
+	// OtherVoters counts the voters besides this member (nil: none).
+	OtherVoters func() int
+}
+
+// Lessor owns broker liveness on one member (docs/design.md, "Leader-only
 // liveness"). Every member batches what it hears from brokers; on the
 // leader, between Promote and Demote, the lessor also keeps the lease
 // table (tracker) that this member's batch and the followers' batches feed
 // and that Due reads. It is safe for concurrent use.
-type lessor struct {
-	self      string
-	cfg       *Config
-	clock     func() time.Time
-	registers func() []fsm.BrokerRegistration
-	// groups lists the controller's replica groups (nil: none).
-	groups func() []fsm.ReplicaGroup
-	// otherVoters counts the voters besides this member (nil: none).
-	otherVoters func() int
+type Lessor struct {
+	cfg   Config
+	clock func() time.Time
 
 	mu sync.Mutex
 	// epoch identifies the current term of office: the Raft index at which
@@ -61,9 +80,14 @@ type heardBatch struct {
 	recentlyClosed map[fsm.BrokerKey]time.Time
 }
 
-func newLessor(self string, cfg *Config, clock func() time.Time, registers func() []fsm.BrokerRegistration) *lessor {
-	return &lessor{
-		self: self, cfg: cfg, clock: clock, registers: registers,
+// New returns the lessor of a member that is not the leader.
+func New(cfg Config) *Lessor {
+	clock := cfg.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	return &Lessor{
+		cfg: cfg, clock: clock,
 		batch: heardBatch{
 			touched:        map[fsm.BrokerKey]struct{}{},
 			held:           map[fsm.BrokerKey]int{},
@@ -77,34 +101,34 @@ func newLessor(self string, cfg *Config, clock func() time.Time, registers func(
 // Promote starts a term of office: a fresh lease table in which every
 // registered broker was just heard from, whatever the previous leader knew.
 // What this member queued meanwhile moves into it.
-func (l *lessor) Promote(epoch uint64) {
-	regs := l.registers()
+func (l *Lessor) Promote(epoch uint64) {
+	regs := l.cfg.Registrations()
 	var groups []fsm.ReplicaGroup
-	if l.groups != nil {
-		groups = l.groups()
+	if l.cfg.ReplicaGroups != nil {
+		groups = l.cfg.ReplicaGroups()
 	}
 	others := 0
-	if l.otherVoters != nil {
-		others = l.otherVoters()
+	if l.cfg.OtherVoters != nil {
+		others = l.cfg.OtherVoters()
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.epoch = epoch
 	l.leases = newTracker(l.clock, l.cfg.BrokerExpiry, l.cfg.ConnCloseGrace,
 		heldReportMaxAge*l.cfg.HeartbeatBatchInterval, regs)
-	l.replicas = newReplicaLeases(l.clock, l.cfg.ControllerHeartbeatTimeout, l.cfg.HeartbeatBatchInterval/2+settleMargin, others, groups)
-	l.receiveLocked(l.self, l.drainLocked())
+	l.replicas = newReplicaLeases(l.clock, l.cfg.ControllerHeartbeatTimeout, l.cfg.HeartbeatBatchInterval/2+SettleMargin, others, groups)
+	l.receiveLocked(l.cfg.Self, l.drainLocked())
 }
 
 // Demote ends the term of office and discards the lease table.
-func (l *lessor) Demote() {
+func (l *Lessor) Demote() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.epoch, l.leases, l.replicas = 0, nil, nil
 }
 
 // Epoch returns the current term of office, 0 when not the leader.
-func (l *lessor) Epoch() uint64 {
+func (l *Lessor) Epoch() uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.epoch
@@ -113,7 +137,7 @@ func (l *lessor) Epoch() uint64 {
 // Heard records what this member learned of a broker. It reports whether
 // the leader should scan for expiries once the close grace has passed (the
 // broker's last connection here closed).
-func (l *lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (scanAfterGrace bool) {
+func (l *Lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (scanAfterGrace bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch ev {
@@ -137,7 +161,7 @@ func (l *lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (scanAfterGrace bool) {
 			l.batch.closed[key] = struct{}{}
 			return false
 		}
-		l.leases.connClosed(l.self, key)
+		l.leases.connClosed(l.cfg.Self, key)
 		l.replicas.connClosed(key)
 		return true
 	}
@@ -146,7 +170,7 @@ func (l *lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (scanAfterGrace bool) {
 
 // Receive takes a member's batch into the lease table. It reports whether
 // this member holds one (is the leader) and whether connections closed.
-func (l *lessor) Receive(args *HeartbeatArgs) (accepted, closed bool) {
+func (l *Lessor) Receive(args *Batch) (accepted, closed bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.leases == nil {
@@ -156,7 +180,7 @@ func (l *lessor) Receive(args *HeartbeatArgs) (accepted, closed bool) {
 	return true, len(args.Closed) > 0
 }
 
-func (l *lessor) receiveLocked(from string, args *HeartbeatArgs) {
+func (l *Lessor) receiveLocked(from string, args *Batch) {
 	for _, k := range args.Touched {
 		l.leases.touch(k)
 	}
@@ -170,20 +194,20 @@ func (l *lessor) receiveLocked(from string, args *HeartbeatArgs) {
 	for _, k := range args.RecentlyClosed {
 		l.replicas.reportClosed(k)
 	}
-	if from != l.self {
+	if from != l.cfg.Self {
 		l.replicas.reporters[from] = true
 	}
 }
 
 // Drain takes this member's batch for the leader and starts a new one.
-func (l *lessor) Drain() *HeartbeatArgs {
+func (l *Lessor) Drain() *Batch {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.drainLocked()
 }
 
-func (l *lessor) drainLocked() *HeartbeatArgs {
-	b := &HeartbeatArgs{From: l.self, Touched: sortedKeys(l.batch.touched), Held: sortedKeys(l.batch.held), Closed: sortedKeys(l.batch.closed)}
+func (l *Lessor) drainLocked() *Batch {
+	b := &Batch{From: l.cfg.Self, Touched: sortedKeys(l.batch.touched), Held: sortedKeys(l.batch.held), Closed: sortedKeys(l.batch.closed)}
 	for _, hb := range l.batch.replicas {
 		b.Replicas = append(b.Replicas, hb)
 	}
@@ -201,7 +225,7 @@ func (l *lessor) drainLocked() *HeartbeatArgs {
 }
 
 // Restore puts back a batch the leader did not take.
-func (l *lessor) Restore(b *HeartbeatArgs) {
+func (l *Lessor) Restore(b *Batch) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, k := range b.Touched {
@@ -221,7 +245,7 @@ func (l *lessor) Restore(b *HeartbeatArgs) {
 
 // HeardReplica records a controller heartbeat: into the leader's table, or
 // this member's batch for the leader.
-func (l *lessor) HeardReplica(hb ControllerHeartbeat) {
+func (l *Lessor) HeardReplica(hb ControllerHeartbeat) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.replicas != nil {
@@ -233,19 +257,19 @@ func (l *lessor) HeardReplica(hb ControllerHeartbeat) {
 
 // ReplicaAlive reports whether the leader counts a replica as active; false
 // when this member holds no lease table.
-func (l *lessor) ReplicaAlive(key ReplicaKey) bool {
+func (l *Lessor) ReplicaAlive(key ReplicaKey) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.replicas == nil {
 		return false
 	}
-	l.leases.setHeld(l.self, sortedKeys(l.batch.held))
+	l.leases.setHeld(l.cfg.Self, sortedKeys(l.batch.held))
 	return l.replicas.alive(key, l.clock(), l.leases)
 }
 
 // PruneReplicas forgets what the leader holds about replicas no longer in
 // groups.
-func (l *lessor) PruneReplicas(groups []fsm.ReplicaGroup) {
+func (l *Lessor) PruneReplicas(groups []fsm.ReplicaGroup) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.replicas != nil {
@@ -255,7 +279,7 @@ func (l *lessor) PruneReplicas(groups []fsm.ReplicaGroup) {
 
 // ReplicaLive returns the log position a replica last reported to this
 // leader.
-func (l *lessor) ReplicaLive(key ReplicaKey) (ReplicaLive, bool) {
+func (l *Lessor) ReplicaLive(key ReplicaKey) (ReplicaLive, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.replicas == nil {
@@ -270,7 +294,7 @@ func (l *lessor) ReplicaLive(key ReplicaKey) (ReplicaLive, bool) {
 
 // ReplicasSettleAt is when connection closes seen around taking office
 // start to count (zero when not in office).
-func (l *lessor) ReplicasSettleAt() time.Time {
+func (l *Lessor) ReplicasSettleAt() time.Time {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.replicas == nil {
@@ -290,20 +314,20 @@ type dueExpiries struct {
 
 // Due returns the brokers to expire at now, or false when this member
 // holds no lease table.
-func (l *lessor) Due(now time.Time) (dueExpiries, bool) {
-	regs := l.registers()
+func (l *Lessor) Due(now time.Time) (dueExpiries, bool) {
+	regs := l.cfg.Registrations()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.leases == nil {
 		return dueExpiries{}, false
 	}
-	l.leases.setHeld(l.self, sortedKeys(l.batch.held))
+	l.leases.setHeld(l.cfg.Self, sortedKeys(l.batch.held))
 	timedOut, closed := l.leases.due(now, regs)
 	return dueExpiries{epoch: l.epoch, registered: len(regs), timedOut: timedOut, closed: closed}, true
 }
 
 // LastSeenAgo reports how long ago the leader heard from a broker.
-func (l *lessor) LastSeenAgo(key fsm.BrokerKey) (time.Duration, bool) {
+func (l *Lessor) LastSeenAgo(key fsm.BrokerKey) (time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.leases == nil {

@@ -1,4 +1,4 @@
-package cluster
+package liveness
 
 import (
 	"testing"
@@ -9,12 +9,11 @@ import (
 
 // replicaLessor is a lessor whose FSM has one controller group: master 1
 // at addr "m", replica 2 at "s".
-func replicaLessor(t *testing.T) (*lessor, *fakeClock, ReplicaKey, ReplicaKey) {
+func replicaLessor(t *testing.T) (*Lessor, *fakeClock, ReplicaKey, ReplicaKey) {
 	t.Helper()
 	l, clk := testLessor(reg("m", 1, 0), reg("s", 2, 0))
-	l.cfg.ControllerHeartbeatTimeout = 10 * time.Second
-	l.otherVoters = func() int { return 2 }
-	l.groups = func() []fsm.ReplicaGroup {
+	l.cfg.OtherVoters = func() int { return 2 }
+	l.cfg.ReplicaGroups = func() []fsm.ReplicaGroup {
 		return []fsm.ReplicaGroup{{ClusterName: "c", BrokerName: "b", HasMaster: true, MasterID: 1, MasterEpoch: 1,
 			Brokers: []fsm.ReplicaBroker{{ID: 1, Addr: "m"}, {ID: 2, Addr: "s"}}, SyncStateSet: []int64{1, 2}}}
 	}
@@ -90,14 +89,14 @@ func TestReplicaLeases_NewLeaderUsesTheMembersConnectionReports(t *testing.T) {
 		t.Fatal("a close seen before taking office counted before the members could report")
 	}
 	// Another member still holds a connection from the master: alive.
-	l.Receive(&HeartbeatArgs{From: "n2", Held: []fsm.BrokerKey{mk, sk}})
+	l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{mk, sk}})
 	clk.advance(1500 * time.Millisecond)
 	if !l.ReplicaAlive(master) {
 		t.Fatal("master dead although a member reports its connection")
 	}
 	// That member's next report no longer has it: dead, long before the
 	// heartbeat timeout.
-	l.Receive(&HeartbeatArgs{From: "n2", Held: []fsm.BrokerKey{sk}, Closed: []fsm.BrokerKey{mk}})
+	l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{sk}, Closed: []fsm.BrokerKey{mk}})
 	if l.ReplicaAlive(master) || !l.ReplicaAlive(slave) {
 		t.Fatal("want the master dead and the slave alive once no member holds the master")
 	}
@@ -127,7 +126,7 @@ func TestReplicaLeases_AMajorityOfReportsSettlesEarly(t *testing.T) {
 	if !l.ReplicaAlive(master) {
 		t.Fatal("a close counted before any other member reported")
 	}
-	l.Receive(&HeartbeatArgs{From: "n2", Held: []fsm.BrokerKey{{Cluster: "c", Addr: "s"}}})
+	l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{{Cluster: "c", Addr: "s"}}})
 	if l.ReplicaAlive(master) {
 		t.Fatal("with a majority reported and none holding the master, it is still alive")
 	}

@@ -1,4 +1,4 @@
-package cluster
+package liveness
 
 import (
 	"time"
@@ -60,7 +60,7 @@ type replicaLeases struct {
 	settledAt time.Time
 	// start is when this term of office began; otherVoters how many voters
 	// besides this member there were then; reporters the members whose
-	// batch arrived since. Once a majority reported (and settleMargin
+	// batch arrived since. Once a majority reported (and SettleMargin
 	// passed) or every other voter did, closes count before settledAt.
 	start       time.Time
 	otherVoters int
@@ -142,7 +142,7 @@ func (r *replicaLeases) settled(now time.Time) bool {
 	case !now.Before(r.settledAt), n >= r.otherVoters:
 		return true
 	case 2*(n+1) > r.otherVoters+1:
-		return now.Sub(r.start) >= settleMargin
+		return now.Sub(r.start) >= SettleMargin
 	}
 	return false
 }
@@ -197,8 +197,8 @@ func (r *replicaLeases) heardSince(key fsm.BrokerKey, t time.Time) bool {
 // connClosed records that a broker's connection to this leader closed.
 func (r *replicaLeases) connClosed(key fsm.BrokerKey) { r.selfClosed[key] = r.now() }
 
-// settleMargin is added to half a heartbeat batch interval to give every
+// SettleMargin is added to half a heartbeat batch interval to give every
 // live follower time to report after a change of leader: a follower sends
 // its batch as soon as it learns of the new leader and retries every
 // heartbeatRetryStep until the leader, once in office, takes it.
-const settleMargin = 250 * time.Millisecond
+const SettleMargin = 250 * time.Millisecond
