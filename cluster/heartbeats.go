@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/internal/poll"
 )
 
 // The controller's view of replicas, which the lessor keeps.
@@ -17,9 +17,6 @@ type (
 	ReplicaLive         = liveness.ReplicaLive
 )
 
-// heard records a sign of life from a broker.
-func (n *Node) heard(key fsm.BrokerKey) { n.lessor.Heard(key, liveness.ConnNone) }
-
 // BrokerConnected records that the broker registered on a connection to
 // this member. Calls pair with BrokerDisconnected; a broker may hold several
 // connections.
@@ -28,65 +25,32 @@ func (n *Node) BrokerConnected(key fsm.BrokerKey) { n.lessor.Heard(key, liveness
 // BrokerDisconnected records that a connection the broker registered on
 // closed. When it was the broker's last connection here, the leader learns
 // of it and expires the broker after the grace unless a sign of life comes.
-func (n *Node) BrokerDisconnected(key fsm.BrokerKey) {
-	if n.lessor.Heard(key, liveness.ConnClosed) {
-		n.expiry.RequestScan(n.cfg.ConnCloseGrace)
-		n.offices.connClosed()
+func (n *Node) BrokerDisconnected(key fsm.BrokerKey) { n.lessor.Heard(key, liveness.ConnClosed) }
+
+// remoteLeader returns the leader's cluster address: "" when this member
+// leads or no leader is known.
+func remoteLeader(r *raft.Raft) string {
+	addr, _ := r.LeaderWithID()
+	if r.State() == raft.Leader {
+		return ""
 	}
+	return string(addr)
 }
 
-// sendHeartbeats delivers this member's batch to the leader every interval;
-// on the leader the lessor takes what it hears directly. A new leader gets
-// a batch at once and an undelivered batch is retried soon, so a leader
-// that just took office hears every member's connections quickly
-// (docs/controller.md, "Liveness").
-func (n *Node) sendHeartbeats() {
-	step := min(n.cfg.HeartbeatBatchInterval, heartbeatRetryStep)
-	var sentAt time.Time
-	var sentTo string
-	delivered := true
-	for poll.Sleep(step, n.shutdownCh) {
-		_, leaderAddr := n.Leader()
-		if n.IsLeader() || leaderAddr == "" {
-			continue
-		}
-		if delivered && leaderAddr == sentTo && time.Since(sentAt) < n.cfg.HeartbeatBatchInterval {
-			continue
-		}
-		batch := n.lessor.Drain()
-		ctx, cancel := context.WithTimeout(context.Background(), n.cfg.HeartbeatBatchInterval)
+// deliverBatch sends a member's batch to the leader with the Heartbeats
+// RPC and hands delivered the leader's answer, its commit index.
+func deliverBatch(pool *rpcPool, delivered func(answer []byte)) func(context.Context, string, *liveness.Batch) error {
+	return func(ctx context.Context, addr string, b *liveness.Batch) error {
 		var reply LeaderReply
-		err := n.pool.call(ctx, leaderAddr, "Heartbeats", batch, &reply, false)
-		cancel()
+		err := pool.call(ctx, addr, "Heartbeats", b, &reply, false)
 		if err == nil {
 			err = replyErr(&reply)
 		}
-		sentAt, sentTo, delivered = time.Now(), leaderAddr, err == nil
 		if err == nil {
-			n.noteLeaderCommit(reply.Result)
+			delivered(reply.Result)
 		}
-		if err != nil {
-			n.lessor.Restore(batch)
-			n.logger.Debug("heartbeat batch not delivered", "leader", leaderAddr, "error", err)
-		}
+		return err
 	}
-}
-
-// heartbeatRetryStep is how soon a batch goes to a new leader, or again
-// after it was not delivered.
-const heartbeatRetryStep = 100 * time.Millisecond
-
-// receiveHeartbeats takes a follower's batch into the lessor; false if this
-// member is not the leader in office.
-func (n *Node) receiveHeartbeats(args *HeartbeatArgs) bool {
-	accepted, closed := n.lessor.Receive(args)
-	if closed {
-		n.expiry.RequestScan(n.cfg.ConnCloseGrace)
-	}
-	if closed || len(args.RecentlyClosed) > 0 {
-		n.offices.connClosed()
-	}
-	return accepted
 }
 
 // commitSample is a commit index the leader reported, and when;

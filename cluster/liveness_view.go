@@ -1,11 +1,5 @@
 package cluster
 
-import (
-	"time"
-
-	"github.com/raftns/raftns/fsm"
-)
-
 // BrokerLiveness is what the leader's liveness tracker knows of one
 // registered broker, for the status page.
 type BrokerLiveness struct {
@@ -26,29 +20,15 @@ func (n *Node) BrokerLiveness() ([]BrokerLiveness, bool) {
 	if !n.LeaderReady() {
 		return nil, false
 	}
-	regs := n.fsm.Registrations()
-	out := make([]BrokerLiveness, 0, len(regs))
-	for _, r := range regs {
-		ago, ok := n.lastHeard(r.Key)
-		if !ok {
-			continue
-		}
-		ttl := n.cfg.BrokerExpiry
-		if r.HeartbeatTimeoutMillis > 0 {
-			ttl = time.Duration(r.HeartbeatTimeoutMillis) * time.Millisecond
-		}
+	leases, _ := n.lessor.Leases()
+	out := make([]BrokerLiveness, 0, len(leases))
+	for _, l := range leases {
 		out = append(out, BrokerLiveness{
-			Cluster:             r.Key.Cluster,
-			Addr:                r.Key.Addr,
-			LastHeartbeatMillis: ago.Milliseconds(),
-			ExpiresInMillis:     (ttl - ago).Milliseconds(),
+			Cluster:             l.Key.Cluster,
+			Addr:                l.Key.Addr,
+			LastHeartbeatMillis: l.SinceHeard.Milliseconds(),
+			ExpiresInMillis:     (l.TTL - l.SinceHeard).Milliseconds(),
 		})
 	}
 	return out, true
-}
-
-// lastHeard reports how long ago the leader's lessor heard from key; false
-// when this member holds no lease table or it does not know key.
-func (n *Node) lastHeard(key fsm.BrokerKey) (time.Duration, bool) {
-	return n.lessor.LastSeenAgo(key)
 }

@@ -137,7 +137,8 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 	n.leaderQuiet = newLeaderChanges()
 	n.lessor = liveness.New(liveness.Config{Self: cfg.ID, BrokerExpiry: cfg.BrokerExpiry, ConnCloseGrace: cfg.ConnCloseGrace,
 		HeartbeatBatchInterval: cfg.HeartbeatBatchInterval, ControllerHeartbeatTimeout: cfg.ControllerHeartbeatTimeout,
-		Clock: time.Now, Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: n.otherVoters})
+		Clock: time.Now, Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: n.otherVoters,
+		ConnClosed: n.offices.connClosed})
 	n.ready.Store(&readiness{reason: "starting"})
 	if err := n.start(ln); err != nil {
 		n.closeResources()
@@ -200,7 +201,9 @@ func (n *Node) start(ln net.Listener) error {
 	}
 	n.goLoop(n.monitorLeadership)
 	n.goLoop(n.monitorReadiness)
-	n.goLoop(n.sendHeartbeats)
+	courier := &liveness.Courier{Lessor: n.lessor, Leader: func() string { return remoteLeader(n.raft) },
+		Deliver: deliverBatch(n.pool, n.noteLeaderCommit), Logger: n.logger}
+	n.goLoop(func() { courier.Run(n.shutdownCh) })
 	n.goLoop(n.watchLeader)
 	n.goLoop(n.observeLeaderChanges)
 	n.goLoop(n.watchLeaderSilence)

@@ -116,7 +116,7 @@ func (e *rpcEndpoint) Join(args *JoinArgs, reply *LeaderReply) error {
 
 // Heartbeats takes a follower's batch into the leader's liveness lessor.
 func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *LeaderReply) error {
-	if !e.n.receiveHeartbeats(args) {
+	if !e.n.lessor.Receive(args) {
 		setReply(reply, ErrNotLeader)
 		return nil
 	}

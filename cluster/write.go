@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
 )
 
@@ -75,7 +76,7 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 	planned := plannedAt{gen: n.fsm.Generation(), ok: true}
 	if !n.fsm.WouldChange(cmd) {
 		n.stats.RegistersDeduped.Add(1)
-		n.heard(cmd.Key())
+		n.lessor.Heard(cmd.Key(), liveness.ConnNone)
 		return n.fsm.RegisterResult(cmd), nil
 	}
 	// The member that took the registration stamps it, so a forwarded one
@@ -121,7 +122,7 @@ func (n *Node) Heartbeat(key fsm.BrokerKey) bool {
 	if _, ok := n.fsm.Registration(key); !ok {
 		return false
 	}
-	n.heard(key)
+	n.lessor.Heard(key, liveness.ConnNone)
 	return true
 }
 
@@ -186,7 +187,7 @@ func (n *Node) registerAsLeader(ctx context.Context, reg proposedRegistration) (
 		return fsm.RegisterResult{}, err
 	}
 	cmd := reg.cmd
-	n.heard(cmd.Key())
+	n.lessor.Heard(cmd.Key(), liveness.ConnNone)
 	if !reg.planned.still(n.fsm) && !n.fsm.WouldChange(cmd) {
 		n.stats.RegistersDeduped.Add(1)
 		return n.fsm.RegisterResult(cmd), nil

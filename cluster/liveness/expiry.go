@@ -38,18 +38,16 @@ type ExpiryConfig struct {
 type Expirer struct {
 	cfg    ExpiryConfig
 	lessor *Lessor
-	// scanNow asks the leader loop for a scan before the next tick.
-	scanNow chan struct{}
 }
 
 // NewExpirer returns the expiry scan of what l finds due.
 func NewExpirer(l *Lessor, cfg ExpiryConfig) *Expirer {
-	return &Expirer{cfg: cfg, lessor: l, scanNow: make(chan struct{}, 1)}
+	return &Expirer{cfg: cfg, lessor: l}
 }
 
 // Scan proposes expiries for the brokers due now.
 func (e *Expirer) Scan() {
-	due, ok := e.lessor.Due(e.lessor.clock())
+	due, ok := e.lessor.due(e.lessor.clock())
 	if !ok {
 		return
 	}
@@ -92,16 +90,6 @@ func (e *Expirer) expire(epoch uint64, due []fsm.ExpiredBroker, reason string, c
 	}
 }
 
-// ScanRequests delivers the scans asked for before the next tick.
-func (e *Expirer) ScanRequests() <-chan struct{} { return e.scanNow }
-
-// RequestScan asks the leader loop for a scan after d, used when a broker's
-// last connection closed so that the grace is honoured to the second.
-func (e *Expirer) RequestScan(d time.Duration) {
-	time.AfterFunc(d, func() {
-		select {
-		case e.scanNow <- struct{}{}:
-		default:
-		}
-	})
-}
+// ScanRequests delivers the scans the lessor asks for before the next
+// tick: once the close grace of a broker's last connection has passed.
+func (e *Expirer) ScanRequests() <-chan struct{} { return e.lessor.scanNow }

@@ -1,24 +1,10 @@
 package liveness
 
 import (
-	"sort"
 	"sync"
 	"time"
 
 	"github.com/raftns/raftns/fsm"
-)
-
-// ConnEvent is what Heard learned about a broker's connection to this
-// member besides a sign of life.
-type ConnEvent int
-
-const (
-	// ConnNone: a sign of life (an unchanged registration, a heartbeat).
-	ConnNone ConnEvent = iota
-	// ConnOpened: the broker registered on a new connection here.
-	ConnOpened
-	// ConnClosed: a connection the broker registered on closed.
-	ConnClosed
 )
 
 // heldReportMaxAge is how many heartbeat batch intervals a member's report
@@ -44,6 +30,10 @@ type Config struct {
 	ReplicaGroups func() []fsm.ReplicaGroup
 	// OtherVoters counts the voters besides this member (nil: none).
 	OtherVoters func() int
+	// ConnClosed is told, off the lessor's lock, when a broker's
+	// connection closed on this leader or in a member's batch, so that the
+	// controller looks at its masters at once; nil: nobody is told.
+	ConnClosed func()
 }
 
 // Lessor owns broker liveness on one member (docs/design.md, "Leader-only
@@ -54,6 +44,8 @@ type Config struct {
 type Lessor struct {
 	cfg   Config
 	clock func() time.Time
+	// scanNow asks the leader loop for an expiry scan before the next tick.
+	scanNow chan struct{}
 
 	mu sync.Mutex
 	// epoch identifies the current term of office: the Raft index at which
@@ -64,22 +56,6 @@ type Lessor struct {
 	batch    heardBatch
 }
 
-// heardBatch is what this member heard since its last batch: brokers that
-// showed a sign of life, brokers with a live connection here (by count of
-// connections) and connections that closed.
-type heardBatch struct {
-	touched map[fsm.BrokerKey]struct{}
-	held    map[fsm.BrokerKey]int
-	closed  map[fsm.BrokerKey]struct{}
-	// replicas holds the latest controller heartbeat of each replica.
-	replicas map[ReplicaKey]ControllerHeartbeat
-	// recentlyClosed holds brokers whose last connection here closed, and
-	// when, until they connect again or the report ages out; every batch
-	// repeats them, so a leader that took office after the close still
-	// learns of it (docs/controller.md, "Liveness").
-	recentlyClosed map[fsm.BrokerKey]time.Time
-}
-
 // New returns the lessor of a member that is not the leader.
 func New(cfg Config) *Lessor {
 	clock := cfg.Clock
@@ -87,7 +63,7 @@ func New(cfg Config) *Lessor {
 		clock = time.Now
 	}
 	return &Lessor{
-		cfg: cfg, clock: clock,
+		cfg: cfg, clock: clock, scanNow: make(chan struct{}, 1),
 		batch: heardBatch{
 			touched:        map[fsm.BrokerKey]struct{}{},
 			held:           map[fsm.BrokerKey]int{},
@@ -135,11 +111,21 @@ func (l *Lessor) Epoch() uint64 {
 }
 
 // Heard records what this member learned of a broker. It reports whether
-// the leader should scan for expiries once the close grace has passed (the
-// broker's last connection here closed).
-func (l *Lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (scanAfterGrace bool) {
+// the broker's last connection here closed while this member leads: then
+// the lessor asks for an expiry scan once the close grace has passed, and
+// tells Config.ConnClosed.
+func (l *Lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (closedOnLeader bool) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	closedOnLeader = l.heardLocked(key, ev)
+	l.mu.Unlock()
+	if closedOnLeader {
+		l.scanAfterGrace()
+		l.tellConnClosed()
+	}
+	return closedOnLeader
+}
+
+func (l *Lessor) heardLocked(key fsm.BrokerKey, ev ConnEvent) bool {
 	switch ev {
 	case ConnNone:
 		if l.leases != nil {
@@ -169,15 +155,24 @@ func (l *Lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (scanAfterGrace bool) {
 }
 
 // Receive takes a member's batch into the lease table. It reports whether
-// this member holds one (is the leader) and whether connections closed.
-func (l *Lessor) Receive(args *Batch) (accepted, closed bool) {
+// this member holds one (is the leader in office). Closed connections in
+// an accepted batch ask for an expiry scan once the close grace has
+// passed; they, and the connections the batch reports recently closed,
+// are told to Config.ConnClosed.
+func (l *Lessor) Receive(b *Batch) (accepted bool) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.leases == nil {
-		return false, false
+	if accepted = l.leases != nil; accepted {
+		l.receiveLocked(b.From, b)
 	}
-	l.receiveLocked(args.From, args)
-	return true, len(args.Closed) > 0
+	l.mu.Unlock()
+	closed := accepted && len(b.Closed) > 0
+	if closed {
+		l.scanAfterGrace()
+	}
+	if closed || len(b.RecentlyClosed) > 0 {
+		l.tellConnClosed()
+	}
+	return accepted
 }
 
 func (l *Lessor) receiveLocked(from string, args *Batch) {
@@ -199,111 +194,7 @@ func (l *Lessor) receiveLocked(from string, args *Batch) {
 	}
 }
 
-// Drain takes this member's batch for the leader and starts a new one.
-func (l *Lessor) Drain() *Batch {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.drainLocked()
-}
-
-func (l *Lessor) drainLocked() *Batch {
-	b := &Batch{From: l.cfg.Self, Touched: sortedKeys(l.batch.touched), Held: sortedKeys(l.batch.held), Closed: sortedKeys(l.batch.closed)}
-	for _, hb := range l.batch.replicas {
-		b.Replicas = append(b.Replicas, hb)
-	}
-	now := l.clock()
-	for k, at := range l.batch.recentlyClosed {
-		if now.Sub(at) > l.cfg.ControllerHeartbeatTimeout {
-			delete(l.batch.recentlyClosed, k)
-		}
-	}
-	b.RecentlyClosed = sortedKeys(l.batch.recentlyClosed)
-	clear(l.batch.touched)
-	clear(l.batch.closed)
-	clear(l.batch.replicas)
-	return b
-}
-
-// Restore puts back a batch the leader did not take.
-func (l *Lessor) Restore(b *Batch) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, k := range b.Touched {
-		l.batch.touched[k] = struct{}{}
-	}
-	for _, k := range b.Closed {
-		if l.batch.held[k] == 0 {
-			l.batch.closed[k] = struct{}{}
-		}
-	}
-	for _, hb := range b.Replicas {
-		if _, newer := l.batch.replicas[hb.Key]; !newer {
-			l.batch.replicas[hb.Key] = hb
-		}
-	}
-}
-
-// HeardReplica records a controller heartbeat: into the leader's table, or
-// this member's batch for the leader.
-func (l *Lessor) HeardReplica(hb ControllerHeartbeat) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.replicas != nil {
-		l.replicas.heard(hb)
-		return
-	}
-	l.batch.replicas[hb.Key] = hb
-}
-
-// ReplicaAlive reports whether the leader counts a replica as active; false
-// when this member holds no lease table.
-func (l *Lessor) ReplicaAlive(key ReplicaKey) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.replicas == nil {
-		return false
-	}
-	l.leases.setHeld(l.cfg.Self, sortedKeys(l.batch.held))
-	return l.replicas.alive(key, l.clock(), l.leases)
-}
-
-// PruneReplicas forgets what the leader holds about replicas no longer in
-// groups.
-func (l *Lessor) PruneReplicas(groups []fsm.ReplicaGroup) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.replicas != nil {
-		l.replicas.prune(groups)
-	}
-}
-
-// ReplicaLive returns the log position a replica last reported to this
-// leader.
-func (l *Lessor) ReplicaLive(key ReplicaKey) (ReplicaLive, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.replicas == nil {
-		return ReplicaLive{}, false
-	}
-	r, ok := l.replicas.leases[key]
-	if !ok {
-		return ReplicaLive{}, false
-	}
-	return r.live, true
-}
-
-// ReplicasSettleAt is when connection closes seen around taking office
-// start to count (zero when not in office).
-func (l *Lessor) ReplicasSettleAt() time.Time {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.replicas == nil {
-		return time.Time{}
-	}
-	return l.replicas.settledAt
-}
-
-// dueExpiries is what Due found.
+// dueExpiries is what due found.
 type dueExpiries struct {
 	// epoch is the term of office that decided; a proposal is made only
 	// while it lasts.
@@ -312,9 +203,9 @@ type dueExpiries struct {
 	timedOut, closed []fsm.ExpiredBroker
 }
 
-// Due returns the brokers to expire at now, or false when this member
+// due returns the brokers to expire at now, or false when this member
 // holds no lease table.
-func (l *Lessor) Due(now time.Time) (dueExpiries, bool) {
+func (l *Lessor) due(now time.Time) (dueExpiries, bool) {
 	regs := l.cfg.Registrations()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -336,16 +227,47 @@ func (l *Lessor) LastSeenAgo(key fsm.BrokerKey) (time.Duration, bool) {
 	return l.leases.lastSeenAgo(key)
 }
 
-func sortedKeys[V any](m map[fsm.BrokerKey]V) []fsm.BrokerKey {
-	out := make([]fsm.BrokerKey, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// Leases returns the lease of every registered broker the lease table
+// knows, in the order of the registrations; false when this member holds
+// no table.
+func (l *Lessor) Leases() ([]Lease, bool) {
+	regs := l.cfg.Registrations()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.leases == nil {
+		return nil, false
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Cluster != out[j].Cluster {
-			return out[i].Cluster < out[j].Cluster
+	out := make([]Lease, 0, len(regs))
+	for _, r := range regs {
+		if ago, ok := l.leases.lastSeenAgo(r.Key); ok {
+			out = append(out, Lease{Key: r.Key, SinceHeard: ago, TTL: l.leases.ttl(r)})
 		}
-		return out[i].Addr < out[j].Addr
+	}
+	return out, true
+}
+
+// Lease is what the leader knows of one registered broker's liveness.
+type Lease struct {
+	Key fsm.BrokerKey
+	// SinceHeard is how long ago any member last heard from the broker.
+	SinceHeard time.Duration
+	// TTL is how long the broker may stay silent before it is expired.
+	TTL time.Duration
+}
+
+// scanAfterGrace asks the leader loop for an expiry scan once the close
+// grace has passed, so that the grace is honoured to the second.
+func (l *Lessor) scanAfterGrace() {
+	time.AfterFunc(l.cfg.ConnCloseGrace, func() {
+		select {
+		case l.scanNow <- struct{}{}:
+		default:
+		}
 	})
-	return out
+}
+
+func (l *Lessor) tellConnClosed() {
+	if l.cfg.ConnClosed != nil {
+		l.cfg.ConnClosed()
+	}
 }

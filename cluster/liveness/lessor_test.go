@@ -23,10 +23,10 @@ func TestLessor_FollowerBatchesWhatItHears(t *testing.T) {
 	if l.Heard(b.Key, ConnClosed) {
 		t.Fatal("a follower asked for an expiry scan")
 	}
-	if _, ok := l.Due(time.Unix(2000, 0)); ok {
+	if _, ok := l.due(time.Unix(2000, 0)); ok {
 		t.Fatal("a follower found brokers due")
 	}
-	if ok, _ := l.Receive(&Batch{From: "n2"}); ok {
+	if ok := l.Receive(&Batch{From: "n2"}); ok {
 		t.Fatal("a follower accepted another member's batch")
 	}
 	got := l.Drain()
@@ -52,12 +52,12 @@ func TestLessor_PromoteStartsEveryLeaseAfreshAndDueExpiresOnSchedule(t *testing.
 	clk.advance(6 * time.Second)
 	l.Heard(a.Key, ConnNone)
 	clk.advance(4*time.Second + time.Millisecond)
-	due, ok := l.Due(clk.now())
+	due, ok := l.due(clk.now())
 	if !ok || due.epoch != 42 || due.registered != 2 || len(due.timedOut) != 1 || due.timedOut[0].Key != b.Key || due.timedOut[0].RegEpoch != 2 {
 		t.Fatalf("due = %+v, %v; want b timed out under epoch 42", due, ok)
 	}
 	l.Demote()
-	if _, ok := l.Due(clk.now()); ok || l.Epoch() != 0 {
+	if _, ok := l.due(clk.now()); ok || l.Epoch() != 0 {
 		t.Fatal("a demoted lessor still decides expiries")
 	}
 }
@@ -75,11 +75,11 @@ func TestLessor_LastConnectionClosedOnLeaderExpiresAfterGrace(t *testing.T) {
 		t.Fatal("closing the last connection did not ask for a scan")
 	}
 	clk.advance(500 * time.Millisecond)
-	if due, _ := l.Due(clk.now()); len(due.closed) != 0 {
+	if due, _ := l.due(clk.now()); len(due.closed) != 0 {
 		t.Fatalf("expired within the grace: %+v", due)
 	}
 	clk.advance(600 * time.Millisecond)
-	if due, _ := l.Due(clk.now()); len(due.closed) != 1 {
+	if due, _ := l.due(clk.now()); len(due.closed) != 1 {
 		t.Fatalf("not expired after the grace: %+v", due)
 	}
 }
@@ -89,12 +89,29 @@ func TestLessor_AFollowersHeldConnectionKeepsTheBrokerAfterALocalClose(t *testin
 	l, clk := testLessor(a)
 	l.Promote(1)
 	l.Heard(a.Key, ConnOpened)
-	if ok, _ := l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{a.Key}}); !ok {
+	if ok := l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{a.Key}}); !ok {
 		t.Fatal("the leader refused a batch")
 	}
 	l.Heard(a.Key, ConnClosed)
 	clk.advance(2 * time.Second)
-	if due, _ := l.Due(clk.now()); len(due.closed) != 0 {
+	if due, _ := l.due(clk.now()); len(due.closed) != 0 {
 		t.Fatalf("expired a broker another member holds: %+v", due)
+	}
+}
+
+func TestLessor_LeasesOnTheLeaderOnlyWithEachBrokersTTL(t *testing.T) {
+	a, b := reg("a", 1, 0), reg("b", 2, 3000)
+	l, clk := testLessor(a, b)
+	if _, ok := l.Leases(); ok {
+		t.Fatal("a follower has leases")
+	}
+	l.Promote(1)
+	clk.advance(2 * time.Second)
+	l.Heard(a.Key, ConnNone)
+	clk.advance(time.Second)
+	got, ok := l.Leases()
+	want := []Lease{{Key: a.Key, SinceHeard: time.Second, TTL: 10 * time.Second}, {Key: b.Key, SinceHeard: 3 * time.Second, TTL: 3 * time.Second}}
+	if !ok || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("leases = %+v, %v; want %+v", got, ok, want)
 	}
 }

@@ -200,5 +200,65 @@ func (r *replicaLeases) connClosed(key fsm.BrokerKey) { r.selfClosed[key] = r.no
 // SettleMargin is added to half a heartbeat batch interval to give every
 // live follower time to report after a change of leader: a follower sends
 // its batch as soon as it learns of the new leader and retries every
-// heartbeatRetryStep until the leader, once in office, takes it.
+// batchRetryStep until the leader, once in office, takes it.
 const SettleMargin = 250 * time.Millisecond
+
+// HeardReplica records a controller heartbeat: into the leader's table, or
+// this member's batch for the leader.
+func (l *Lessor) HeardReplica(hb ControllerHeartbeat) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas != nil {
+		l.replicas.heard(hb)
+		return
+	}
+	l.batch.replicas[hb.Key] = hb
+}
+
+// ReplicaAlive reports whether the leader counts a replica as active; false
+// when this member holds no lease table.
+func (l *Lessor) ReplicaAlive(key ReplicaKey) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas == nil {
+		return false
+	}
+	l.leases.setHeld(l.cfg.Self, sortedKeys(l.batch.held))
+	return l.replicas.alive(key, l.clock(), l.leases)
+}
+
+// PruneReplicas forgets what the leader holds about replicas no longer in
+// groups.
+func (l *Lessor) PruneReplicas(groups []fsm.ReplicaGroup) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas != nil {
+		l.replicas.prune(groups)
+	}
+}
+
+// ReplicaLive returns the log position a replica last reported to this
+// leader.
+func (l *Lessor) ReplicaLive(key ReplicaKey) (ReplicaLive, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas == nil {
+		return ReplicaLive{}, false
+	}
+	r, ok := l.replicas.leases[key]
+	if !ok {
+		return ReplicaLive{}, false
+	}
+	return r.live, true
+}
+
+// ReplicasSettleAt is when connection closes seen around taking office
+// start to count (zero when not in office).
+func (l *Lessor) ReplicasSettleAt() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.replicas == nil {
+		return time.Time{}
+	}
+	return l.replicas.settledAt
+}
