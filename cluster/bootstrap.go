@@ -81,7 +81,7 @@ func (n *Node) recoverFromPeersFile(rc *raft.Config) error {
 func (n *Node) joinLoop() {
 	backoff := 200 * time.Millisecond
 	for {
-		if n.inConfiguration() {
+		if inConfiguration(n.raft, n.cfg.ID) {
 			return
 		}
 		for _, addr := range n.cfg.Join {
@@ -114,14 +114,15 @@ func (n *Node) askToJoin(addr string) error {
 	return nil
 }
 
-// inConfiguration reports whether this member is in the latest configuration.
-func (n *Node) inConfiguration() bool {
-	fut := n.raft.GetConfiguration()
+// inConfiguration reports whether the member id is in r's latest
+// configuration.
+func inConfiguration(r *raft.Raft, id string) bool {
+	fut := r.GetConfiguration()
 	if fut.Error() != nil {
 		return false
 	}
 	for _, s := range fut.Configuration().Servers {
-		if string(s.ID) == n.cfg.ID {
+		if string(s.ID) == id {
 			return true
 		}
 	}

@@ -2,8 +2,6 @@ package cluster
 
 import (
 	"context"
-	"strconv"
-	"time"
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
@@ -50,25 +48,5 @@ func deliverBatch(pool *rpcPool, delivered func(answer []byte)) func(context.Con
 			delivered(reply.Result)
 		}
 		return err
-	}
-}
-
-// commitSample is a commit index the leader reported, and when;
-// unreported when the leader answered without one (an older version).
-type commitSample struct {
-	index      uint64
-	at         time.Time
-	unreported bool
-}
-
-// noteLeaderCommit keeps the commit index the leader put in its answer to a
-// heartbeat batch.
-func (n *Node) noteLeaderCommit(result []byte) {
-	if len(result) == 0 {
-		n.leaderCommit.Store(&commitSample{at: time.Now(), unreported: true})
-		return
-	}
-	if idx, err := strconv.ParseUint(string(result), 10, 64); err == nil {
-		n.leaderCommit.Store(&commitSample{index: idx, at: time.Now()})
 	}
 }

@@ -49,7 +49,7 @@ func (n *Node) monitorLeadership() {
 // readiness says so: a restore replaces the tables liveness was built
 // from, and the caller's next read must not find the member unready.
 func (n *Node) takeOfficeAgain(timeout time.Duration) error {
-	if err := n.askLoop(n.reoffice); err != nil {
+	if err := askLoop(n.reoffice, n.shutdownCh); err != nil {
 		return err
 	}
 	expired := make(chan struct{})
@@ -58,7 +58,7 @@ func (n *Node) takeOfficeAgain(timeout time.Duration) error {
 	if err := n.waitLeaderReady(expired); err != nil {
 		return err
 	}
-	return n.refreshReadiness()
+	return n.readiness.refresh()
 }
 
 func (n *Node) startLeaderLoop() {

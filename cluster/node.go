@@ -41,9 +41,6 @@ type Node struct {
 	// reoffice asks the leadership monitor to take office again (after a
 	// restore); it answers once the old term of office has been revoked.
 	reoffice chan chan struct{}
-	// readinessNow asks the readiness monitor to evaluate at once; it
-	// closes the channel it was sent when the result is stored.
-	readinessNow chan chan struct{}
 
 	// leadership: leaderReady is set once the leader has barriered and
 	// rebuilt liveness; readyCh is closed at that moment.
@@ -62,18 +59,12 @@ type Node struct {
 	lessor  *liveness.Lessor
 	expiry  *liveness.Expirer
 	members *membership
-	ready   atomic.Pointer[readiness]
-	// prevCommit is the readiness monitor's commit-index sample.
-	prevCommit uint64
+	// readiness decides whether this member serves reads (readiness.go).
+	readiness *readiness
 	// leaderChange wakes writes waiting on a leader when it changes.
 	leaderChange *leaderChanges
 	// leaderQuiet wakes writes waiting on a leader found silent.
 	leaderQuiet *leaderChanges
-	// leaderCommit is the leader's commit index as its last answer to a
-	// heartbeat batch gave it; caughtUpAt is when the latest such report
-	// that this member had applied arrived (readiness.go).
-	leaderCommit atomic.Pointer[commitSample]
-	caughtUpAt   time.Time
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}
@@ -119,16 +110,15 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		cfg.Logger = hclog.NewNullLogger()
 	}
 	n := &Node{
-		cfg:          cfg,
-		logger:       cfg.Logger.Named("cluster"),
-		fsm:          f,
-		pool:         newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
-		requests:     newRequestTracker(cfg.ID),
-		notifyCh:     make(chan bool, 10),
-		reoffice:     make(chan chan struct{}),
-		readinessNow: make(chan chan struct{}),
-		readyCh:      make(chan struct{}),
-		shutdownCh:   make(chan struct{}),
+		cfg:        cfg,
+		logger:     cfg.Logger.Named("cluster"),
+		fsm:        f,
+		pool:       newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
+		requests:   newRequestTracker(cfg.ID),
+		notifyCh:   make(chan bool, 10),
+		reoffice:   make(chan chan struct{}),
+		readyCh:    make(chan struct{}),
+		shutdownCh: make(chan struct{}),
 	}
 	n.lanes = newLanes(n.pool.dialer, cfg.linkDown, n.logger)
 	n.forwards = &lane.Server{Workers: lane.NewWorkers(n.shutdownCh), Forward: (&rpcEndpoint{n: n}).forward,
@@ -139,7 +129,6 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		HeartbeatBatchInterval: cfg.HeartbeatBatchInterval, ControllerHeartbeatTimeout: cfg.ControllerHeartbeatTimeout,
 		Clock: time.Now, Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: n.otherVoters,
 		ConnClosed: n.offices.connClosed})
-	n.ready.Store(&readiness{reason: "starting"})
 	if err := n.start(ln); err != nil {
 		n.closeResources()
 		return nil, err
@@ -185,6 +174,10 @@ func (n *Node) start(ln net.Listener) error {
 		MassExpiryFraction: n.cfg.MassExpiryFraction, ApplyTimeout: n.cfg.ApplyTimeout, Logger: n.logger,
 		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.leaderReady.Load,
 		Propose: n.applyAsLeader, Expired: &n.stats.Expirations})
+	n.readiness = &readiness{maxStale: n.cfg.MaxStale, logger: n.logger, raft: n.raft, fsm: n.fsm, logs: n.stores.logs,
+		inOffice: n.leaderReady.Load, inConfiguration: func() bool { return inConfiguration(n.raft, n.cfg.ID) },
+		stop: n.shutdownCh, now: make(chan chan struct{})}
+	n.readiness.current.Store(&verdict{reason: "starting"})
 	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
 		promotions: map[raft.ServerID]time.Time{}, propose: n.applyAsLeader,
 		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer}
@@ -200,9 +193,9 @@ func (n *Node) start(ln net.Listener) error {
 		return err
 	}
 	n.goLoop(n.monitorLeadership)
-	n.goLoop(n.monitorReadiness)
+	n.goLoop(n.readiness.run)
 	courier := &liveness.Courier{Lessor: n.lessor, Leader: func() string { return remoteLeader(n.raft) },
-		Deliver: deliverBatch(n.pool, n.noteLeaderCommit), Logger: n.logger}
+		Deliver: deliverBatch(n.pool, n.readiness.noteLeaderCommit), Logger: n.logger}
 	n.goLoop(func() { courier.Run(n.shutdownCh) })
 	n.goLoop(n.watchLeader)
 	n.goLoop(n.observeLeaderChanges)

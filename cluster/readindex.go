@@ -65,7 +65,7 @@ func (n *Node) waitApplied(ctx context.Context, idx uint64) error {
 		if n.raft.AppliedIndex() < idx {
 			return false, nil
 		}
-		return n.fsm.AppliedIndex() >= n.lastFSMEntryAtOrBelow(idx), nil
+		return n.fsm.AppliedIndex() >= lastFSMEntryAtOrBelow(n.stores.logs, idx), nil
 	})
 }
 

@@ -2,19 +2,51 @@ package cluster
 
 import (
 	"fmt"
+	"strconv"
+	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
 )
 
 // readinessTick is how often readiness is re-evaluated; Ready reads the
 // cached result so that it costs nothing on the request path.
 const readinessTick = 100 * time.Millisecond
 
-// readiness is the cached answer of Ready, replaced as a whole.
-type readiness struct {
+// verdict is the cached answer of Ready, replaced as a whole.
+type verdict struct {
 	ready  bool
 	reason string
+}
+
+// readiness decides whether this member may serve client reads
+// (docs/design.md, "Readiness"): it re-evaluates every readinessTick, or at
+// once when asked, and caches the answer for Ready.
+type readiness struct {
+	maxStale time.Duration
+	logger   hclog.Logger
+	raft     *raft.Raft
+	fsm      *fsm.FSM
+	logs     raft.LogStore
+	// inOffice reports whether this member is a leader that took office.
+	inOffice func() bool
+	// inConfiguration reports whether this member is in the configuration.
+	inConfiguration func() bool
+	stop            <-chan struct{}
+
+	current atomic.Pointer[verdict]
+	// now asks the monitor to evaluate at once; it closes the channel it
+	// was sent when the result is stored.
+	now chan chan struct{}
+	// prevCommit is the monitor's commit-index sample.
+	prevCommit uint64
+	// leaderCommit is the leader's commit index as its last answer to a
+	// heartbeat batch gave it; caughtUpAt is when the latest such report
+	// that this member had applied arrived.
+	leaderCommit atomic.Pointer[commitSample]
+	caughtUpAt   time.Time
 }
 
 // Ready reports whether this member may serve client reads, and why not
@@ -23,67 +55,68 @@ type readiness struct {
 // fresher than MaxStale; a leader is ready once it has taken office. It is a
 // single atomic load: every client read asks.
 func (n *Node) Ready() (bool, string) {
-	r := n.ready.Load()
+	r := n.readiness.current.Load()
 	return r.ready, r.reason
 }
 
-func (n *Node) monitorReadiness() {
+// run re-evaluates until stop closes.
+func (r *readiness) run() {
 	t := time.NewTicker(readinessTick)
 	defer t.Stop()
 	for {
-		n.updateReadiness()
+		r.update()
 		select {
 		case <-t.C:
-		case done := <-n.readinessNow:
-			n.updateReadiness()
+		case done := <-r.now:
+			r.update()
 			close(done)
-		case <-n.shutdownCh:
-			n.ready.Store(&readiness{reason: "shutting down"})
+		case <-r.stop:
+			r.current.Store(&verdict{reason: "shutting down"})
 			return
 		}
 	}
 }
 
-// refreshReadiness has the readiness monitor evaluate now and waits until
-// the result is stored.
-func (n *Node) refreshReadiness() error { return n.askLoop(n.readinessNow) }
+// refresh has the monitor evaluate now and waits until the result is
+// stored.
+func (r *readiness) refresh() error { return askLoop(r.now, r.stop) }
 
 // askLoop sends one of the node's loops a request on ask and waits until
-// the loop closes the channel it was sent, or the node shuts down.
-func (n *Node) askLoop(ask chan<- chan struct{}) error {
+// the loop closes the channel it was sent, or stop closes.
+func askLoop(ask chan<- chan struct{}, stop <-chan struct{}) error {
 	done := make(chan struct{})
 	select {
 	case ask <- done:
-	case <-n.shutdownCh:
+	case <-stop:
 		return ErrShutdown
 	}
 	select {
 	case <-done:
 		return nil
-	case <-n.shutdownCh:
+	case <-stop:
 		return ErrShutdown
 	}
 }
 
-func (n *Node) updateReadiness() {
-	ready, reason := n.evaluateReadiness()
-	prev := n.ready.Load()
+func (r *readiness) update() {
+	ready, reason := r.evaluate()
+	prev := r.current.Load()
 	if ready == prev.ready && reason == prev.reason {
 		return // keep the value every request reads where it is
 	}
-	n.ready.Store(&readiness{ready: ready, reason: reason})
+	r.current.Store(&verdict{ready: ready, reason: reason})
 	if ready != prev.ready {
 		if ready {
-			n.logger.Info("member ready")
+			r.logger.Info("member ready")
 		} else {
-			n.logger.Warn("member not ready", "reason", reason)
+			r.logger.Warn("member not ready", "reason", reason)
 		}
 	}
 }
 
-func (n *Node) evaluateReadiness() (bool, string) {
-	if n.raft.State() == raft.Leader {
-		if n.leaderReady.Load() {
+func (r *readiness) evaluate() (bool, string) {
+	if r.raft.State() == raft.Leader {
+		if r.inOffice() {
 			return true, ""
 		}
 		return false, "leader taking office"
@@ -91,24 +124,24 @@ func (n *Node) evaluateReadiness() (bool, string) {
 	// The member is caught up when it has applied what was committed one
 	// tick ago (sampling one tick back keeps a busy follower from
 	// flapping). Only the monitor goroutine touches prevCommit.
-	contact := n.raft.LastContact()
-	prev := n.prevCommit
+	contact := r.raft.LastContact()
+	prev := r.prevCommit
 	if contact.IsZero() {
-		n.prevCommit = 0
+		r.prevCommit = 0
 	} else {
-		n.prevCommit = n.raft.CommitIndex()
+		r.prevCommit = r.raft.CommitIndex()
 	}
 	switch {
 	case contact.IsZero():
 		return false, "no contact with a leader yet"
-	case time.Since(contact) > n.cfg.MaxStale:
+	case time.Since(contact) > r.maxStale:
 		return false, "leader contact older than max stale"
-	case !n.inConfiguration():
+	case !r.inConfiguration():
 		return false, "not in the cluster configuration"
-	case prev == 0 || n.fsm.AppliedIndex() < n.lastFSMEntryAtOrBelow(prev):
+	case prev == 0 || r.fsm.AppliedIndex() < lastFSMEntryAtOrBelow(r.logs, prev):
 		return false, "applying committed entries"
 	}
-	if why := n.behindLeader(); why != "" {
+	if why := r.behindLeader(); why != "" {
 		return false, why
 	}
 	return true, ""
@@ -125,21 +158,21 @@ func (n *Node) evaluateReadiness() (bool, string) {
 // one heartbeat-batch round trip. A leader of an older version reports
 // nothing; then the rule does not apply. Only the monitor goroutine touches
 // caughtUpAt.
-func (n *Node) behindLeader() string {
-	s := n.leaderCommit.Load()
+func (r *readiness) behindLeader() string {
+	s := r.leaderCommit.Load()
 	switch {
 	case s == nil:
 		return "no commit index reported by the leader yet"
 	case s.unreported:
 		return ""
 	}
-	last := n.raft.LastIndex()
-	applied := last >= s.index && n.fsm.AppliedIndex() >= n.lastFSMEntryAtOrBelow(s.index)
-	if applied && s.at.After(n.caughtUpAt) {
-		n.caughtUpAt = s.at
+	last := r.raft.LastIndex()
+	applied := last >= s.index && r.fsm.AppliedIndex() >= lastFSMEntryAtOrBelow(r.logs, s.index)
+	if applied && s.at.After(r.caughtUpAt) {
+		r.caughtUpAt = s.at
 	}
 	switch {
-	case !n.caughtUpAt.IsZero() && time.Since(n.caughtUpAt) <= n.cfg.MaxStale:
+	case !r.caughtUpAt.IsZero() && time.Since(r.caughtUpAt) <= r.maxStale:
 		return ""
 	case last < s.index:
 		return fmt.Sprintf("receiving the leader's log (at %d of %d)", last, s.index)
@@ -147,6 +180,26 @@ func (n *Node) behindLeader() string {
 		return "applying the leader's log"
 	}
 	return "no commit index of the leader applied within max stale"
+}
+
+// commitSample is a commit index the leader reported, and when;
+// unreported when the leader answered without one (an older version).
+type commitSample struct {
+	index      uint64
+	at         time.Time
+	unreported bool
+}
+
+// noteLeaderCommit keeps the commit index the leader put in its answer to a
+// heartbeat batch.
+func (r *readiness) noteLeaderCommit(result []byte) {
+	if len(result) == 0 {
+		r.leaderCommit.Store(&commitSample{at: time.Now(), unreported: true})
+		return
+	}
+	if idx, err := strconv.ParseUint(string(result), 10, 64); err == nil {
+		r.leaderCommit.Store(&commitSample{index: idx, at: time.Now()})
+	}
 }
 
 // fsmEntryScan bounds the walk back over entries the FSM never sees.
@@ -157,10 +210,10 @@ const fsmEntryScan = 64
 // barriers never reach it, so the FSM's applied index can rest below the
 // commit index for good; it must reach this index instead. An entry already
 // compacted into a snapshot asks nothing more of the FSM.
-func (n *Node) lastFSMEntryAtOrBelow(idx uint64) uint64 {
+func lastFSMEntryAtOrBelow(logs raft.LogStore, idx uint64) uint64 {
 	for i := idx; i > 0 && idx-i < fsmEntryScan; i-- {
 		var l raft.Log
-		if err := n.stores.logs.GetLog(i, &l); err != nil {
+		if err := logs.GetLog(i, &l); err != nil {
 			return 0
 		}
 		if l.Type == raft.LogCommand || l.Type == raft.LogConfiguration {
