@@ -8,45 +8,56 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/internal/poll"
 )
+
+// formation makes a member part of a cluster (docs/design.md,
+// "Membership"): it recovers a configuration an operator wrote, forms the
+// initial one on a first start, or asks to join.
+type formation struct {
+	cfg    *Config
+	logger hclog.Logger
+	stores *stores
+	trans  raft.Transport
+}
 
 // bootstrap forms the initial configuration on a member without Raft state
 // (docs/design.md, "Membership"): the same voter list on every initial member, or
 // this member alone when it neither has peers nor joins. A member started
 // with Join, or with Bootstrap false, waits to be added.
-func (n *Node) bootstrap() error {
-	has, err := raft.HasExistingState(n.stores.logs, n.stores.stable, n.stores.snaps)
+func (f formation) bootstrap(r *raft.Raft) error {
+	has, err := raft.HasExistingState(f.stores.logs, f.stores.stable, f.stores.snaps)
 	if err != nil {
 		return fmt.Errorf("read raft state: %w", err)
 	}
 	if has {
-		n.logger.Info("resuming from existing raft state")
+		f.logger.Info("resuming from existing raft state")
 		return nil
 	}
 	var servers []raft.Server
 	switch {
-	case len(n.cfg.Peers) > 0 && !n.cfg.listedInPeers():
+	case len(f.cfg.Peers) > 0 && !f.cfg.listedInPeers():
 		// A StatefulSet scaled up starts new members with the initial list.
-		n.logger.Warn("this member is not among the initial peers: not bootstrapping; waiting to be added (raftnsctl peers add)",
-			"peers", len(n.cfg.Peers))
+		f.logger.Warn("this member is not among the initial peers: not bootstrapping; waiting to be added (raftnsctl peers add)",
+			"peers", len(f.cfg.Peers))
 		return nil
-	case len(n.cfg.Peers) > 0:
-		for _, p := range n.cfg.Peers {
+	case len(f.cfg.Peers) > 0:
+		for _, p := range f.cfg.Peers {
 			servers = append(servers, raft.Server{Suffrage: raft.Voter, ID: raft.ServerID(p.ID), Address: raft.ServerAddress(p.Addr)})
 		}
-	case len(n.cfg.Join) == 0 && n.cfg.Bootstrap:
-		servers = []raft.Server{{Suffrage: raft.Voter, ID: raft.ServerID(n.cfg.ID), Address: n.trans.LocalAddr()}}
+	case len(f.cfg.Join) == 0 && f.cfg.Bootstrap:
+		servers = []raft.Server{{Suffrage: raft.Voter, ID: raft.ServerID(f.cfg.ID), Address: f.trans.LocalAddr()}}
 	default:
-		n.logger.Info("waiting to be added to a cluster", "join", n.cfg.Join)
+		f.logger.Info("waiting to be added to a cluster", "join", f.cfg.Join)
 		return nil
 	}
-	err = n.raft.BootstrapCluster(raft.Configuration{Servers: servers}).Error()
+	err = r.BootstrapCluster(raft.Configuration{Servers: servers}).Error()
 	if err != nil && !errors.Is(err, raft.ErrCantBootstrap) {
 		return fmt.Errorf("bootstrap: %w", err)
 	}
-	n.logger.Info("bootstrapped cluster", "voters", len(servers))
+	f.logger.Info("bootstrapped cluster", "voters", len(servers))
 	return nil
 }
 
@@ -57,8 +68,8 @@ func peersFile(dataDir string) string { return filepath.Join(raftDir(dataDir), "
 // recoverFromPeersFile rewrites the configuration from peers.json, then
 // renames the file so it is used once. It implicitly commits every entry in
 // this member's log: see docs/operations.md before using it.
-func (n *Node) recoverFromPeersFile(rc *raft.Config) error {
-	path := peersFile(n.cfg.DataDir)
+func (f formation) recoverFromPeersFile(rc *raft.Config, fsm raft.FSM) error {
+	path := peersFile(f.cfg.DataDir)
 	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
@@ -66,51 +77,51 @@ func (n *Node) recoverFromPeersFile(rc *raft.Config) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
-	if err := raft.RecoverCluster(rc, n.fsm, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans, conf); err != nil {
+	if err := raft.RecoverCluster(rc, fsm, f.stores.logs, f.stores.stable, f.stores.snaps, f.trans, conf); err != nil {
 		return fmt.Errorf("recover cluster from %s: %w", path, err)
 	}
-	if err := os.Rename(path, filepath.Join(raftDir(n.cfg.DataDir), "peers.info")); err != nil {
+	if err := os.Rename(path, filepath.Join(raftDir(f.cfg.DataDir), "peers.info")); err != nil {
 		return fmt.Errorf("rename %s after recovery: %w", path, err)
 	}
-	n.logger.Warn("recovered cluster configuration from peers.json", "servers", len(conf.Servers))
+	f.logger.Warn("recovered cluster configuration from peers.json", "servers", len(conf.Servers))
 	return nil
 }
 
-// joinLoop asks the members named by Join to admit this one until it is in
-// the configuration.
-func (n *Node) joinLoop() {
+// joinLoop asks the members named by Join, through pool, to admit this one
+// until r has it in the configuration or stop closes.
+func (f formation) joinLoop(r *raft.Raft, pool *rpcPool, stop <-chan struct{}) {
 	backoff := 200 * time.Millisecond
 	for {
-		if inConfiguration(n.raft, n.cfg.ID) {
+		if inConfiguration(r, f.cfg.ID) {
 			return
 		}
-		for _, addr := range n.cfg.Join {
-			if err := n.askToJoin(addr); err != nil {
-				n.logger.Warn("join attempt failed", "addr", addr, "error", err)
+		for _, addr := range f.cfg.Join {
+			if err := f.askToJoin(pool, addr); err != nil {
+				f.logger.Warn("join attempt failed", "addr", addr, "error", err)
 				continue
 			}
-			n.logger.Info("admitted to cluster", "via", addr)
+			f.logger.Info("admitted to cluster", "via", addr)
 			return
 		}
-		if !poll.Sleep(jitter(backoff), n.shutdownCh) {
+		if !poll.Sleep(jitter(backoff), stop) {
 			return
 		}
 		backoff = min(backoff*2, 5*time.Second)
 	}
 }
 
-func (n *Node) askToJoin(addr string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), n.cfg.ForwardHold+n.cfg.ApplyTimeout)
+func (f formation) askToJoin(pool *rpcPool, addr string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), f.cfg.ForwardHold+f.cfg.ApplyTimeout)
 	defer cancel()
 	var reply LeaderReply
-	args := &JoinArgs{ID: n.cfg.ID, ClusterAddr: string(n.trans.LocalAddr())}
-	if err := n.pool.call(ctx, addr, "Join", args, &reply, false); err != nil {
+	args := &JoinArgs{ID: f.cfg.ID, ClusterAddr: string(f.trans.LocalAddr())}
+	if err := pool.call(ctx, addr, "Join", args, &reply, false); err != nil {
 		return err
 	}
 	if err := replyErr(&reply); err != nil {
 		return err
 	}
-	n.logger.Info("join answered", "outcome", string(reply.Result))
+	f.logger.Info("join answered", "outcome", string(reply.Result))
 	return nil
 }
 

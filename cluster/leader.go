@@ -167,7 +167,7 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 		err := ErrNoLeader
 		// Taken before the leader is read, so that a change in between
 		// is not missed.
-		changed := n.leaderChange.Changed()
+		changed := n.leaders.changed.Changed()
 		leaderID, leaderAddr := n.Leader()
 		switch {
 		case n.IsLeader():
@@ -212,40 +212,11 @@ const leaderSilenceLimit = time.Second
 // member's view of the leader changes or when the leader has been silent
 // for leaderSilenceLimit. A try cut short is retryable.
 func (n *Node) remoteAttempt(ctx context.Context, changed <-chan struct{}, try func(context.Context, lane.Cut) (any, error)) (any, error) {
-	res, err := try(ctx, lane.Cut{Changed: changed, Silent: n.leaderQuiet.Changed()})
+	res, err := try(ctx, lane.Cut{Changed: changed, Silent: n.leaders.quiet.Changed()})
 	if err != nil && ctx.Err() == nil && errors.Is(err, lane.ErrCut) {
 		return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
 	}
 	return res, err
-}
-
-// watchLeaderSilence wakes the tries at a remote leader (lane.Cut.Silent)
-// whenever a look, every quarter of leaderSilenceLimit, finds the leader
-// silent for leaderSilenceLimit; a try that began during the silence is
-// thus cut at the next look.
-func (n *Node) watchLeaderSilence() {
-	t := time.NewTicker(leaderSilenceLimit / 4)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			if n.leaderSilent() {
-				n.leaderQuiet.fire()
-			}
-		case <-n.shutdownCh:
-			return
-		}
-	}
-}
-
-// leaderSilent reports whether this member has heard nothing from the
-// leader for leaderSilenceLimit.
-func (n *Node) leaderSilent() bool {
-	if n.raft == nil {
-		return false
-	}
-	last := n.raft.LastContact()
-	return !last.IsZero() && time.Since(last) > leaderSilenceLimit
 }
 
 func retryable(err error) bool {

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"sync"
+	"time"
 
 	"github.com/hashicorp/raft"
 )
@@ -30,22 +31,58 @@ func (l *leaderChanges) fire() {
 	l.mu.Unlock()
 }
 
-// observeLeaderChanges feeds raft's leader observations into n.leaderChange
-// until shutdown.
-func (n *Node) observeLeaderChanges() {
+// leaderSignals wake the tries at a remote leader (lane.Cut): changed
+// fires at every change of leader that raft observes, quiet whenever a look
+// finds the leader silent for leaderSilenceLimit.
+type leaderSignals struct {
+	changed *leaderChanges
+	quiet   *leaderChanges
+}
+
+func newLeaderSignals() *leaderSignals {
+	return &leaderSignals{changed: newLeaderChanges(), quiet: newLeaderChanges()}
+}
+
+// observe feeds r's leader observations into changed until stop closes.
+func (s *leaderSignals) observe(r *raft.Raft, stop <-chan struct{}) {
 	obsCh := make(chan raft.Observation, 16)
 	obs := raft.NewObserver(obsCh, false, func(o *raft.Observation) bool {
 		_, ok := o.Data.(raft.LeaderObservation)
 		return ok
 	})
-	n.raft.RegisterObserver(obs)
-	defer n.raft.DeregisterObserver(obs)
+	r.RegisterObserver(obs)
+	defer r.DeregisterObserver(obs)
 	for {
 		select {
 		case <-obsCh:
-			n.leaderChange.fire()
-		case <-n.shutdownCh:
+			s.changed.fire()
+		case <-stop:
 			return
 		}
 	}
+}
+
+// watchSilence fires quiet whenever a look, every quarter of
+// leaderSilenceLimit, finds the leader silent for leaderSilenceLimit; a try
+// that began during the silence is thus cut at the next look.
+func (s *leaderSignals) watchSilence(r *raft.Raft, stop <-chan struct{}) {
+	t := time.NewTicker(leaderSilenceLimit / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			if leaderSilent(r) {
+				s.quiet.fire()
+			}
+		case <-stop:
+			return
+		}
+	}
+}
+
+// leaderSilent reports whether r has heard nothing from the leader for
+// leaderSilenceLimit.
+func leaderSilent(r *raft.Raft) bool {
+	last := r.LastContact()
+	return !last.IsZero() && time.Since(last) > leaderSilenceLimit
 }

@@ -10,8 +10,8 @@ import (
 )
 
 func TestRemoteAttempt_EndsWhenTheLeaderChanges(t *testing.T) {
-	n := &Node{leaderChange: newLeaderChanges(), leaderQuiet: newLeaderChanges(), shutdownCh: make(chan struct{})}
-	changed := n.leaderChange.Changed()
+	n := &Node{leaders: newLeaderSignals(), shutdownCh: make(chan struct{})}
+	changed := n.leaders.changed.Changed()
 	started := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
@@ -25,23 +25,23 @@ func TestRemoteAttempt_EndsWhenTheLeaderChanges(t *testing.T) {
 		done <- err
 	}()
 	<-started
-	n.leaderChange.fire()
+	n.leaders.changed.fire()
 	err := <-done
 	if !errors.Is(err, ErrNotLeader) || !retryable(err) {
 		t.Fatalf("attempt cut short by a leader change returned %v, want a retryable ErrNotLeader", err)
 	}
 	select {
-	case <-n.leaderChange.Changed():
+	case <-n.leaders.changed.Changed():
 		t.Fatal("the next change channel is already closed")
 	default:
 	}
 }
 
 func TestRemoteAttempt_KeepsTheCallersCancellation(t *testing.T) {
-	n := &Node{leaderChange: newLeaderChanges(), leaderQuiet: newLeaderChanges(), shutdownCh: make(chan struct{})}
+	n := &Node{leaders: newLeaderSignals(), shutdownCh: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	_, err := n.remoteAttempt(ctx, n.leaderChange.Changed(), func(ctx context.Context, cut lane.Cut) (any, error) {
+	_, err := n.remoteAttempt(ctx, n.leaders.changed.Changed(), func(ctx context.Context, cut lane.Cut) (any, error) {
 		ctx, cancel := cut.Context(ctx)
 		defer cancel(nil)
 		<-ctx.Done()
@@ -55,12 +55,12 @@ func TestRemoteAttempt_KeepsTheCallersCancellation(t *testing.T) {
 // A try is cut when the member finds the leader silent, even one that
 // began during the silence (the silence is announced at every look).
 func TestRemoteAttempt_EndsWhenTheLeaderIsFoundSilent(t *testing.T) {
-	n := &Node{leaderChange: newLeaderChanges(), leaderQuiet: newLeaderChanges(), shutdownCh: make(chan struct{})}
-	n.leaderQuiet.fire() // a look before the try began
+	n := &Node{leaders: newLeaderSignals(), shutdownCh: make(chan struct{})}
+	n.leaders.quiet.fire() // a look before the try began
 	started := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := n.remoteAttempt(context.Background(), n.leaderChange.Changed(), func(_ context.Context, cut lane.Cut) (any, error) {
+		_, err := n.remoteAttempt(context.Background(), n.leaders.changed.Changed(), func(_ context.Context, cut lane.Cut) (any, error) {
 			close(started)
 			<-cut.Silent
 			return nil, lane.ErrCut
@@ -73,7 +73,7 @@ func TestRemoteAttempt_EndsWhenTheLeaderIsFoundSilent(t *testing.T) {
 		t.Fatalf("the try ended before the next look: %v", err)
 	default:
 	}
-	n.leaderQuiet.fire()
+	n.leaders.quiet.fire()
 	if err := <-done; !errors.Is(err, ErrNotLeader) || !retryable(err) {
 		t.Fatalf("attempt cut short by the leader's silence returned %v, want a retryable ErrNotLeader", err)
 	}

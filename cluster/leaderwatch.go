@@ -3,9 +3,12 @@ package cluster
 import (
 	"errors"
 	"net"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -27,29 +30,52 @@ const (
 	leaderWatchQuick = 10 * time.Second
 )
 
-// watchLeader runs on every member for its lifetime.
-func (n *Node) watchLeader() {
-	for poll.Sleep(leaderWatchPoll, n.shutdownCh) {
-		_, addr := n.Leader()
-		if addr == "" || n.IsLeader() {
+// leaderWatch runs on every member for its lifetime and shortens its Raft
+// timeouts while the leader's cluster port refuses connections.
+type leaderWatch struct {
+	raft *raft.Raft
+	// dial opens an RPC connection to a member's cluster port.
+	dial func(addr string) (net.Conn, error)
+	// lease is the leader lease timeout Raft runs with, the lower bound
+	// raft puts on the heartbeat timeout.
+	lease time.Duration
+	// detected counts the times the leader was found gone.
+	detected *atomic.Uint64
+	logger   hclog.Logger
+	stop     <-chan struct{}
+}
+
+// leader returns the leader's cluster address, "" when unknown.
+func (w *leaderWatch) leader() string {
+	addr, _ := w.raft.LeaderWithID()
+	return string(addr)
+}
+
+func (w *leaderWatch) isLeader() bool { return w.raft.State() == raft.Leader }
+
+// run watches the leader until stop closes.
+func (w *leaderWatch) run() {
+	for poll.Sleep(leaderWatchPoll, w.stop) {
+		addr := w.leader()
+		if addr == "" || w.isLeader() {
 			continue
 		}
-		conn, err := n.pool.dialer.dial(addr, muxRPC, rpcDialTimeout)
+		conn, err := w.dial(addr)
 		if err != nil {
 			if errors.Is(err, syscall.ECONNREFUSED) {
-				n.leaderGone(addr)
+				w.leaderGone(addr)
 			}
 			continue
 		}
-		if n.watchConn(conn, addr) && n.refuses(addr) {
-			n.leaderGone(addr)
+		if w.watchConn(conn, addr) && w.refuses(addr) {
+			w.leaderGone(addr)
 		}
 	}
 }
 
 // watchConn blocks until conn to the leader at addr breaks (true), or the
 // leader changes or the node shuts down (false).
-func (n *Node) watchConn(conn net.Conn, addr string) bool {
+func (w *leaderWatch) watchConn(conn net.Conn, addr string) bool {
 	broke := make(chan struct{})
 	go func() {
 		var b [1]byte
@@ -62,21 +88,20 @@ func (n *Node) watchConn(conn net.Conn, addr string) bool {
 	for {
 		select {
 		case <-broke:
-			_, now := n.Leader()
-			return now == addr
+			return w.leader() == addr
 		case <-t.C:
-			if _, now := n.Leader(); now != addr || n.IsLeader() {
+			if w.leader() != addr || w.isLeader() {
 				return false
 			}
-		case <-n.shutdownCh:
+		case <-w.stop:
 			return false
 		}
 	}
 }
 
 // refuses reports whether the cluster port at addr refuses connections.
-func (n *Node) refuses(addr string) bool {
-	conn, err := n.pool.dialer.dial(addr, muxRPC, rpcDialTimeout)
+func (w *leaderWatch) refuses(addr string) bool {
+	conn, err := w.dial(addr)
 	if err == nil {
 		conn.Close()
 		return false
@@ -87,33 +112,26 @@ func (n *Node) refuses(addr string) bool {
 // leaderGone shortens this follower's Raft timeouts while the leader at
 // addr is gone, and restores them once another leader is known (or after
 // leaderWatchQuick).
-func (n *Node) leaderGone(addr string) {
-	normal := n.raft.ReloadableConfig()
+func (w *leaderWatch) leaderGone(addr string) {
+	normal := w.raft.ReloadableConfig()
 	quick := normal
-	lease := n.raftLeaseTimeout()
-	if lease <= 0 || lease >= normal.HeartbeatTimeout {
+	if w.lease <= 0 || w.lease >= normal.HeartbeatTimeout {
 		return
 	}
-	quick.HeartbeatTimeout, quick.ElectionTimeout = lease, lease
-	if err := n.raft.ReloadConfig(quick); err != nil {
-		n.logger.Warn("cannot shorten raft timeouts after losing the leader", "error", err)
+	quick.HeartbeatTimeout, quick.ElectionTimeout = w.lease, w.lease
+	if err := w.raft.ReloadConfig(quick); err != nil {
+		w.logger.Warn("cannot shorten raft timeouts after losing the leader", "error", err)
 		return
 	}
-	n.stats.LeaderLossDetected.Add(1)
-	n.logger.Info("leader's cluster port refuses connections: shortened raft timeouts until a new leader", "leader", addr, "timeout", lease)
+	w.detected.Add(1)
+	w.logger.Info("leader's cluster port refuses connections: shortened raft timeouts until a new leader", "leader", addr, "timeout", w.lease)
 	until := time.Now().Add(leaderWatchQuick)
-	for time.Now().Before(until) && poll.Sleep(leaderWatchPoll, n.shutdownCh) {
-		if _, now := n.Leader(); (now != "" && now != addr) || n.IsLeader() {
+	for time.Now().Before(until) && poll.Sleep(leaderWatchPoll, w.stop) {
+		if now := w.leader(); (now != "" && now != addr) || w.isLeader() {
 			break
 		}
 	}
-	if err := n.raft.ReloadConfig(normal); err != nil {
-		n.logger.Warn("cannot restore raft timeouts", "error", err)
+	if err := w.raft.ReloadConfig(normal); err != nil {
+		w.logger.Warn("cannot restore raft timeouts", "error", err)
 	}
-}
-
-// raftLeaseTimeout is the leader lease timeout Raft runs with, the lower
-// bound raft puts on the heartbeat timeout.
-func (n *Node) raftLeaseTimeout() time.Duration {
-	return n.cfg.raftConfig().LeaderLeaseTimeout
 }

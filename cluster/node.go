@@ -61,10 +61,8 @@ type Node struct {
 	members *membership
 	// readiness decides whether this member serves reads (readiness.go).
 	readiness *readiness
-	// leaderChange wakes writes waiting on a leader when it changes.
-	leaderChange *leaderChanges
-	// leaderQuiet wakes writes waiting on a leader found silent.
-	leaderQuiet *leaderChanges
+	// leaders wake writes waiting on a leader that changed or went silent.
+	leaders *leaderSignals
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}
@@ -123,8 +121,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 	n.lanes = newLanes(n.pool.dialer, cfg.linkDown, n.logger)
 	n.forwards = &lane.Server{Workers: lane.NewWorkers(n.shutdownCh), Forward: (&rpcEndpoint{n: n}).forward,
 		HelloTimeout: muxHandshakeTimeout, Stop: n.shutdownCh, Logger: n.logger}
-	n.leaderChange = newLeaderChanges()
-	n.leaderQuiet = newLeaderChanges()
+	n.leaders = newLeaderSignals()
 	n.lessor = liveness.New(liveness.Config{Self: cfg.ID, BrokerExpiry: cfg.BrokerExpiry, ConnCloseGrace: cfg.ConnCloseGrace,
 		HeartbeatBatchInterval: cfg.HeartbeatBatchInterval, ControllerHeartbeatTimeout: cfg.ControllerHeartbeatTimeout,
 		Clock: time.Now, Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: n.otherVoters,
@@ -164,7 +161,8 @@ func (n *Node) start(ln net.Listener) error {
 	rc := n.cfg.raftConfig()
 	rc.NotifyCh = n.notifyCh
 	rc.Logger = n.cfg.Logger.Named("raft")
-	if err := n.recoverFromPeersFile(rc); err != nil {
+	form := formation{cfg: n.cfg, logger: n.logger, stores: n.stores, trans: n.trans}
+	if err := form.recoverFromPeersFile(rc, n.fsm); err != nil {
 		return err
 	}
 	if n.raft, err = raft.NewRaft(rc, n.fsm, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans); err != nil {
@@ -189,7 +187,7 @@ func (n *Node) start(ln net.Listener) error {
 	if n.mux.forward != nil {
 		n.goLoop(func() { serveConns(n.mux.forward, n.forwards.ServeConn) })
 	}
-	if err := n.bootstrap(); err != nil {
+	if err := form.bootstrap(n.raft); err != nil {
 		return err
 	}
 	n.goLoop(n.monitorLeadership)
@@ -197,11 +195,14 @@ func (n *Node) start(ln net.Listener) error {
 	courier := &liveness.Courier{Lessor: n.lessor, Leader: func() string { return remoteLeader(n.raft) },
 		Deliver: deliverBatch(n.pool, n.readiness.noteLeaderCommit), Logger: n.logger}
 	n.goLoop(func() { courier.Run(n.shutdownCh) })
-	n.goLoop(n.watchLeader)
-	n.goLoop(n.observeLeaderChanges)
-	n.goLoop(n.watchLeaderSilence)
+	watch := &leaderWatch{raft: n.raft, lease: n.cfg.raftConfig().LeaderLeaseTimeout, detected: &n.stats.LeaderLossDetected,
+		dial:   func(addr string) (net.Conn, error) { return n.pool.dialer.dial(addr, muxRPC, rpcDialTimeout) },
+		logger: n.logger, stop: n.shutdownCh}
+	n.goLoop(watch.run)
+	n.goLoop(func() { n.leaders.observe(n.raft, n.shutdownCh) })
+	n.goLoop(func() { n.leaders.watchSilence(n.raft, n.shutdownCh) })
 	if len(n.cfg.Join) > 0 {
-		n.goLoop(n.joinLoop)
+		n.goLoop(func() { form.joinLoop(n.raft, n.pool, n.shutdownCh) })
 	}
 	return nil
 }
