@@ -124,18 +124,3 @@ func (f formation) askToJoin(pool *rpcPool, addr string) error {
 	f.logger.Info("join answered", "outcome", string(reply.Result))
 	return nil
 }
-
-// inConfiguration reports whether the member id is in r's latest
-// configuration.
-func inConfiguration(r *raft.Raft, id string) bool {
-	fut := r.GetConfiguration()
-	if fut.Error() != nil {
-		return false
-	}
-	for _, s := range fut.Configuration().Servers {
-		if string(s.ID) == id {
-			return true
-		}
-	}
-	return false
-}

@@ -190,3 +190,34 @@ func configuration(r *raft.Raft) (raft.Configuration, error) {
 	}
 	return fut.Configuration(), nil
 }
+
+// inConfiguration reports whether the member id is in r's latest
+// configuration.
+func inConfiguration(r *raft.Raft, id string) bool {
+	fut := r.GetConfiguration()
+	if fut.Error() != nil {
+		return false
+	}
+	for _, s := range fut.Configuration().Servers {
+		if string(s.ID) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// otherVoters counts the voters in r's latest configuration other than the
+// member id.
+func otherVoters(r *raft.Raft, id string) int {
+	fut := r.GetConfiguration()
+	if fut.Error() != nil {
+		return 0
+	}
+	count := 0
+	for _, s := range fut.Configuration().Servers {
+		if s.Suffrage == raft.Voter && string(s.ID) != id {
+			count++
+		}
+	}
+	return count
+}

@@ -124,7 +124,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 	n.leaders = newLeaderSignals()
 	n.lessor = liveness.New(liveness.Config{Self: cfg.ID, BrokerExpiry: cfg.BrokerExpiry, ConnCloseGrace: cfg.ConnCloseGrace,
 		HeartbeatBatchInterval: cfg.HeartbeatBatchInterval, ControllerHeartbeatTimeout: cfg.ControllerHeartbeatTimeout,
-		Clock: time.Now, Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: n.otherVoters,
+		Clock: time.Now, Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: func() int { return otherVoters(n.raft, cfg.ID) },
 		ConnClosed: n.offices.connClosed})
 	if err := n.start(ln); err != nil {
 		n.closeResources()
@@ -180,10 +180,10 @@ func (n *Node) start(ln net.Listener) error {
 		promotions: map[raft.ServerID]time.Time{}, propose: n.applyAsLeader,
 		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer}
 	if n.stores.bolt != nil {
-		n.goLoop(func() { n.stores.bolt.RunMetrics(n.shutdownContext(), boltMetricsInterval) })
+		n.goLoop(func() { n.stores.bolt.RunMetrics(contextUntil(n.shutdownCh), boltMetricsInterval) })
 	}
 	n.goLoop(n.mux.serve)
-	n.goLoop(func() { n.serveRPC(n.mux.rpc) })
+	n.goLoop(func() { serveRPC(n.mux.rpc, &rpcEndpoint{n: n}) })
 	if n.mux.forward != nil {
 		n.goLoop(func() { serveConns(n.mux.forward, n.forwards.ServeConn) })
 	}
@@ -244,7 +244,7 @@ func (n *Node) Leader() (id, addr string) {
 func (n *Node) Shutdown() error {
 	var err error
 	n.shutdownOnce.Do(func() {
-		if n.raft != nil && n.IsLeader() && n.otherVoters() > 0 {
+		if n.raft != nil && n.IsLeader() && otherVoters(n.raft, n.cfg.ID) > 0 {
 			if terr := n.raft.LeadershipTransfer().Error(); terr != nil {
 				n.logger.Warn("leadership transfer before shutdown failed", "error", terr)
 			} else {
@@ -278,29 +278,14 @@ func (n *Node) closeResources() {
 	}
 }
 
-// otherVoters counts the voters in the configuration other than this member.
-func (n *Node) otherVoters() int {
-	fut := n.raft.GetConfiguration()
-	if fut.Error() != nil {
-		return 0
-	}
-	count := 0
-	for _, s := range fut.Configuration().Servers {
-		if s.Suffrage == raft.Voter && string(s.ID) != n.cfg.ID {
-			count++
-		}
-	}
-	return count
-}
-
 // boltMetricsInterval is how often the log store reports its metrics.
 const boltMetricsInterval = 10 * time.Second
 
-// shutdownContext returns a context cancelled at shutdown.
-func (n *Node) shutdownContext() context.Context {
+// contextUntil returns a context cancelled when stop closes.
+func contextUntil(stop <-chan struct{}) context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		<-n.shutdownCh
+		<-stop
 		cancel()
 	}()
 	return ctx

@@ -131,10 +131,10 @@ func (e *rpcEndpoint) Status(_ *StatusArgs, reply *Status) error {
 	return nil
 }
 
-// serveRPC serves the internal RPCs on connections from the mux.
-func (n *Node) serveRPC(ln net.Listener) {
+// serveRPC serves the internal RPCs of e on connections from the mux.
+func serveRPC(ln net.Listener, e *rpcEndpoint) {
 	srv := rpc.NewServer()
-	if err := srv.RegisterName("Cluster", &rpcEndpoint{n: n}); err != nil {
+	if err := srv.RegisterName("Cluster", e); err != nil {
 		panic(err) // the endpoint's method set is fixed at compile time
 	}
 	serveConns(ln, func(c net.Conn) { srv.ServeConn(c) })

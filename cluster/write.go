@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
@@ -34,9 +35,9 @@ func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, erro
 		local:  func(ctx context.Context) (any, error) { return n.applyEncodedAsLeader(ctx, t, buf) },
 		decode: func(b []byte) (any, error) { return fsm.DecodeResult(t, b) },
 	})
-	n.countOutcome(err)
+	n.stats.countOutcome(err)
 	if err == nil {
-		n.logWrite(cmd)
+		logWrite(n.logger, cmd)
 	}
 	return res, err
 }
@@ -56,13 +57,13 @@ func (n *Node) ApplyLeaderOnly(ctx context.Context, t fsm.CommandType, cmd any) 
 }
 
 // countOutcome counts a failed write by whether it may have been applied.
-func (n *Node) countOutcome(err error) {
+func (s *Stats) countOutcome(err error) {
 	switch {
 	case err == nil:
 	case errors.Is(err, ErrOutcomeUnknown), errors.Is(err, fsm.ErrSuperseded):
-		n.stats.WritesOutcomeUnknown.Add(1)
+		s.WritesOutcomeUnknown.Add(1)
 	case errors.Is(err, ErrNoLeader), errors.Is(err, ErrNotLeader), errors.Is(err, ErrLeaderNotReady):
-		n.stats.WritesNotApplied.Add(1)
+		s.WritesNotApplied.Add(1)
 	}
 }
 
@@ -98,7 +99,7 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 		local:  func(ctx context.Context) (any, error) { return n.registerAsLeader(ctx, reg) },
 		decode: func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
 	})
-	n.countOutcome(err)
+	n.stats.countOutcome(err)
 	r, _ := res.(fsm.RegisterResult)
 	return r, err
 }
@@ -226,18 +227,18 @@ func (n *Node) applyAsLeader(ctx context.Context, t fsm.CommandType, cmd any) (a
 // in the logs later, on the member that took the request. Broker arrivals,
 // departures and expiries are logged by every member's FSM as they are
 // applied.
-func (n *Node) logWrite(cmd any) {
+func logWrite(logger hclog.Logger, cmd any) {
 	switch c := cmd.(type) {
 	case *fsm.WipeWritePerm:
-		n.logger.Info("write permission wiped", "broker", c.BrokerName)
+		logger.Info("write permission wiped", "broker", c.BrokerName)
 	case *fsm.AddWritePerm:
-		n.logger.Info("write permission added", "broker", c.BrokerName)
+		logger.Info("write permission added", "broker", c.BrokerName)
 	case *fsm.DeleteTopic:
-		n.logger.Info("topic deleted", "topic", c.Topic, "cluster", c.ClusterName)
+		logger.Info("topic deleted", "topic", c.Topic, "cluster", c.ClusterName)
 	case *fsm.RegisterTopic:
-		n.logger.Info("topic registered", "topic", c.Topic, "brokers", len(c.QueueDatas))
+		logger.Info("topic registered", "topic", c.Topic, "brokers", len(c.QueueDatas))
 	case *fsm.PutKV, *fsm.DeleteKV:
-		n.logger.Debug("kv config changed", "command", fmt.Sprintf("%T", c))
+		logger.Debug("kv config changed", "command", fmt.Sprintf("%T", c))
 	}
 }
 
