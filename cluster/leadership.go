@@ -3,8 +3,11 @@ package cluster
 import (
 	"context"
 	"errors"
+	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 )
 
@@ -15,90 +18,195 @@ const (
 	leaderHousekeep = time.Second
 )
 
-// monitorLeadership is the single consumer of Raft's leadership signal. It
-// makes no Raft calls itself; it starts and stops the leader loop. A true
-// after a true means leadership was lost and regained in between, so the
-// leader duties are revoked and established again.
-func (n *Node) monitorLeadership() {
+// leadership takes and leaves office as Raft's leadership signal says and
+// keeps whether this member is the leader in office (docs/design.md,
+// "Taking office"). A term of office runs serve on a goroutine of its own;
+// leaving office clears the office flag and calls demote first, then stops
+// serve and waits for it.
+type leadership struct {
+	raft   *raft.Raft
+	logger hclog.Logger
+	// notify is Raft's leadership signal (raft.Config.NotifyCh).
+	notify chan bool
+	// again asks the monitor to take office again (after a restore); it
+	// answers once the old term of office has been revoked.
+	again chan chan struct{}
+	// changes counts the leadership signals.
+	changes  *atomic.Uint64
+	shutdown <-chan struct{}
+	// serve runs a term of office until its stop channel closes; demote
+	// drops what a term kept (the lease table).
+	serve  func(stop chan struct{})
+	demote func()
+
+	// ready is set once the leader has barriered and rebuilt liveness;
+	// readyCh is closed at that moment.
+	mu      sync.Mutex
+	ready   atomic.Bool
+	readyCh chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+// inOffice reports whether this member is a leader that has taken office.
+func (l *leadership) inOffice() bool { return l.ready.Load() }
+
+// monitor is the single consumer of Raft's leadership signal. It makes no
+// Raft calls itself; it starts and stops the term of office. A true after
+// a true means leadership was lost and regained in between, so the leader
+// duties are revoked and established again.
+func (l *leadership) monitor() {
 	for {
 		select {
-		case isLeader := <-n.notifyCh:
-			n.stats.LeaderChanges.Add(1)
-			n.stopLeaderLoop()
+		case isLeader := <-l.notify:
+			l.changes.Add(1)
+			l.leave()
 			if isLeader {
-				n.logger.Info("gained leadership", "term", n.raft.CurrentTerm())
-				n.startLeaderLoop()
+				l.logger.Info("gained leadership", "term", l.raft.CurrentTerm())
+				l.take()
 			} else {
-				n.logger.Info("lost leadership", "term", n.raft.CurrentTerm())
+				l.logger.Info("lost leadership", "term", l.raft.CurrentTerm())
 			}
-		case revoked := <-n.reoffice:
-			n.stopLeaderLoop()
-			if n.IsLeader() {
-				n.logger.Info("taking office again", "term", n.raft.CurrentTerm())
-				n.startLeaderLoop()
+		case revoked := <-l.again:
+			l.leave()
+			if l.raft.State() == raft.Leader {
+				l.logger.Info("taking office again", "term", l.raft.CurrentTerm())
+				l.take()
 			}
 			close(revoked)
-		case <-n.shutdownCh:
+		case <-l.shutdown:
 			return
 		}
 	}
 }
 
-// takeOfficeAgain has the leader revoke its duties and take office again,
-// as after an election, and waits until it is back in office and its
-// readiness says so: a restore replaces the tables liveness was built
-// from, and the caller's next read must not find the member unready.
-func (n *Node) takeOfficeAgain(timeout time.Duration) error {
-	if err := askLoop(n.reoffice, n.shutdownCh); err != nil {
+// takeAgain has the leader revoke its duties and take office again, as
+// after an election, and waits until it is back in office: a restore
+// replaces the tables liveness was built from.
+func (l *leadership) takeAgain(timeout time.Duration) error {
+	if err := askLoop(l.again, l.shutdown); err != nil {
 		return err
 	}
 	expired := make(chan struct{})
 	deadline := time.AfterFunc(timeout, func() { close(expired) })
 	defer deadline.Stop()
-	if err := n.waitLeaderReady(expired); err != nil {
-		return err
-	}
-	return n.readiness.refresh()
+	return l.waitReady(expired)
 }
 
-func (n *Node) startLeaderLoop() {
-	n.leaderMu.Lock()
-	defer n.leaderMu.Unlock()
+func (l *leadership) take() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	stop, done := make(chan struct{}), make(chan struct{})
-	n.leaderStop, n.leaderDone = stop, done
+	l.stop, l.done = stop, done
 	go func() {
 		defer close(done)
-		n.leaderLoop(stop)
+		l.serve(stop)
 	}()
 }
 
-// stopLeaderLoop revokes leader duties: leaderReady is cleared first so no
-// new write or expiry starts, the lease table is discarded, then the loop
-// stops.
-func (n *Node) stopLeaderLoop() {
-	n.leaderReady.Store(false)
-	n.lessor.Demote()
-	n.leaderMu.Lock()
-	stop, done := n.leaderStop, n.leaderDone
-	n.leaderStop, n.leaderDone = nil, nil
-	n.leaderMu.Unlock()
+// enter marks the term of office begun: writes are accepted from now on.
+func (l *leadership) enter() {
+	l.mu.Lock()
+	l.ready.Store(true)
+	close(l.readyCh)
+	l.mu.Unlock()
+}
+
+// leave revokes leader duties: the office flag is cleared first so no new
+// write or expiry starts, the lease table is discarded, then the term's
+// loop stops.
+func (l *leadership) leave() {
+	l.ready.Store(false)
+	l.demote()
+	l.mu.Lock()
+	stop, done := l.stop, l.done
+	l.stop, l.done = nil, nil
+	l.mu.Unlock()
 	if stop == nil {
 		return
 	}
 	close(stop)
 	<-done
 	// Again: the loop may have taken office after the first revocation.
-	n.leaderReady.Store(false)
-	n.lessor.Demote()
-	n.leaderMu.Lock()
-	n.readyCh = make(chan struct{})
-	n.leaderMu.Unlock()
+	l.ready.Store(false)
+	l.demote()
+	l.mu.Lock()
+	l.readyCh = make(chan struct{})
+	l.mu.Unlock()
+}
+
+// barrier waits until every entry of earlier terms is applied. On repeated
+// failure while still leader it hands leadership over instead of serving
+// from a state it cannot vouch for (Consul #3545).
+func (l *leadership) barrier(stop chan struct{}) bool {
+	backoff := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := waitFuture(l.raft.Barrier(barrierTimeout), stop, l.shutdown)
+		if errors.Is(err, errWaitStopped) {
+			return false
+		}
+		if err == nil {
+			return true
+		}
+		l.logger.Error("barrier failed", "attempt", attempt, "error", err)
+		if l.raft.State() != raft.Leader {
+			return false
+		}
+		if attempt >= barrierAttempts {
+			l.logger.Error("giving up leadership after repeated barrier failures")
+			if err := l.raft.LeadershipTransfer().Error(); err != nil {
+				l.logger.Error("leadership transfer failed", "error", err)
+			}
+			return false
+		}
+		select {
+		case <-stop:
+			return false
+		case <-time.After(jitter(backoff)):
+			backoff *= 2
+		}
+	}
+}
+
+// waitReady blocks until this member is a ready leader, it stops being
+// leader, or done closes.
+func (l *leadership) waitReady(done <-chan struct{}) error {
+	for {
+		if l.ready.Load() {
+			return nil
+		}
+		if l.raft.State() != raft.Leader {
+			return ErrNotLeader
+		}
+		l.mu.Lock()
+		ch := l.readyCh
+		l.mu.Unlock()
+		select {
+		case <-ch:
+		case <-done:
+			return ErrLeaderNotReady
+		case <-l.shutdown:
+			return ErrShutdown
+		case <-time.After(50 * time.Millisecond):
+			// re-check leadership; the ready channel is replaced on revoke
+		}
+	}
+}
+
+// leaderReadyFor is waitReady until ctx is done. It asks ctx for its Done
+// channel only when it has to wait, which a write's context
+// (internal/deadline) arms its timer for.
+func (n *Node) leaderReadyFor(ctx context.Context) error {
+	if n.leadership.inOffice() {
+		return nil
+	}
+	return n.leadership.waitReady(ctx.Done())
 }
 
 // leaderLoop takes office in order: Barrier, rebuild liveness with every
 // registered broker just heard from, start the expiry scan, accept writes.
 func (n *Node) leaderLoop(stop chan struct{}) {
-	if !n.barrier(stop) {
+	if !n.leadership.barrier(stop) {
 		return
 	}
 	n.lessor.Promote(n.raft.LastIndex())
@@ -108,10 +216,7 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	house := time.NewTicker(leaderHousekeep)
 	defer house.Stop()
 
-	n.leaderMu.Lock()
-	n.leaderReady.Store(true)
-	close(n.readyCh)
-	n.leaderMu.Unlock()
+	n.leadership.enter()
 	n.logger.Info("leader ready", "brokers", len(n.fsm.Registrations()))
 	n.members.reconcileMemberDirectory(true)
 	refresh := time.NewTicker(n.cfg.DirectoryRefresh)
@@ -133,74 +238,6 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 			// Re-read every member's addresses, so one restarted with new
 			// client or admin addresses is republished.
 			n.members.reconcileMemberDirectory(true)
-		}
-	}
-}
-
-// barrier waits until every entry of earlier terms is applied. On repeated
-// failure while still leader it hands leadership over instead of serving
-// from a state it cannot vouch for (Consul #3545).
-func (n *Node) barrier(stop chan struct{}) bool {
-	backoff := 100 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		err := waitFuture(n.raft.Barrier(barrierTimeout), stop, n.shutdownCh)
-		if errors.Is(err, errWaitStopped) {
-			return false
-		}
-		if err == nil {
-			return true
-		}
-		n.logger.Error("barrier failed", "attempt", attempt, "error", err)
-		if n.raft.State() != raft.Leader {
-			return false
-		}
-		if attempt >= barrierAttempts {
-			n.logger.Error("giving up leadership after repeated barrier failures")
-			if err := n.raft.LeadershipTransfer().Error(); err != nil {
-				n.logger.Error("leadership transfer failed", "error", err)
-			}
-			return false
-		}
-		select {
-		case <-stop:
-			return false
-		case <-time.After(jitter(backoff)):
-			backoff *= 2
-		}
-	}
-}
-
-// leaderReadyFor is waitLeaderReady until ctx is done. It asks ctx for its
-// Done channel only when it has to wait, which a write's context
-// (internal/deadline) arms its timer for.
-func (n *Node) leaderReadyFor(ctx context.Context) error {
-	if n.leaderReady.Load() {
-		return nil
-	}
-	return n.waitLeaderReady(ctx.Done())
-}
-
-// waitLeaderReady blocks until this member is a ready leader, it stops being
-// leader, or done closes.
-func (n *Node) waitLeaderReady(done <-chan struct{}) error {
-	for {
-		if n.leaderReady.Load() {
-			return nil
-		}
-		if !n.IsLeader() {
-			return ErrNotLeader
-		}
-		n.leaderMu.Lock()
-		ch := n.readyCh
-		n.leaderMu.Unlock()
-		select {
-		case <-ch:
-		case <-done:
-			return ErrLeaderNotReady
-		case <-n.shutdownCh:
-			return ErrShutdown
-		case <-time.After(50 * time.Millisecond):
-			// re-check leadership; the ready channel is replaced on revoke
 		}
 	}
 }

@@ -37,18 +37,8 @@ type Node struct {
 	// requests assigns the request ids of the writes this member takes.
 	requests *requestTracker
 
-	notifyCh chan bool
-	// reoffice asks the leadership monitor to take office again (after a
-	// restore); it answers once the old term of office has been revoked.
-	reoffice chan chan struct{}
-
-	// leadership: leaderReady is set once the leader has barriered and
-	// rebuilt liveness; readyCh is closed at that moment.
-	leaderMu    sync.Mutex
-	leaderReady atomic.Bool
-	readyCh     chan struct{}
-	leaderStop  chan struct{}
-	leaderDone  chan struct{}
+	// leadership takes and leaves office (leadership.go).
+	leadership *leadership
 
 	// calls are the operations other packages run on the leader
 	// (leadercall.go); offices the duties of the leader in office that
@@ -113,9 +103,6 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		fsm:        f,
 		pool:       newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
 		requests:   newRequestTracker(cfg.ID),
-		notifyCh:   make(chan bool, 10),
-		reoffice:   make(chan chan struct{}),
-		readyCh:    make(chan struct{}),
 		shutdownCh: make(chan struct{}),
 	}
 	n.lanes = newLanes(n.pool.dialer, cfg.linkDown, n.logger)
@@ -159,7 +146,8 @@ func (n *Node) start(ln net.Listener) error {
 		}
 	}
 	rc := n.cfg.raftConfig()
-	rc.NotifyCh = n.notifyCh
+	notify := make(chan bool, 10)
+	rc.NotifyCh = notify
 	rc.Logger = n.cfg.Logger.Named("raft")
 	form := formation{cfg: n.cfg, logger: n.logger, stores: n.stores, trans: n.trans}
 	if err := form.recoverFromPeersFile(rc, n.fsm); err != nil {
@@ -168,17 +156,7 @@ func (n *Node) start(ln net.Listener) error {
 	if n.raft, err = raft.NewRaft(rc, n.fsm, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans); err != nil {
 		return fmt.Errorf("start raft: %w", err)
 	}
-	n.expiry = liveness.NewExpirer(n.lessor, liveness.ExpiryConfig{ExpiryBatchMax: n.cfg.ExpiryBatchMax,
-		MassExpiryFraction: n.cfg.MassExpiryFraction, ApplyTimeout: n.cfg.ApplyTimeout, Logger: n.logger,
-		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.leaderReady.Load,
-		Propose: n.applyAsLeader, Expired: &n.stats.Expirations})
-	n.readiness = &readiness{maxStale: n.cfg.MaxStale, logger: n.logger, raft: n.raft, fsm: n.fsm, logs: n.stores.logs,
-		inOffice: n.leaderReady.Load, inConfiguration: func() bool { return inConfiguration(n.raft, n.cfg.ID) },
-		stop: n.shutdownCh, now: make(chan chan struct{})}
-	n.readiness.current.Store(&verdict{reason: "starting"})
-	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
-		promotions: map[raft.ServerID]time.Time{}, propose: n.applyAsLeader,
-		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer}
+	n.assemble(notify)
 	if n.stores.bolt != nil {
 		n.goLoop(func() { n.stores.bolt.RunMetrics(contextUntil(n.shutdownCh), boltMetricsInterval) })
 	}
@@ -190,7 +168,32 @@ func (n *Node) start(ln net.Listener) error {
 	if err := form.bootstrap(n.raft); err != nil {
 		return err
 	}
-	n.goLoop(n.monitorLeadership)
+	n.runLoops(form)
+	return nil
+}
+
+// assemble builds the parts that need the Raft node; notify is Raft's
+// leadership signal.
+func (n *Node) assemble(notify chan bool) {
+	n.leadership = &leadership{raft: n.raft, logger: n.logger, notify: notify, again: make(chan chan struct{}),
+		changes: &n.stats.LeaderChanges, shutdown: n.shutdownCh, serve: n.leaderLoop, demote: n.lessor.Demote,
+		readyCh: make(chan struct{})}
+	n.expiry = liveness.NewExpirer(n.lessor, liveness.ExpiryConfig{ExpiryBatchMax: n.cfg.ExpiryBatchMax,
+		MassExpiryFraction: n.cfg.MassExpiryFraction, ApplyTimeout: n.cfg.ApplyTimeout, Logger: n.logger,
+		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.leadership.inOffice,
+		Propose: n.applyAsLeader, Expired: &n.stats.Expirations})
+	n.readiness = &readiness{maxStale: n.cfg.MaxStale, logger: n.logger, raft: n.raft, fsm: n.fsm, logs: n.stores.logs,
+		inOffice: n.leadership.inOffice, inConfiguration: func() bool { return inConfiguration(n.raft, n.cfg.ID) },
+		stop: n.shutdownCh, now: make(chan chan struct{})}
+	n.readiness.current.Store(&verdict{reason: "starting"})
+	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
+		promotions: map[raft.ServerID]time.Time{}, propose: n.applyAsLeader,
+		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer}
+}
+
+// runLoops starts the loops every member runs for its lifetime.
+func (n *Node) runLoops(form formation) {
+	n.goLoop(n.leadership.monitor)
 	n.goLoop(n.readiness.run)
 	courier := &liveness.Courier{Lessor: n.lessor, Leader: func() string { return remoteLeader(n.raft) },
 		Deliver: deliverBatch(n.pool, n.readiness.noteLeaderCommit), Logger: n.logger}
@@ -204,7 +207,6 @@ func (n *Node) start(ln net.Listener) error {
 	if len(n.cfg.Join) > 0 {
 		n.goLoop(func() { form.joinLoop(n.raft, n.pool, n.shutdownCh) })
 	}
-	return nil
 }
 
 func (n *Node) goLoop(f func()) {
@@ -231,7 +233,7 @@ func (n *Node) Raft() *raft.Raft { return n.raft }
 func (n *Node) IsLeader() bool { return n.raft.State() == raft.Leader }
 
 // LeaderReady reports whether this member is a leader that has taken office.
-func (n *Node) LeaderReady() bool { return n.leaderReady.Load() }
+func (n *Node) LeaderReady() bool { return n.leadership.inOffice() }
 
 // Leader returns the leader's ID and cluster address, empty when unknown.
 func (n *Node) Leader() (id, addr string) {
@@ -252,7 +254,7 @@ func (n *Node) Shutdown() error {
 			}
 		}
 		close(n.shutdownCh)
-		n.stopLeaderLoop()
+		n.leadership.leave()
 		if n.raft != nil {
 			err = n.raft.Shutdown().Error()
 		}

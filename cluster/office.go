@@ -36,7 +36,7 @@ func (o Office) Epoch() uint64 { return o.epoch }
 // Held reports whether this member is still the leader in this term of
 // office; a duty checks it before each decision it proposes.
 func (o Office) Held() bool {
-	return o.epoch != 0 && o.n.leaderReady.Load() && o.n.lessor.Epoch() == o.epoch
+	return o.epoch != 0 && o.n.LeaderReady() && o.n.lessor.Epoch() == o.epoch
 }
 
 // VerifyLeader confirms with a quorum that this member still leads.
