@@ -67,7 +67,7 @@ func (n *Node) RestoreSnapshot(r io.ReadSeeker, size int64, check func(io.Reader
 	n.logger.Warn("replicated state restored from backup", "bytes", size)
 	// The restore is committed whatever happens next; a leader that cannot
 	// take office again is replaced by an election, which rebuilds the same.
-	err := n.leadership.takeAgain(barrierTimeout)
+	err := n.tenure.takeAgain(barrierTimeout)
 	if err == nil {
 		// The caller's next read must not find the member unready.
 		err = n.readiness.refresh()

@@ -232,7 +232,7 @@ func TestCluster_LeadershipRegainedRerunsSetup(t *testing.T) {
 	register(t, m, cmd)
 	first := m.node.lessor.Epoch()
 
-	m.node.leadership.notify <- true // Raft's "true after true": lost and regained
+	m.node.tenure.notify <- true // Raft's "true after true": lost and regained
 	poll.For(t, 5*time.Second, "a new term of office with a new liveness table", func() bool {
 		epoch := m.node.lessor.Epoch()
 		return epoch != 0 && epoch != first && m.node.LeaderReady()

@@ -11,6 +11,34 @@ import (
 	"github.com/raftns/raftns/fsm"
 )
 
+// membershipTimeout bounds one Raft configuration change.
+const membershipTimeout = 10 * time.Second
+
+// statusProbeTimeout bounds asking another member for its status.
+const statusProbeTimeout = time.Second
+
+// JoinArgs asks the leader to admit a member as a non-voter.
+type JoinArgs struct {
+	ID          string
+	ClusterAddr string
+}
+
+// RemoveArgs asks the leader to remove a member.
+type RemoveArgs struct {
+	ID    string
+	Force bool
+}
+
+// TransferArgs asks the leader to hand leadership to a member ("" for the
+// most up-to-date voter).
+type TransferArgs struct{ ID string }
+
+// Join outcomes.
+const (
+	JoinedAsNonvoter = "added as non-voter; promoted to voter once caught up"
+	AlreadyMember    = "already a member with this address; nothing changed"
+)
+
 // membership makes the leader's changes to the Raft configuration: admit,
 // remove, transfer leadership, promote caught-up non-voters, and keep the
 // replicated member directory in line (docs/design.md, "Membership").
@@ -38,7 +66,7 @@ func (m *membership) joinAsLeader(id, addr string) (string, error) {
 	if !m.isLeader() {
 		return "", ErrNotLeader
 	}
-	conf, err := configuration(m.raft)
+	conf, err := currentConfiguration(m.raft)
 	if err != nil {
 		return "", err
 	}
@@ -66,7 +94,7 @@ func (m *membership) removeAsLeader(ctx context.Context, id string, force bool) 
 	if !m.isLeader() {
 		return ErrNotLeader
 	}
-	conf, err := configuration(m.raft)
+	conf, err := currentConfiguration(m.raft)
 	if err != nil {
 		return err
 	}
@@ -125,7 +153,7 @@ func (m *membership) removeSelf(ctx context.Context, force bool) error {
 // answer would be fewer than a quorum of the new configuration, or when it
 // would go from two voters to one (etcd mayRemoveMember).
 func (m *membership) checkQuorumWithout(id raft.ServerID) error {
-	conf, err := configuration(m.raft)
+	conf, err := currentConfiguration(m.raft)
 	if err != nil {
 		return err
 	}
@@ -170,7 +198,7 @@ func (m *membership) transferAsLeader(id string) error {
 	if id == "" {
 		return m.raft.LeadershipTransfer().Error()
 	}
-	conf, err := configuration(m.raft)
+	conf, err := currentConfiguration(m.raft)
 	if err != nil {
 		return err
 	}
@@ -182,8 +210,8 @@ func (m *membership) transferAsLeader(id string) error {
 	return fmt.Errorf("%w: %s", ErrUnknownMember, id)
 }
 
-// configuration reads the latest Raft configuration.
-func configuration(r *raft.Raft) (raft.Configuration, error) {
+// currentConfiguration reads the latest Raft configuration.
+func currentConfiguration(r *raft.Raft) (raft.Configuration, error) {
 	fut := r.GetConfiguration()
 	if err := fut.Error(); err != nil {
 		return raft.Configuration{}, fmt.Errorf("read configuration: %w", err)

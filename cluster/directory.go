@@ -51,7 +51,7 @@ func (m *membership) promoteCaughtUpNonvoters() {
 // another cluster address, are published; with full set, every member's
 // addresses are re-read and republished if they changed.
 func (m *membership) reconcileMemberDirectory(full bool) {
-	conf, err := configuration(m.raft)
+	conf, err := currentConfiguration(m.raft)
 	if err != nil {
 		return
 	}

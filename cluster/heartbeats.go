@@ -5,25 +5,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
-	"github.com/raftns/raftns/fsm"
 )
-
-// The controller's view of replicas, which the lessor keeps.
-type (
-	ReplicaKey          = liveness.ReplicaKey
-	ControllerHeartbeat = liveness.ControllerHeartbeat
-	ReplicaLive         = liveness.ReplicaLive
-)
-
-// BrokerConnected records that the broker registered on a connection to
-// this member. Calls pair with BrokerDisconnected; a broker may hold several
-// connections.
-func (n *Node) BrokerConnected(key fsm.BrokerKey) { n.lessor.Heard(key, liveness.ConnOpened) }
-
-// BrokerDisconnected records that a connection the broker registered on
-// closed. When it was the broker's last connection here, the leader learns
-// of it and expires the broker after the grace unless a sign of life comes.
-func (n *Node) BrokerDisconnected(key fsm.BrokerKey) { n.lessor.Heard(key, liveness.ConnClosed) }
 
 // remoteLeader returns the leader's cluster address: "" when this member
 // leads or no leader is known.

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"sync"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/cluster/lane"
 )
 
@@ -32,49 +29,6 @@ type leaderOp struct {
 	decode func([]byte) (any, error)
 }
 
-// LeaderReply is the answer of every operation a member runs on the
-// leader's behalf of another (lane.LeaderReply; the forward lane carries it
-// too).
-type LeaderReply = lane.LeaderReply
-
-// setReply records err in the reply.
-func setReply(r *LeaderReply, err error) {
-	switch {
-	case err == nil:
-		r.ErrKind, r.Err = lane.KindNone, ""
-	case errors.Is(err, ErrNotLeader), errors.Is(err, ErrShutdown):
-		// A leader shutting down is, to the caller, no longer the leader:
-		// it retries with the next one.
-		r.ErrKind, r.Err = lane.KindNotLeader, err.Error()
-	case errors.Is(err, ErrLeaderNotReady):
-		r.ErrKind, r.Err = lane.KindNotReady, err.Error()
-	case errors.Is(err, ErrOutcomeUnknown):
-		r.ErrKind, r.Err = lane.KindOutcomeUnknown, err.Error()
-	case errors.Is(err, ErrUnknownMember):
-		r.ErrKind, r.Err = lane.KindUnknownMember, err.Error()
-	default:
-		r.ErrKind, r.Err = lane.KindOther, err.Error()
-	}
-}
-
-// replyErr turns the reply's error back into an error the retry policy
-// knows.
-func replyErr(r *LeaderReply) error {
-	switch r.ErrKind {
-	case lane.KindNone:
-		return nil
-	case lane.KindNotLeader:
-		return fmt.Errorf("%w (leader said: %s)", ErrNotLeader, r.Err)
-	case lane.KindNotReady:
-		return fmt.Errorf("%w (leader said: %s)", ErrLeaderNotReady, r.Err)
-	case lane.KindOutcomeUnknown:
-		return fmt.Errorf("%w (leader said: %s)", ErrOutcomeUnknown, r.Err)
-	case lane.KindUnknownMember:
-		return fmt.Errorf("%w (leader said: %s)", ErrUnknownMember, r.Err)
-	}
-	return errors.New(r.Err)
-}
-
 // onLeader runs op on the leader. While there is no leader, or the one
 // asked is no longer it or not ready yet, or an attempt's outcome is
 // unknown, it retries with jittered backoff for up to ForwardHold (or ctx's
@@ -93,15 +47,6 @@ func (n *Node) onLeader(ctx context.Context, op leaderOp) (any, error) {
 			return nil, err
 		}
 		return n.callLeader(ctx, leaderAddr, op, a, lastTry, cut)
-	})
-}
-
-// newLanes returns the forward lanes of a member that dials other members
-// through d.
-func newLanes(d dialer, linkDown func(addr string) bool, logger hclog.Logger) *lane.Lanes {
-	return lane.New(lane.Options{
-		Dial:         func(addr string) (net.Conn, error) { return d.dial(addr, muxForward, rpcDialTimeout) },
-		HelloTimeout: rpcDialTimeout, StaleAfter: leaderSilenceLimit, LinkDown: linkDown, Logger: logger,
 	})
 }
 
@@ -199,15 +144,6 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 	}
 }
 
-// leaderSilenceLimit is how long a try at the leader may go on while this
-// member hears nothing from the leader (no heartbeat, no entries): a leader
-// that stopped (paused, or cut off) is asked again, or its successor is,
-// while a leader that keeps heartbeating is given the caller's whole
-// deadline, however long a large write takes. Registrations and the other
-// forwarded commands are idempotent, so a second copy of a write the first
-// leader did commit changes nothing.
-const leaderSilenceLimit = time.Second
-
 // remoteAttempt runs one try at a remote leader, cut short when this
 // member's view of the leader changes or when the leader has been silent
 // for leaderSilenceLimit. A try cut short is retryable.
@@ -222,9 +158,4 @@ func (n *Node) remoteAttempt(ctx context.Context, changed <-chan struct{}, try f
 func retryable(err error) bool {
 	return errors.Is(err, ErrNotLeader) || errors.Is(err, ErrNoLeader) || errors.Is(err, ErrLeaderNotReady) ||
 		errors.Is(err, ErrOutcomeUnknown)
-}
-
-// jitter returns d plus up to 50% random extra.
-func jitter(d time.Duration) time.Duration {
-	return d + time.Duration(rand.Int64N(int64(d)/2+1))
 }

@@ -31,6 +31,15 @@ func (l *leaderChanges) fire() {
 	l.mu.Unlock()
 }
 
+// leaderSilenceLimit is how long a try at the leader may go on while this
+// member hears nothing from the leader (no heartbeat, no entries): a leader
+// that stopped (paused, or cut off) is asked again, or its successor is,
+// while a leader that keeps heartbeating is given the caller's whole
+// deadline, however long a large write takes. Registrations and the other
+// forwarded commands are idempotent, so a second copy of a write the first
+// leader did commit changes nothing.
+const leaderSilenceLimit = time.Second
+
 // leaderSignals wake the tries at a remote leader (lane.Cut): changed
 // fires at every change of leader that raft observes, quiet whenever a look
 // finds the leader silent for leaderSilenceLimit.

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -18,12 +17,12 @@ const (
 	leaderHousekeep = time.Second
 )
 
-// leadership takes and leaves office as Raft's leadership signal says and
+// tenure takes and leaves office as Raft's leadership signal says and
 // keeps whether this member is the leader in office (docs/design.md,
 // "Taking office"). A term of office runs serve on a goroutine of its own;
 // leaving office clears the office flag and calls demote first, then stops
 // serve and waits for it.
-type leadership struct {
+type tenure struct {
 	raft   *raft.Raft
 	logger hclog.Logger
 	// notify is Raft's leadership signal (raft.Config.NotifyCh).
@@ -49,13 +48,13 @@ type leadership struct {
 }
 
 // inOffice reports whether this member is a leader that has taken office.
-func (l *leadership) inOffice() bool { return l.ready.Load() }
+func (l *tenure) inOffice() bool { return l.ready.Load() }
 
 // monitor is the single consumer of Raft's leadership signal. It makes no
 // Raft calls itself; it starts and stops the term of office. A true after
 // a true means leadership was lost and regained in between, so the leader
 // duties are revoked and established again.
-func (l *leadership) monitor() {
+func (l *tenure) monitor() {
 	for {
 		select {
 		case isLeader := <-l.notify:
@@ -83,7 +82,7 @@ func (l *leadership) monitor() {
 // takeAgain has the leader revoke its duties and take office again, as
 // after an election, and waits until it is back in office: a restore
 // replaces the tables liveness was built from.
-func (l *leadership) takeAgain(timeout time.Duration) error {
+func (l *tenure) takeAgain(timeout time.Duration) error {
 	if err := askLoop(l.again, l.shutdown); err != nil {
 		return err
 	}
@@ -93,7 +92,7 @@ func (l *leadership) takeAgain(timeout time.Duration) error {
 	return l.waitReady(expired)
 }
 
-func (l *leadership) take() {
+func (l *tenure) take() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	stop, done := make(chan struct{}), make(chan struct{})
@@ -105,7 +104,7 @@ func (l *leadership) take() {
 }
 
 // enter marks the term of office begun: writes are accepted from now on.
-func (l *leadership) enter() {
+func (l *tenure) enter() {
 	l.mu.Lock()
 	l.ready.Store(true)
 	close(l.readyCh)
@@ -115,7 +114,7 @@ func (l *leadership) enter() {
 // leave revokes leader duties: the office flag is cleared first so no new
 // write or expiry starts, the lease table is discarded, then the term's
 // loop stops.
-func (l *leadership) leave() {
+func (l *tenure) leave() {
 	l.ready.Store(false)
 	l.demote()
 	l.mu.Lock()
@@ -138,7 +137,7 @@ func (l *leadership) leave() {
 // barrier waits until every entry of earlier terms is applied. On repeated
 // failure while still leader it hands leadership over instead of serving
 // from a state it cannot vouch for (Consul #3545).
-func (l *leadership) barrier(stop chan struct{}) bool {
+func (l *tenure) barrier(stop chan struct{}) bool {
 	backoff := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := waitFuture(l.raft.Barrier(barrierTimeout), stop, l.shutdown)
@@ -170,7 +169,7 @@ func (l *leadership) barrier(stop chan struct{}) bool {
 
 // waitReady blocks until this member is a ready leader, it stops being
 // leader, or done closes.
-func (l *leadership) waitReady(done <-chan struct{}) error {
+func (l *tenure) waitReady(done <-chan struct{}) error {
 	for {
 		if l.ready.Load() {
 			return nil
@@ -189,55 +188,6 @@ func (l *leadership) waitReady(done <-chan struct{}) error {
 			return ErrShutdown
 		case <-time.After(50 * time.Millisecond):
 			// re-check leadership; the ready channel is replaced on revoke
-		}
-	}
-}
-
-// leaderReadyFor is waitReady until ctx is done. It asks ctx for its Done
-// channel only when it has to wait, which a write's context
-// (internal/deadline) arms its timer for.
-func (n *Node) leaderReadyFor(ctx context.Context) error {
-	if n.leadership.inOffice() {
-		return nil
-	}
-	return n.leadership.waitReady(ctx.Done())
-}
-
-// leaderLoop takes office in order: Barrier, rebuild liveness with every
-// registered broker just heard from, start the expiry scan, accept writes.
-func (n *Node) leaderLoop(stop chan struct{}) {
-	if !n.leadership.barrier(stop) {
-		return
-	}
-	n.lessor.Promote(n.raft.LastIndex())
-
-	scan := time.NewTicker(n.cfg.ScanInterval)
-	defer scan.Stop()
-	house := time.NewTicker(leaderHousekeep)
-	defer house.Stop()
-
-	n.leadership.enter()
-	n.logger.Info("leader ready", "brokers", len(n.fsm.Registrations()))
-	n.members.reconcileMemberDirectory(true)
-	refresh := time.NewTicker(n.cfg.DirectoryRefresh)
-	defer refresh.Stop()
-	leave := n.offices.take(n, n.lessor.Epoch())
-	defer leave()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-scan.C:
-			n.expiry.Scan()
-		case <-n.expiry.ScanRequests():
-			n.expiry.Scan()
-		case <-house.C:
-			n.members.promoteCaughtUpNonvoters()
-			n.members.reconcileMemberDirectory(false)
-		case <-refresh.C:
-			// Re-read every member's addresses, so one restarted with new
-			// client or admin addresses is republished.
-			n.members.reconcileMemberDirectory(true)
 		}
 	}
 }

@@ -1,15 +1,6 @@
 package cluster
 
-import (
-	"context"
-	"time"
-)
-
-// membershipTimeout bounds one Raft configuration change.
-const membershipTimeout = 10 * time.Second
-
-// statusProbeTimeout bounds asking another member for its status.
-const statusProbeTimeout = time.Second
+import "context"
 
 // Join admits a member as a non-voter; the leader promotes it once it has
 // caught up (docs/design.md, "Membership"). A follower passes the request
@@ -25,12 +16,6 @@ func (n *Node) Join(ctx context.Context, id, addr string) (string, error) {
 	outcome, _ := res.(string)
 	return outcome, err
 }
-
-// Join outcomes.
-const (
-	JoinedAsNonvoter = "added as non-voter; promoted to voter once caught up"
-	AlreadyMember    = "already a member with this address; nothing changed"
-)
 
 // AddPeer is the operator's "peers add": Join under another name.
 func (n *Node) AddPeer(ctx context.Context, id, addr string) (string, error) {

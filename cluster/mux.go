@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/cluster/lane"
 )
 
 // First bytes that select a protocol on the cluster port (Consul's RaftLayer
@@ -187,6 +188,9 @@ func (l raftLayer) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Con
 	return l.dialer.dial(string(addr), muxRaft, timeout)
 }
 
+// rpcDialTimeout bounds connecting to another member's cluster port.
+const rpcDialTimeout = 3 * time.Second
+
 // dialer connects to other members' cluster ports. The Raft stream layer and
 // the RPC pool both dial through it, so both use TLS when tls is set and
 // prove the cluster key when key is set.
@@ -227,4 +231,13 @@ func (d dialer) dial(addr string, proto byte, timeout time.Duration) (net.Conn, 
 	}
 	_ = conn.SetDeadline(time.Time{})
 	return conn, nil
+}
+
+// newLanes returns the forward lanes of a member that dials other members
+// through d.
+func newLanes(d dialer, linkDown func(addr string) bool, logger hclog.Logger) *lane.Lanes {
+	return lane.New(lane.Options{
+		Dial:         func(addr string) (net.Conn, error) { return d.dial(addr, muxForward, rpcDialTimeout) },
+		HelloTimeout: rpcDialTimeout, StaleAfter: leaderSilenceLimit, LinkDown: linkDown, Logger: logger,
+	})
 }

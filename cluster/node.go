@@ -16,9 +16,6 @@ import (
 	"github.com/raftns/raftns/fsm"
 )
 
-// openLockTimeout bounds waiting for another process's lock on the log.
-const openLockTimeout = time.Second
-
 // Node is one RaftNS member's Raft node.
 type Node struct {
 	cfg    *Config
@@ -37,8 +34,8 @@ type Node struct {
 	// requests assigns the request ids of the writes this member takes.
 	requests *requestTracker
 
-	// leadership takes and leaves office (leadership.go).
-	leadership *leadership
+	// tenure takes and leaves office (leadership.go).
+	tenure *tenure
 
 	// calls are the operations other packages run on the leader
 	// (leadercall.go); offices the duties of the leader in office that
@@ -50,7 +47,7 @@ type Node struct {
 	expiry  *liveness.Expirer
 	members *membership
 	// readiness decides whether this member serves reads (readiness.go).
-	readiness *readiness
+	readiness *readinessMonitor
 	// leaders wake writes waiting on a leader that changed or went silent.
 	leaders *leaderSignals
 
@@ -175,15 +172,15 @@ func (n *Node) start(ln net.Listener) error {
 // assemble builds the parts that need the Raft node; notify is Raft's
 // leadership signal.
 func (n *Node) assemble(notify chan bool) {
-	n.leadership = &leadership{raft: n.raft, logger: n.logger, notify: notify, again: make(chan chan struct{}),
+	n.tenure = &tenure{raft: n.raft, logger: n.logger, notify: notify, again: make(chan chan struct{}),
 		changes: &n.stats.LeaderChanges, shutdown: n.shutdownCh, serve: n.leaderLoop, demote: n.lessor.Demote,
 		readyCh: make(chan struct{})}
 	n.expiry = liveness.NewExpirer(n.lessor, liveness.ExpiryConfig{ExpiryBatchMax: n.cfg.ExpiryBatchMax,
 		MassExpiryFraction: n.cfg.MassExpiryFraction, ApplyTimeout: n.cfg.ApplyTimeout, Logger: n.logger,
-		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.leadership.inOffice,
+		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.tenure.inOffice,
 		Propose: n.applyAsLeader, Expired: &n.stats.Expirations})
-	n.readiness = &readiness{maxStale: n.cfg.MaxStale, logger: n.logger, raft: n.raft, fsm: n.fsm, logs: n.stores.logs,
-		inOffice: n.leadership.inOffice, inConfiguration: func() bool { return inConfiguration(n.raft, n.cfg.ID) },
+	n.readiness = &readinessMonitor{maxStale: n.cfg.MaxStale, logger: n.logger, raft: n.raft, fsm: n.fsm, logs: n.stores.logs,
+		inOffice: n.tenure.inOffice, inConfig: func() bool { return inConfiguration(n.raft, n.cfg.ID) },
 		stop: n.shutdownCh, now: make(chan chan struct{})}
 	n.readiness.current.Store(&verdict{reason: "starting"})
 	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
@@ -193,7 +190,7 @@ func (n *Node) assemble(notify chan bool) {
 
 // runLoops starts the loops every member runs for its lifetime.
 func (n *Node) runLoops(form formation) {
-	n.goLoop(n.leadership.monitor)
+	n.goLoop(n.tenure.monitor)
 	n.goLoop(n.readiness.run)
 	courier := &liveness.Courier{Lessor: n.lessor, Leader: func() string { return remoteLeader(n.raft) },
 		Deliver: deliverBatch(n.pool, n.readiness.noteLeaderCommit), Logger: n.logger}
@@ -233,7 +230,17 @@ func (n *Node) Raft() *raft.Raft { return n.raft }
 func (n *Node) IsLeader() bool { return n.raft.State() == raft.Leader }
 
 // LeaderReady reports whether this member is a leader that has taken office.
-func (n *Node) LeaderReady() bool { return n.leadership.inOffice() }
+func (n *Node) LeaderReady() bool { return n.tenure.inOffice() }
+
+// Ready reports whether this member may serve client reads, and why not
+// (docs/design.md, "Readiness"): it has heard from a leader, has applied what the
+// leader had committed, is in the configuration, and its leader contact is
+// fresher than MaxStale; a leader is ready once it has taken office. It is a
+// single atomic load: every client read asks.
+func (n *Node) Ready() (bool, string) {
+	r := n.readiness.current.Load()
+	return r.ready, r.reason
+}
 
 // Leader returns the leader's ID and cluster address, empty when unknown.
 func (n *Node) Leader() (id, addr string) {
@@ -254,7 +261,7 @@ func (n *Node) Shutdown() error {
 			}
 		}
 		close(n.shutdownCh)
-		n.leadership.leave()
+		n.tenure.leave()
 		if n.raft != nil {
 			err = n.raft.Shutdown().Error()
 		}

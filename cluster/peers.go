@@ -30,7 +30,7 @@ type PeerStatus struct {
 // Peers lists every member of the configuration with its suffrage, applied
 // index, lag behind the leader's last index and last leader contact.
 func (n *Node) Peers(ctx context.Context) ([]PeerStatus, error) {
-	conf, err := configuration(n.raft)
+	conf, err := currentConfiguration(n.raft)
 	if err != nil {
 		return nil, err
 	}

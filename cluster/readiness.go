@@ -21,10 +21,10 @@ type verdict struct {
 	reason string
 }
 
-// readiness decides whether this member may serve client reads
+// readinessMonitor decides whether this member may serve client reads
 // (docs/design.md, "Readiness"): it re-evaluates every readinessTick, or at
 // once when asked, and caches the answer for Ready.
-type readiness struct {
+type readinessMonitor struct {
 	maxStale time.Duration
 	logger   hclog.Logger
 	raft     *raft.Raft
@@ -32,9 +32,9 @@ type readiness struct {
 	logs     raft.LogStore
 	// inOffice reports whether this member is a leader that took office.
 	inOffice func() bool
-	// inConfiguration reports whether this member is in the configuration.
-	inConfiguration func() bool
-	stop            <-chan struct{}
+	// inConfig reports whether this member is in the configuration.
+	inConfig func() bool
+	stop     <-chan struct{}
 
 	current atomic.Pointer[verdict]
 	// now asks the monitor to evaluate at once; it closes the channel it
@@ -49,18 +49,8 @@ type readiness struct {
 	caughtUpAt   time.Time
 }
 
-// Ready reports whether this member may serve client reads, and why not
-// (docs/design.md, "Readiness"): it has heard from a leader, has applied what the
-// leader had committed, is in the configuration, and its leader contact is
-// fresher than MaxStale; a leader is ready once it has taken office. It is a
-// single atomic load: every client read asks.
-func (n *Node) Ready() (bool, string) {
-	r := n.readiness.current.Load()
-	return r.ready, r.reason
-}
-
 // run re-evaluates until stop closes.
-func (r *readiness) run() {
+func (r *readinessMonitor) run() {
 	t := time.NewTicker(readinessTick)
 	defer t.Stop()
 	for {
@@ -79,7 +69,7 @@ func (r *readiness) run() {
 
 // refresh has the monitor evaluate now and waits until the result is
 // stored.
-func (r *readiness) refresh() error { return askLoop(r.now, r.stop) }
+func (r *readinessMonitor) refresh() error { return askLoop(r.now, r.stop) }
 
 // askLoop sends one of the node's loops a request on ask and waits until
 // the loop closes the channel it was sent, or stop closes.
@@ -98,7 +88,7 @@ func askLoop(ask chan<- chan struct{}, stop <-chan struct{}) error {
 	}
 }
 
-func (r *readiness) update() {
+func (r *readinessMonitor) update() {
 	ready, reason := r.evaluate()
 	prev := r.current.Load()
 	if ready == prev.ready && reason == prev.reason {
@@ -114,7 +104,7 @@ func (r *readiness) update() {
 	}
 }
 
-func (r *readiness) evaluate() (bool, string) {
+func (r *readinessMonitor) evaluate() (bool, string) {
 	if r.raft.State() == raft.Leader {
 		if r.inOffice() {
 			return true, ""
@@ -136,7 +126,7 @@ func (r *readiness) evaluate() (bool, string) {
 		return false, "no contact with a leader yet"
 	case time.Since(contact) > r.maxStale:
 		return false, "leader contact older than max stale"
-	case !r.inConfiguration():
+	case !r.inConfig():
 		return false, "not in the cluster configuration"
 	case prev == 0 || r.fsm.AppliedIndex() < lastFSMEntryAtOrBelow(r.logs, prev):
 		return false, "applying committed entries"
@@ -158,7 +148,7 @@ func (r *readiness) evaluate() (bool, string) {
 // one heartbeat-batch round trip. A leader of an older version reports
 // nothing; then the rule does not apply. Only the monitor goroutine touches
 // caughtUpAt.
-func (r *readiness) behindLeader() string {
+func (r *readinessMonitor) behindLeader() string {
 	s := r.leaderCommit.Load()
 	switch {
 	case s == nil:
@@ -192,7 +182,7 @@ type commitSample struct {
 
 // noteLeaderCommit keeps the commit index the leader put in its answer to a
 // heartbeat batch.
-func (r *readiness) noteLeaderCommit(result []byte) {
+func (r *readinessMonitor) noteLeaderCommit(result []byte) {
 	if len(result) == 0 {
 		r.leaderCommit.Store(&commitSample{at: time.Now(), unreported: true})
 		return

@@ -12,9 +12,6 @@ import (
 	"github.com/raftns/raftns/internal/deadline"
 )
 
-// rpcDialTimeout bounds connecting to another member's cluster port.
-const rpcDialTimeout = 3 * time.Second
-
 // forwardMethod is the RPC that carries a follower's write to the leader.
 const forwardMethod = "Forward"
 
@@ -30,22 +27,6 @@ type ForwardArgs struct {
 // HeartbeatArgs is one follower's batch of what it heard since its last
 // batch (liveness.Batch).
 type HeartbeatArgs = liveness.Batch
-
-// JoinArgs asks the leader to admit a member as a non-voter.
-type JoinArgs struct {
-	ID          string
-	ClusterAddr string
-}
-
-// RemoveArgs asks the leader to remove a member.
-type RemoveArgs struct {
-	ID    string
-	Force bool
-}
-
-// TransferArgs asks the leader to hand leadership to a member ("" for the
-// most up-to-date voter).
-type TransferArgs struct{ ID string }
 
 // StatusArgs asks a member for its status.
 type StatusArgs struct{}

@@ -47,7 +47,7 @@ func (n *Node) Status() Status {
 		LeaderAddr:       leaderAddr,
 		Ready:            ready,
 		ReadyReason:      reason,
-		LeaderReady:      n.leadership.inOffice(),
+		LeaderReady:      n.tenure.inOffice(),
 		CommitIndex:      n.raft.CommitIndex(),
 		AppliedIndex:     n.fsm.AppliedIndex(),
 		RaftAppliedIndex: n.raft.AppliedIndex(),

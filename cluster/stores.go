@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/hashicorp/raft"
 	raftboltdb "github.com/hashicorp/raft-boltdb/v2"
@@ -109,3 +110,6 @@ func (s *stores) close() error {
 	}
 	return nil
 }
+
+// openLockTimeout bounds waiting for another process's lock on the log.
+const openLockTimeout = time.Second

@@ -1,0 +1,55 @@
+package cluster
+
+import (
+	"context"
+	"time"
+)
+
+// leaderReadyFor is waitReady until ctx is done. It asks ctx for its Done
+// channel only when it has to wait, which a write's context
+// (internal/deadline) arms its timer for.
+func (n *Node) leaderReadyFor(ctx context.Context) error {
+	if n.tenure.inOffice() {
+		return nil
+	}
+	return n.tenure.waitReady(ctx.Done())
+}
+
+// leaderLoop takes office in order: Barrier, rebuild liveness with every
+// registered broker just heard from, start the expiry scan, accept writes.
+func (n *Node) leaderLoop(stop chan struct{}) {
+	if !n.tenure.barrier(stop) {
+		return
+	}
+	n.lessor.Promote(n.raft.LastIndex())
+
+	scan := time.NewTicker(n.cfg.ScanInterval)
+	defer scan.Stop()
+	house := time.NewTicker(leaderHousekeep)
+	defer house.Stop()
+
+	n.tenure.enter()
+	n.logger.Info("leader ready", "brokers", len(n.fsm.Registrations()))
+	n.members.reconcileMemberDirectory(true)
+	refresh := time.NewTicker(n.cfg.DirectoryRefresh)
+	defer refresh.Stop()
+	leave := n.offices.take(n, n.lessor.Epoch())
+	defer leave()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-scan.C:
+			n.expiry.Scan()
+		case <-n.expiry.ScanRequests():
+			n.expiry.Scan()
+		case <-house.C:
+			n.members.promoteCaughtUpNonvoters()
+			n.members.reconcileMemberDirectory(false)
+		case <-refresh.C:
+			// Re-read every member's addresses, so one restarted with new
+			// client or admin addresses is republished.
+			n.members.reconcileMemberDirectory(true)
+		}
+	}
+}
