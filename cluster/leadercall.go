@@ -68,7 +68,7 @@ func (c *LeaderCall[Req, Resp]) Call(ctx context.Context, req Req) (Resp, error)
 
 // asLeader runs the operation on this member as the leader in office.
 func (c *LeaderCall[Req, Resp]) asLeader(ctx context.Context, req Req) (Resp, error) {
-	if err := c.n.leaderReadyFor(ctx); err != nil {
+	if err := c.n.tenure.readyFor(ctx); err != nil {
 		var none Resp
 		return none, err
 	}

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -165,6 +166,16 @@ func (l *tenure) barrier(stop chan struct{}) bool {
 			backoff *= 2
 		}
 	}
+}
+
+// readyFor is waitReady until ctx is done. It asks ctx for its Done
+// channel only when it has to wait, which a write's context
+// (internal/deadline) arms its timer for.
+func (l *tenure) readyFor(ctx context.Context) error {
+	if l.inOffice() {
+		return nil
+	}
+	return l.waitReady(ctx.Done())
 }
 
 // waitReady blocks until this member is a ready leader, it stops being

@@ -43,9 +43,11 @@ type Node struct {
 	calls   leaderCalls
 	offices officeHooks
 
-	lessor  *liveness.Lessor
-	expiry  *liveness.Expirer
-	members *membership
+	// proposer is the leader's side of writes (propose.go).
+	proposer *proposer
+	lessor   *liveness.Lessor
+	expiry   *liveness.Expirer
+	members  *membership
 	// readiness decides whether this member serves reads (readiness.go).
 	readiness *readinessMonitor
 	// leaders wake writes waiting on a leader that changed or went silent.
@@ -175,16 +177,18 @@ func (n *Node) assemble(notify chan bool) {
 	n.tenure = &tenure{raft: n.raft, logger: n.logger, notify: notify, again: make(chan chan struct{}),
 		changes: &n.stats.LeaderChanges, shutdown: n.shutdownCh, serve: n.leaderLoop, demote: n.lessor.Demote,
 		readyCh: make(chan struct{})}
+	n.proposer = &proposer{raft: n.raft, fsm: n.fsm, office: n.tenure, lessor: n.lessor, stats: &n.stats,
+		applyTimeout: n.cfg.ApplyTimeout}
 	n.expiry = liveness.NewExpirer(n.lessor, liveness.ExpiryConfig{ExpiryBatchMax: n.cfg.ExpiryBatchMax,
 		MassExpiryFraction: n.cfg.MassExpiryFraction, ApplyTimeout: n.cfg.ApplyTimeout, Logger: n.logger,
 		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.tenure.inOffice,
-		Propose: n.applyAsLeader, Expired: &n.stats.Expirations})
+		Propose: n.proposer.apply, Expired: &n.stats.Expirations})
 	n.readiness = &readinessMonitor{maxStale: n.cfg.MaxStale, logger: n.logger, raft: n.raft, fsm: n.fsm, logs: n.stores.logs,
 		inOffice: n.tenure.inOffice, inConfig: func() bool { return inConfiguration(n.raft, n.cfg.ID) },
 		stop: n.shutdownCh, now: make(chan chan struct{})}
 	n.readiness.current.Store(&verdict{reason: "starting"})
 	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
-		promotions: map[raft.ServerID]time.Time{}, propose: n.applyAsLeader,
+		promotions: map[raft.ServerID]time.Time{}, propose: n.proposer.apply,
 		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer}
 }
 

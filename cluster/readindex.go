@@ -46,7 +46,7 @@ func (n *Node) LinearizableRead(ctx context.Context) error {
 // own term (the Barrier of taking office), so its commit index covers every
 // write acknowledged by any earlier leader.
 func (n *Node) readIndexAsLeader(ctx context.Context) (uint64, error) {
-	if err := n.leaderReadyFor(ctx); err != nil {
+	if err := n.tenure.readyFor(ctx); err != nil {
 		return 0, err
 	}
 	idx := n.raft.CommitIndex()

@@ -48,7 +48,7 @@ func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *LeaderReply) error {
 func (e *rpcEndpoint) forward(command []byte, reply *LeaderReply) {
 	e.n.stats.ForwardedIn.Add(1)
 	_ = e.run(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
-		return e.n.applyForwarded(ctx, command)
+		return e.n.proposer.forwarded(ctx, command)
 	})
 }
 

@@ -1,19 +1,8 @@
 package cluster
 
 import (
-	"context"
 	"time"
 )
-
-// leaderReadyFor is waitReady until ctx is done. It asks ctx for its Done
-// channel only when it has to wait, which a write's context
-// (internal/deadline) arms its timer for.
-func (n *Node) leaderReadyFor(ctx context.Context) error {
-	if n.tenure.inOffice() {
-		return nil
-	}
-	return n.tenure.waitReady(ctx.Done())
-}
 
 // leaderLoop takes office in order: Barrier, rebuild liveness with every
 // registered broker just heard from, start the expiry scan, accept writes.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
 )
@@ -32,7 +31,7 @@ func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, erro
 	res, err := n.onLeader(ctx, leaderOp{
 		method: forwardMethod,
 		args:   func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: buf}, nil },
-		local:  func(ctx context.Context) (any, error) { return n.applyEncodedAsLeader(ctx, t, buf) },
+		local:  func(ctx context.Context) (any, error) { return n.proposer.applyEncoded(ctx, t, buf) },
 		decode: func(b []byte) (any, error) { return fsm.DecodeResult(t, b) },
 	})
 	n.stats.countOutcome(err)
@@ -53,7 +52,7 @@ func (n *Node) ApplyLeaderOnly(ctx context.Context, t fsm.CommandType, cmd any) 
 	if !n.LeaderReady() {
 		return nil, ErrNotLeader
 	}
-	return n.applyAsLeader(ctx, t, cmd)
+	return n.proposer.apply(ctx, t, cmd)
 }
 
 // countOutcome counts a failed write by whether it may have been applied.
@@ -96,7 +95,7 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 	res, err := n.onLeader(ctx, leaderOp{
 		method: forwardMethod,
 		args:   func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: encoded}, nil },
-		local:  func(ctx context.Context) (any, error) { return n.registerAsLeader(ctx, reg) },
+		local:  func(ctx context.Context) (any, error) { return n.proposer.register(ctx, reg) },
 		decode: func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
 	})
 	n.stats.countOutcome(err)
@@ -127,34 +126,6 @@ func (n *Node) Heartbeat(key fsm.BrokerKey) bool {
 	return true
 }
 
-// applyForwarded runs a follower's encoded write on this member as the
-// leader and encodes the answer for the trip back. Only commands the
-// registry marks forwardable are accepted. The entry is decoded once, here
-// (the FSM applies what was decoded when Raft applies the entry on this
-// member): a registration to check that it still changes something, any
-// other command so that one that does not decode never reaches the log. The
-// bytes are proposed as they came.
-func (n *Node) applyForwarded(ctx context.Context, buf []byte) ([]byte, error) {
-	decoded, err := fsm.DecodeProposal(buf)
-	if err != nil {
-		return nil, err
-	}
-	t := decoded.Type()
-	if !fsm.IsForwardable(t) {
-		return nil, fmt.Errorf("%w: %s", ErrNotForwardable, t)
-	}
-	var res any
-	if cmd, ok := decoded.Command().(*fsm.RegisterBroker); ok {
-		res, err = n.registerAsLeader(ctx, proposedRegistration{cmd: cmd, entry: buf, decoded: &decoded})
-	} else {
-		res, err = n.proposeAsLeader(ctx, t, buf, &decoded)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return fsm.EncodeResult(t, res)
-}
-
 // plannedAt is the FSM generation read before a registration was found to
 // change something, on this member; ok is false when it was not planned
 // here. Every applied change moves the generation, so while it has not
@@ -177,52 +148,6 @@ type proposedRegistration struct {
 	planned plannedAt
 }
 
-// registerAsLeader applies a registration on the leader unless, by now, it
-// would change nothing (a duplicate from another member got there first);
-// it does not plan the registration again when the plan made at
-// reg.planned still holds. The entry is proposed as is unless it must be
-// split, in which case the parts go without a request id (a registration
-// that changes nothing is never written, so a retried one is harmless).
-func (n *Node) registerAsLeader(ctx context.Context, reg proposedRegistration) (fsm.RegisterResult, error) {
-	if err := n.leaderReadyFor(ctx); err != nil {
-		return fsm.RegisterResult{}, err
-	}
-	cmd := reg.cmd
-	n.lessor.Heard(cmd.Key(), liveness.ConnNone)
-	if !reg.planned.still(n.fsm) && !n.fsm.WouldChange(cmd) {
-		n.stats.RegistersDeduped.Add(1)
-		return n.fsm.RegisterResult(cmd), nil
-	}
-	var res any
-	var err error
-	if len(reg.entry) == 0 || len(reg.entry) > fsm.MaxEntrySize {
-		var entries [][]byte
-		if entries, err = fsm.SplitRegistration(cmd); err != nil {
-			return fsm.RegisterResult{}, err
-		}
-		for _, e := range entries {
-			if res, err = n.applyEncodedAsLeader(ctx, fsm.RegisterBrokerType, e); err != nil {
-				return fsm.RegisterResult{}, err
-			}
-		}
-	} else if res, err = n.proposeAsLeader(ctx, fsm.RegisterBrokerType, reg.entry, reg.decoded); err != nil {
-		return fsm.RegisterResult{}, err
-	}
-	n.stats.RegistersWritten.Add(1)
-	r, _ := res.(fsm.RegisterResult)
-	return r, nil
-}
-
-// applyAsLeader proposes a command on this member, which must be a ready
-// leader.
-func (n *Node) applyAsLeader(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
-	buf, err := fsm.Encode(t, cmd)
-	if err != nil {
-		return nil, err
-	}
-	return n.applyEncodedAsLeader(ctx, t, buf)
-}
-
 // logWrite logs the operator-originated changes an operator wants to find
 // in the logs later, on the member that took the request. Broker arrivals,
 // departures and expiries are logged by every member's FSM as they are
@@ -240,42 +165,4 @@ func logWrite(logger hclog.Logger, cmd any) {
 	case *fsm.PutKV, *fsm.DeleteKV:
 		logger.Debug("kv config changed", "command", fmt.Sprintf("%T", c))
 	}
-}
-
-// applyEncodedAsLeader proposes an encoded entry.
-func (n *Node) applyEncodedAsLeader(ctx context.Context, t fsm.CommandType, buf []byte) (any, error) {
-	return n.proposeAsLeader(ctx, t, buf, nil)
-}
-
-// proposeAsLeader proposes an encoded entry, telling the FSM what it
-// decodes to when decoded is not nil; it is the only path to raft.Apply.
-func (n *Node) proposeAsLeader(ctx context.Context, t fsm.CommandType, buf []byte, decoded *fsm.Proposal) (any, error) {
-	if err := n.leaderReadyFor(ctx); err != nil {
-		return nil, err
-	}
-	if decoded != nil {
-		n.fsm.Expect(buf, *decoded)
-		defer n.fsm.Forget(buf)
-	}
-	timeout := n.cfg.ApplyTimeout
-	if dl, ok := ctx.Deadline(); ok {
-		timeout = min(timeout, time.Until(dl))
-	}
-	fut := n.raft.Apply(buf, timeout)
-	if err := fut.Error(); err != nil {
-		switch {
-		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrLeadershipTransferInProgress),
-			errors.Is(err, raft.ErrEnqueueTimeout):
-			// Refused before it entered the log.
-			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
-		case errors.Is(err, raft.ErrLeadershipLost), errors.Is(err, raft.ErrRaftShutdown):
-			// In the log, maybe replicated: a later leader may commit it.
-			return nil, fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
-		}
-		return nil, fmt.Errorf("apply %s: %w", t, err)
-	}
-	if e, ok := fut.Response().(error); ok {
-		return nil, e
-	}
-	return fut.Response(), nil
 }

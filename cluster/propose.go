@@ -1,0 +1,136 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/cluster/liveness"
+	"github.com/raftns/raftns/fsm"
+)
+
+// proposer is the leader's side of writes: it proposes the commands this
+// member takes as the leader and the ones followers forward to it, once
+// the leader is in office, and is the only path to raft.Apply.
+type proposer struct {
+	raft   *raft.Raft
+	fsm    *fsm.FSM
+	office *tenure
+	// lessor hears from a broker whose registration reaches the leader.
+	lessor       *liveness.Lessor
+	stats        *Stats
+	applyTimeout time.Duration
+}
+
+// forwarded runs a follower's encoded write on this member as the
+// leader and encodes the answer for the trip back. Only commands the
+// registry marks forwardable are accepted. The entry is decoded once, here
+// (the FSM applies what was decoded when Raft applies the entry on this
+// member): a registration to check that it still changes something, any
+// other command so that one that does not decode never reaches the log. The
+// bytes are proposed as they came.
+func (p *proposer) forwarded(ctx context.Context, buf []byte) ([]byte, error) {
+	decoded, err := fsm.DecodeProposal(buf)
+	if err != nil {
+		return nil, err
+	}
+	t := decoded.Type()
+	if !fsm.IsForwardable(t) {
+		return nil, fmt.Errorf("%w: %s", ErrNotForwardable, t)
+	}
+	var res any
+	if cmd, ok := decoded.Command().(*fsm.RegisterBroker); ok {
+		res, err = p.register(ctx, proposedRegistration{cmd: cmd, entry: buf, decoded: &decoded})
+	} else {
+		res, err = p.propose(ctx, t, buf, &decoded)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fsm.EncodeResult(t, res)
+}
+
+// register applies a registration on the leader unless, by now, it
+// would change nothing (a duplicate from another member got there first);
+// it does not plan the registration again when the plan made at
+// reg.planned still holds. The entry is proposed as is unless it must be
+// split, in which case the parts go without a request id (a registration
+// that changes nothing is never written, so a retried one is harmless).
+func (p *proposer) register(ctx context.Context, reg proposedRegistration) (fsm.RegisterResult, error) {
+	if err := p.office.readyFor(ctx); err != nil {
+		return fsm.RegisterResult{}, err
+	}
+	cmd := reg.cmd
+	p.lessor.Heard(cmd.Key(), liveness.ConnNone)
+	if !reg.planned.still(p.fsm) && !p.fsm.WouldChange(cmd) {
+		p.stats.RegistersDeduped.Add(1)
+		return p.fsm.RegisterResult(cmd), nil
+	}
+	var res any
+	var err error
+	if len(reg.entry) == 0 || len(reg.entry) > fsm.MaxEntrySize {
+		var entries [][]byte
+		if entries, err = fsm.SplitRegistration(cmd); err != nil {
+			return fsm.RegisterResult{}, err
+		}
+		for _, e := range entries {
+			if res, err = p.applyEncoded(ctx, fsm.RegisterBrokerType, e); err != nil {
+				return fsm.RegisterResult{}, err
+			}
+		}
+	} else if res, err = p.propose(ctx, fsm.RegisterBrokerType, reg.entry, reg.decoded); err != nil {
+		return fsm.RegisterResult{}, err
+	}
+	p.stats.RegistersWritten.Add(1)
+	r, _ := res.(fsm.RegisterResult)
+	return r, nil
+}
+
+// apply proposes a command on this member, which must be a ready leader.
+func (p *proposer) apply(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
+	buf, err := fsm.Encode(t, cmd)
+	if err != nil {
+		return nil, err
+	}
+	return p.applyEncoded(ctx, t, buf)
+}
+
+// applyEncoded proposes an encoded entry.
+func (p *proposer) applyEncoded(ctx context.Context, t fsm.CommandType, buf []byte) (any, error) {
+	return p.propose(ctx, t, buf, nil)
+}
+
+// propose proposes an encoded entry, telling the FSM what it
+// decodes to when decoded is not nil; it is the only path to raft.Apply.
+func (p *proposer) propose(ctx context.Context, t fsm.CommandType, buf []byte, decoded *fsm.Proposal) (any, error) {
+	if err := p.office.readyFor(ctx); err != nil {
+		return nil, err
+	}
+	if decoded != nil {
+		p.fsm.Expect(buf, *decoded)
+		defer p.fsm.Forget(buf)
+	}
+	timeout := p.applyTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, time.Until(dl))
+	}
+	fut := p.raft.Apply(buf, timeout)
+	if err := fut.Error(); err != nil {
+		switch {
+		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrLeadershipTransferInProgress),
+			errors.Is(err, raft.ErrEnqueueTimeout):
+			// Refused before it entered the log.
+			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
+		case errors.Is(err, raft.ErrLeadershipLost), errors.Is(err, raft.ErrRaftShutdown):
+			// In the log, maybe replicated: a later leader may commit it.
+			return nil, fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
+		}
+		return nil, fmt.Errorf("apply %s: %w", t, err)
+	}
+	if e, ok := fut.Response().(error); ok {
+		return nil, e
+	}
+	return fut.Response(), nil
+}
