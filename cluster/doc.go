@@ -1,8 +1,16 @@
 // Package cluster runs the Raft node of a RaftNS member: the stores in the
 // data directory, the cluster port that carries Raft traffic and the internal
-// RPCs, bootstrap, join and membership changes, the write path (a leader
-// applies, a follower forwards to the leader), and the leader-only broker
-// liveness tracker that turns silence into expiry commands.
+// RPCs, bootstrap, join and membership changes, the write path (a follower
+// reaches the leader with one retry policy, the leader's proposer applies),
+// taking and leaving office, and readiness.
+//
+// Node orchestrates: it builds the parts, wires them and offers the public
+// API, and each part is a type that holds what it reads (tenure, the office;
+// proposer, the leader's side of writes; readinessMonitor; leaderWatch;
+// leaderSignals; formation, bootstrap and join; membership). Broker liveness
+// (package cluster/liveness: the lessor, the batch courier, the expiry scan)
+// and the forward lane (package cluster/lane) are packages of their own that
+// do not import this one.
 //
 // It knows the fsm command vocabulary but nothing of the RocketMQ wire
 // protocol, request codes included: package transport decodes requests

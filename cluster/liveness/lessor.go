@@ -40,7 +40,7 @@ type Config struct {
 // liveness"). Every member batches what it hears from brokers; on the
 // leader, between Promote and Demote, the lessor also keeps the lease
 // table (tracker) that this member's batch and the followers' batches feed
-// and that Due reads. It is safe for concurrent use.
+// and that the expiry scan reads. It is safe for concurrent use.
 type Lessor struct {
 	cfg   Config
 	clock func() time.Time
