@@ -52,8 +52,8 @@ type heardBatch struct {
 	recentlyClosed map[fsm.BrokerKey]time.Time
 }
 
-// Drain takes this member's batch for the leader and starts a new one.
-func (l *Lessor) Drain() *Batch {
+// drain takes this member's batch for the leader and starts a new one.
+func (l *Lessor) drain() *Batch {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.drainLocked()
@@ -77,8 +77,8 @@ func (l *Lessor) drainLocked() *Batch {
 	return b
 }
 
-// Restore puts back a batch the leader did not take.
-func (l *Lessor) Restore(b *Batch) {
+// restore puts back a batch the leader did not take.
+func (l *Lessor) restore(b *Batch) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, k := range b.Touched {

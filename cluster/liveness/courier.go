@@ -43,13 +43,13 @@ func (c *Courier) Run(stop <-chan struct{}) {
 		if delivered && leaderAddr == sentTo && time.Since(sentAt) < interval {
 			continue
 		}
-		batch := c.Lessor.Drain()
+		batch := c.Lessor.drain()
 		ctx, cancel := context.WithTimeout(context.Background(), interval)
 		err := c.Deliver(ctx, leaderAddr, batch)
 		cancel()
 		sentAt, sentTo, delivered = time.Now(), leaderAddr, err == nil
 		if err != nil {
-			c.Lessor.Restore(batch)
+			c.Lessor.restore(batch)
 			c.Logger.Debug("heartbeat batch not delivered", "leader", leaderAddr, "error", err)
 		}
 	}

@@ -23,6 +23,8 @@ type Config struct {
 	HeartbeatBatchInterval     time.Duration
 	ControllerHeartbeatTimeout time.Duration
 	// Clock tells the time every lease is measured with; nil is time.Now.
+	// Timers run on real time: the courier's pace and the expiry scan asked
+	// for once a close's grace has passed.
 	Clock func() time.Time
 	// Registrations lists the registered brokers.
 	Registrations func() []fsm.BrokerRegistration

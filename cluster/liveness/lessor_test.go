@@ -29,15 +29,15 @@ func TestLessor_FollowerBatchesWhatItHears(t *testing.T) {
 	if ok := l.Receive(&Batch{From: "n2"}); ok {
 		t.Fatal("a follower accepted another member's batch")
 	}
-	got := l.Drain()
+	got := l.drain()
 	if keys := got.Touched; len(keys) != 1 || keys[0] != a.Key || len(got.Held) != 0 || len(got.Closed) != 1 || got.Closed[0] != b.Key {
 		t.Fatalf("batch = %+v, want a touched and b closed", got)
 	}
-	if again := l.Drain(); len(again.Touched)+len(again.Closed) != 0 {
+	if again := l.drain(); len(again.Touched)+len(again.Closed) != 0 {
 		t.Fatalf("a drained batch came back: %+v", again)
 	}
-	l.Restore(got)
-	if back := l.Drain(); len(back.Touched) != 1 || len(back.Closed) != 1 {
+	l.restore(got)
+	if back := l.drain(); len(back.Touched) != 1 || len(back.Closed) != 1 {
 		t.Fatalf("restored batch = %+v", back)
 	}
 }
