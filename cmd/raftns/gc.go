@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/raftns/raftns/cmd/internal/gctarget"
+	"github.com/raftns/raftns/internal/gctarget"
 )
 
 // GC percent bounds: below 10 the collector runs almost constantly, above

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/cmd/internal/gctarget"
+	"github.com/raftns/raftns/internal/gctarget"
 )
 
 // TestProcessGCPercentReachesTheRuntime starts a member with the default

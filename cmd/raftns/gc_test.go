@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/cmd/internal/gctarget"
+	"github.com/raftns/raftns/internal/gctarget"
 )
 
 func TestConfig_GCPercentDefaultsFileFlagsAndEnvironment(t *testing.T) {

@@ -30,7 +30,7 @@ import (
 	"github.com/hashicorp/raft"
 	raftboltdb "github.com/hashicorp/raft-boltdb/v2"
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/cmd/internal/gctarget"
+	"github.com/raftns/raftns/internal/gctarget"
 	"github.com/raftns/raftns/transport/remoting"
 	"go.etcd.io/bbolt"
 )
