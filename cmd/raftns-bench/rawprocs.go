@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cmd/internal/launch"
-	"github.com/raftns/raftns/cmd/internal/rawserve"
+	"github.com/raftns/raftns/internal/rawserve"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
 )
