@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 // raftnsBin is the raftns binary the smoke tests run (members and the raw

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 // member is one RaftNS member the bench talks to: either started by the

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/rawserve"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 // failoverScenario starts its own members, keeps registering through a

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 // rejoinScenario measures how soon a follower that was down for a while is

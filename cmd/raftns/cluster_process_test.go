@@ -14,8 +14,8 @@ import (
 
 	"github.com/apache/rocketmq-client-go/v2/admin"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
-	"github.com/raftns/raftns/cmd/internal/launch"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/nsclient"
 )

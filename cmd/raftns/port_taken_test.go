@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 // A member whose cluster port is taken exits with the message startCluster

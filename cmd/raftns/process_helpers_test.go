@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/nsclient"

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 const statusAnswer = `{"id":"ns-1","state":"Follower","leaderId":"ns-2","leaderAddr":"10.0.0.2:9866",` +

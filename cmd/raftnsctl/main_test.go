@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 // member is the real raftns process the protocol and snapshot tests use,

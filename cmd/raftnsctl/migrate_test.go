@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 // Flags of the chaos test; `make chaos` sets them for the long campaign.

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/raftns/raftns/cmd/internal/launch"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 // memberArgs are the flags every member runs with: LAN Raft timers (an
