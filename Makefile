@@ -39,7 +39,7 @@ test-cluster: ## Run only the multi-member tests (in-process and multi-process)
 
 .PHONY: chaos
 chaos: ## Seeded chaos runs on real processes: CHAOS_RUNS per member count (3 and 5) of CHAOS_DURATION from CHAOS_SEED; failing histories and visualizations in CHAOS_OUT (docs/reliability.md)
-	$(GO) test ./cmd/internal/chaos -run TestChaos -v -count=1 -timeout 0 -args \
+	$(GO) test ./test/chaos -run TestChaos -v -count=1 -timeout 0 -args \
 	  -chaos.seed=$(CHAOS_SEED) -chaos.runs=$(CHAOS_RUNS) -chaos.duration=$(CHAOS_DURATION) -chaos.members=3,5 -chaos.out=$(abspath $(CHAOS_OUT))
 
 .PHONY: fuzz

@@ -33,7 +33,7 @@ func TestChaos_HistoriesAreLinearizable(t *testing.T) {
 	if bin == "" {
 		dir := t.TempDir()
 		var err error
-		if bin, err = launch.Build(dir, "../../raftns"); err != nil {
+		if bin, err = launch.Build(dir, "../../cmd/raftns"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -63,7 +63,7 @@ func runOnce(t *testing.T, cfg Config) {
 		t.Fatal(err)
 	}
 	cfg.Dir = dir
-	replay := fmt.Sprintf("go test ./cmd/internal/chaos -run 'TestChaos' -timeout 30m -args -chaos.seed=%d -chaos.members=%d -chaos.duration=%v -chaos.clients=%d -chaos.faults=%s",
+	replay := fmt.Sprintf("go test ./test/chaos -run 'TestChaos' -timeout 30m -args -chaos.seed=%d -chaos.members=%d -chaos.duration=%v -chaos.clients=%d -chaos.faults=%s",
 		cfg.Seed, cfg.Members, cfg.Duration, cfg.Clients, strings.Join(cfg.Faults, ","))
 	res, err := Run(cfg)
 	if err != nil {
