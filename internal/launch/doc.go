@@ -1,11 +1,13 @@
-// Package launch starts and drives raftns member processes for the
-// multi-process tests of cmd/raftns and cmd/raftnsctl and for the load
+// Package launch starts and drives child processes for the multi-process
+// tests of cmd/raftns and cmd/raftnsctl, the chaos test and the load
 // generator cmd/raftns-bench: it builds the raftns binary, picks free
-// loopback ports, starts a Member with its output captured, stops it with
-// SIGKILL or SIGTERM, and reads its admin HTTP endpoints (/v1/status,
-// /readyz) with polling bounded by a deadline.
+// loopback ports, starts a Process (any program, such as `raftns
+// serve-raw`) or a Member (a raftns member) with its output captured or
+// logged to a file, stops it with SIGKILL or SIGTERM, and reads a member's
+// admin HTTP endpoints (/v1/status, /readyz) with polling bounded by a
+// deadline.
 //
 // It knows raftns only from the outside: its command-line flags and the
-// JSON of GET /v1/status (cluster.Status). It imports no RaftNS package, so
-// the tests it serves exercise the binary as an operator runs it.
+// JSON of GET /v1/status. It imports no RaftNS package but internal/poll,
+// so the tests it serves exercise the binary as an operator runs it.
 package launch

@@ -12,12 +12,13 @@ var (
 	ErrTimeout = poll.ErrTimeout
 	// ErrExited is returned by WaitReady when the process ended before it
 	// became ready.
-	ErrExited = errors.New("launch: member exited")
-	// ErrRunning is returned by Start while the previous process still runs.
-	ErrRunning = errors.New("launch: member already running")
+	ErrExited = errors.New("launch: process exited")
+	// ErrRunning is returned by Launch and Start while the previous process
+	// still runs.
+	ErrRunning = errors.New("launch: already running")
 	// ErrStillRunning is returned by Terminate when the process outlived its
 	// grace period after SIGTERM.
-	ErrStillRunning = errors.New("launch: member still running after SIGTERM")
+	ErrStillRunning = errors.New("launch: still running after SIGTERM")
 	// ErrNoHTTPAddr is returned by the HTTP methods of a member whose admin
 	// address is unknown.
 	ErrNoHTTPAddr = errors.New("launch: admin HTTP address unknown")

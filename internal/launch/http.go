@@ -79,7 +79,7 @@ func (m *Member) Ready(ctx context.Context) bool {
 func (m *Member) WaitReady(ctx context.Context, timeout time.Duration) error {
 	return Poll(ctx, timeout, readyPoll, "member "+m.name()+" ready", func() (bool, error) {
 		if m.Exited() {
-			return false, fmt.Errorf("%w before it was ready: %s", ErrExited, m.name())
+			return false, fmt.Errorf("%w before it was ready: member %s%s", ErrExited, m.name(), m.logHint())
 		}
 		return m.Ready(ctx), nil
 	})

@@ -1,13 +1,6 @@
 package launch
 
-import (
-	"fmt"
-	"io"
-	"os/exec"
-	"sync"
-	"syscall"
-	"time"
-)
+import "fmt"
 
 // Member is one raftns member process. The exported fields say how to start
 // it; set them before Start and leave them alone while the process runs. A
@@ -26,18 +19,9 @@ type Member struct {
 	HTTPAddr    string
 	// Args follow the flags above on the command line.
 	Args []string
-	// Output receives stdout and stderr when set; otherwise each Start
-	// collects them in a fresh buffer that Log returns. An *os.File is
-	// handed to the child directly, so the caller may close it after Start.
-	Output io.Writer
-	// DieWithParent asks the kernel to kill the process when its parent
-	// dies (Linux only; ignored elsewhere).
-	DieWithParent bool
-
-	mu   sync.Mutex
-	cmd  *exec.Cmd
-	log  *buffer
-	done chan struct{} // closed when cmd has been waited for
+	// Process is the running member: where its output goes, and how it
+	// is stopped and observed.
+	Process
 }
 
 // NewMember returns a member of binary with three fresh loopback addresses.
@@ -67,120 +51,7 @@ func (m *Member) Argv() []string {
 // Start runs the binary with Argv and returns once the process exists. A
 // member may be started again after its process has ended.
 func (m *Member) Start() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.cmd != nil && !closed(m.done) {
-		return fmt.Errorf("%w: %s", ErrRunning, m.name())
-	}
-	cmd := exec.Command(m.Binary, m.Argv()...)
-	var log *buffer
-	out := m.Output
-	if out == nil {
-		log = &buffer{}
-		out = log
-	}
-	cmd.Stdout, cmd.Stderr = out, out
-	if m.DieWithParent {
-		dieWithParent(cmd)
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start member %s: %w", m.name(), err)
-	}
-	done := make(chan struct{})
-	m.cmd, m.log, m.done = cmd, log, done
-	go func() {
-		cmd.Wait()
-		close(done)
-	}()
-	return nil
-}
-
-// Kill sends SIGKILL and waits until the process has gone. It does nothing
-// for a member that is not running.
-func (m *Member) Kill() {
-	cmd, done := m.proc()
-	if cmd == nil {
-		return
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	<-done
-}
-
-// Terminate sends SIGTERM and waits up to grace for the process to exit;
-// past that it returns ErrStillRunning and leaves the process running. It
-// does nothing for a member that is not running.
-func (m *Member) Terminate(grace time.Duration) error {
-	cmd, done := m.proc()
-	if cmd == nil {
-		return nil
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	timer := time.NewTimer(grace)
-	defer timer.Stop()
-	select {
-	case <-done:
-		return nil
-	case <-timer.C:
-		return fmt.Errorf("%w: %s after %v", ErrStillRunning, m.name(), grace)
-	}
-}
-
-// Started reports whether Start has run the process at least once.
-func (m *Member) Started() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.cmd != nil
-}
-
-// Exited reports whether the process of the last Start has ended; false
-// before any Start.
-func (m *Member) Exited() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.cmd != nil && closed(m.done)
-}
-
-// Pid is the id of the last started process, 0 before any Start.
-func (m *Member) Pid() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.cmd == nil {
-		return 0
-	}
-	return m.cmd.Process.Pid
-}
-
-// ExitCode is the exit code of the last process, or -1 while it runs, when
-// a signal ended it, or before any Start.
-func (m *Member) ExitCode() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.cmd == nil || !closed(m.done) {
-		return -1
-	}
-	return m.cmd.ProcessState.ExitCode()
-}
-
-// Log returns what the last process has written so far to stdout and
-// stderr; "" when Output was set.
-func (m *Member) Log() string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.log == nil {
-		return ""
-	}
-	return m.log.String()
-}
-
-// proc returns the running process and its done channel, or nil when there
-// is none.
-func (m *Member) proc() (*exec.Cmd, chan struct{}) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.cmd == nil || closed(m.done) {
-		return nil, nil
-	}
-	return m.cmd, m.done
+	return m.Launch("member "+m.name(), m.Binary, m.Argv()...)
 }
 
 // name identifies the member in errors: its ID, else its client address.
@@ -191,11 +62,10 @@ func (m *Member) name() string {
 	return "at " + m.ClientAddr
 }
 
-func closed(ch chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
+// logHint names the log file, for an error about a member that writes one.
+func (m *Member) logHint() string {
+	if m.LogFile == "" || m.Output != nil {
+		return ""
 	}
+	return fmt.Sprintf(" (log: %s)", m.LogFile)
 }

@@ -122,36 +122,52 @@ func TestMember_WaitReadyReportsAnEarlyExit(t *testing.T) {
 	}
 }
 
-func TestMember_OutputFileReceivesTheLogAndRestartWorks(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "member.log")
-	m := startFake(t, "exit")
-	m.Kill()
-	<-waitExited(m)
-	for i := 0; i < 2; i++ {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+// A member's output goes to an open file (Output) or to a file it opens at
+// each start (LogFile); either way every run lands there, and a member is
+// started again after its process ended.
+func TestMember_OutputFilesCollectEveryRun(t *testing.T) {
+	for _, viaLogFile := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "member.log")
+		m := startFake(t, "exit")
+		m.Kill()
+		<-waitExited(&m.Process)
+		if viaLogFile {
+			m.LogFile = path
+		}
+		for i := 0; i < 2; i++ {
+			if !viaLogFile {
+				f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Output = f
+				defer f.Close() // the child has its own descriptor
+			}
+			if err := m.Start(); err != nil {
+				t.Fatal(err)
+			}
+			err := m.WaitReady(context.Background(), 30*time.Second)
+			if !errors.Is(err, ErrExited) || strings.Contains(err.Error(), "(log: "+path+")") != viaLogFile {
+				t.Fatalf("WaitReady = %v, want ErrExited naming the log file only when LogFile is set", err)
+			}
+			<-waitExited(&m.Process)
+		}
+		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Output = f
-		err = m.Start()
-		f.Close() // the child has its own descriptor
-		if err != nil {
-			t.Fatal(err)
+		if n := strings.Count(string(b), "failed on purpose"); n != 2 || m.Log() != "" {
+			t.Fatalf("log file (LogFile %v) has %d runs, buffer %q; want 2 and empty", viaLogFile, n, m.Log())
 		}
-		<-waitExited(m)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(string(b), "failed on purpose"); n != 2 || m.Log() != "" {
-		t.Fatalf("log file has %d runs, buffer %q; want 2 and empty", n, m.Log())
+		if cl := m.CommandLine(); len(cl) == 0 || cl[0] != os.Args[0] || !slices.Equal(cl[1:], m.Argv()) {
+			t.Fatalf("command line = %q, want the binary and Argv", cl)
+		}
 	}
 }
 
-// waitExited is closed once m's process has ended.
-func waitExited(m *Member) <-chan struct{} {
-	_, done := m.proc()
+// waitExited is closed once p's process has ended.
+func waitExited(p *Process) <-chan struct{} {
+	_, done := p.proc()
 	if done == nil {
 		done = make(chan struct{})
 		close(done)
