@@ -68,13 +68,13 @@ func (e *env) startMembers(ctx context.Context, n int) error {
 			m.Args = append(m.Args, "--peers", strings.Join(peers, ","))
 		}
 		m.Args = append(m.Args, e.opts.MemberArgs...)
-		if err := m.startLogged(); err != nil {
+		if err := m.Start(); err != nil {
 			return err
 		}
 	}
 	e.logf("started %d member(s) from %s in %s", n, e.opts.Raftns, e.workDir)
 	for _, m := range e.members {
-		if err := m.waitReady(ctx, readyTimeout); err != nil {
+		if err := m.WaitReady(ctx, readyTimeout); err != nil {
 			return err
 		}
 	}
@@ -108,16 +108,14 @@ func (e *env) newMember(id string) (*member, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &member{Member: lm, logPath: filepath.Join(e.workDir, id+".log")}, nil
+	lm.LogFile = filepath.Join(e.workDir, id+".log")
+	return &member{Member: lm}, nil
 }
 
 // stopMembers shuts down the started members and forgets them.
 func (e *env) stopMembers() {
 	for _, m := range e.members {
-		// SIGTERM first; SIGKILL for a member still up after 10s.
-		if m.Terminate(10*time.Second) != nil {
-			m.Kill()
-		}
+		m.Stop(10 * time.Second)
 	}
 	e.members = nil
 }

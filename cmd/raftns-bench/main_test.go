@@ -45,18 +45,19 @@ func startMember(t *testing.T, extra ...string) *member {
 		t.Fatal(err)
 	}
 	lm.Args = append([]string{"--log-level", "warn"}, extra...)
-	m := &member{Member: lm, logPath: filepath.Join(dir, "member.log")}
-	if err := m.startLogged(); err != nil {
+	lm.LogFile = filepath.Join(dir, "member.log")
+	m := &member{Member: lm}
+	if err := m.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		m.Kill()
 		if t.Failed() {
-			log, _ := os.ReadFile(m.logPath)
+			log, _ := os.ReadFile(m.LogFile)
 			t.Logf("member log:\n%s", log)
 		}
 	})
-	if err := m.waitReady(context.Background(), 30*time.Second); err != nil {
+	if err := m.WaitReady(context.Background(), 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	return m

@@ -2,25 +2,22 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/raftns/raftns/internal/launch"
 )
 
 // member is one RaftNS member the bench talks to: either started by the
-// tool (Started is true, the tool owns its process and data directory) or
-// already running and named by -addrs.
+// tool through launch (Started is true, the tool owns its process, data
+// directory and log file) or already running and named by -addrs.
 type member struct {
 	*launch.Member
-	externalPID int    // -pid, for a member the tool did not start
-	logPath     string // where a started member's output goes
+	externalPID int // -pid, for a member the tool did not start
 }
 
 func (m *member) String() string {
@@ -43,28 +40,6 @@ func (m *member) pid() int {
 		return m.Pid()
 	}
 	return m.externalPID
-}
-
-// startLogged runs the member's binary, appending its output to its log
-// file.
-func (m *member) startLogged() error {
-	logf, err := os.OpenFile(m.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("member %s: %w", m.ID, err)
-	}
-	defer logf.Close() // the process has its own descriptor
-	m.Output = logf
-	return m.Start()
-}
-
-// waitReady polls /readyz until it answers 200, the member exits or the
-// timeout passes; an exit names the log file.
-func (m *member) waitReady(ctx context.Context, timeout time.Duration) error {
-	err := m.WaitReady(ctx, timeout)
-	if errors.Is(err, launch.ErrExited) {
-		err = fmt.Errorf("%w (log: %s)", err, m.logPath)
-	}
-	return err
 }
 
 // metrics reads the unlabelled samples of GET /metrics.

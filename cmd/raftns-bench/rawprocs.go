@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/raftns/raftns/internal/launch"
@@ -17,54 +15,27 @@ import (
 	"github.com/raftns/raftns/transport/remoting"
 )
 
-// rawProc is a `raftns serve-raw` child process, started from the members'
-// binary: a raw Raft node or the read ceiling server.
+// rawProc is a `raftns serve-raw` child process, started through launch
+// from the members' binary: a raw Raft node or the read ceiling server.
 type rawProc struct {
+	launch.Process
 	id         string
 	clientAddr string
 	raftAddr   string
-	cmd        *exec.Cmd
-	done       chan struct{}
 }
 
 // start runs raftns serve-raw with args plus -listen p.clientAddr; output
 // goes to logPath.
 func (p *rawProc) start(raftns, logPath string, args ...string) error {
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	defer logf.Close()
-	cmd := exec.Command(raftns, append([]string{rawserve.Command, "-listen", p.clientAddr}, args...)...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	launch.DieWithParent(cmd)
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start %s: %w", p.id, err)
-	}
-	p.cmd, p.done = cmd, make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(p.done)
-	}()
-	return nil
+	p.LogFile, p.DieWithParent = logPath, true
+	return p.Launch(p.id, raftns, append([]string{rawserve.Command, "-listen", p.clientAddr}, args...)...)
 }
 
 // stop ends the process: SIGTERM, then SIGKILL after 5 s.
-func (p *rawProc) stop() {
-	if p.cmd == nil {
-		return
-	}
-	p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(5 * time.Second):
-		p.cmd.Process.Kill()
-		<-p.done
-	}
-}
+func (p *rawProc) stop() { p.Stop(5 * time.Second) }
 
 func (p *rawProc) String() string {
-	return fmt.Sprintf("%s client=%s pid=%d (started by raftns-bench: %s)", p.id, p.clientAddr, p.cmd.Process.Pid, strings.Join(p.cmd.Args, " "))
+	return fmt.Sprintf("%s client=%s pid=%d (started by raftns-bench: %s)", p.id, p.clientAddr, p.Pid(), strings.Join(p.CommandLine(), " "))
 }
 
 // rawCluster is n raw Raft nodes started by compare.
@@ -100,7 +71,7 @@ func startRawCluster(ctx context.Context, raftns, dir, name string, n int, extra
 	var leader *rawProc
 	err := launch.Poll(ctx, readyTimeout, 50*time.Millisecond, "a raw raft leader ("+name+")", func() (bool, error) {
 		for _, p := range rc.nodes {
-			if closedChan(p.done) {
+			if p.Exited() {
 				return false, fmt.Errorf("%w: raw raft node %s (log: %s)", launch.ErrExited, p.id, filepath.Join(dir, p.id+".log"))
 			}
 			if probe(ctx, p.clientAddr) == nil {
@@ -141,7 +112,7 @@ func startCeiling(ctx context.Context, raftns, dir string, body []byte, extra []
 	c := nsclient.New(remoting.ClientConfig{DialTimeout: time.Second, RequestTimeout: time.Second})
 	defer c.Close()
 	err = launch.Poll(ctx, readyTimeout, 20*time.Millisecond, "the ceiling server", func() (bool, error) {
-		if closedChan(p.done) {
+		if p.Exited() {
 			return false, errors.New("the ceiling server exited")
 		}
 		_, err := c.Invoke(ctx, p.clientAddr, &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA", Version: nsclient.Version5})
@@ -152,13 +123,4 @@ func startCeiling(ctx context.Context, raftns, dir string, body []byte, extra []
 		return nil, err
 	}
 	return p, nil
-}
-
-func closedChan(ch chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
 }

@@ -125,10 +125,10 @@ func (s *failoverScenario) round(ctx context.Context, e *env, n naming, round in
 	fr.FirstWriteMs, fr.LeaderMs, fr.ReadyMs = ms(first.Sub(killAt)), ms(tLeader.Sub(killAt)), ms(tReady.Sub(killAt))
 	fr.FailedAfter = w.failuresAfterKill()
 	restart := time.Now()
-	if err := leader.startLogged(); err != nil {
+	if err := leader.Start(); err != nil {
 		return fr, err
 	}
-	if err := leader.waitReady(ctx, readyTimeout); err != nil {
+	if err := leader.WaitReady(ctx, readyTimeout); err != nil {
 		return fr, err
 	}
 	fr.RejoinMs = ms(time.Since(restart))
@@ -138,7 +138,7 @@ func (s *failoverScenario) round(ctx context.Context, e *env, n naming, round in
 // allReady waits until every live member is ready.
 func (e *env) allReady(ctx context.Context) error {
 	for _, m := range e.members {
-		if err := m.waitReady(ctx, readyTimeout); err != nil {
+		if err := m.WaitReady(ctx, readyTimeout); err != nil {
 			return err
 		}
 	}

@@ -119,7 +119,7 @@ func (s *pauseScenario) run(ctx context.Context, e *env, r *Report) error {
 		w.mu.Unlock()
 		late = append(late, msDur(pr.LateMs))
 		res.Rounds = append(res.Rounds, pr)
-		if err := leader.waitReady(ctx, readyTimeout); err != nil {
+		if err := leader.WaitReady(ctx, readyTimeout); err != nil {
 			return err
 		}
 	}

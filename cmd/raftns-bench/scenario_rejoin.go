@@ -119,7 +119,7 @@ func (s *rejoinScenario) round(ctx context.Context, e *env, round int) (rejoinRo
 		rr.Entries = lst.LastIndex - before
 	}
 	restart := time.Now()
-	if err := victim.startLogged(); err != nil {
+	if err := victim.Start(); err != nil {
 		return rr, err
 	}
 	var firstAt, readyAt time.Time
