@@ -84,20 +84,6 @@ func (c *commonOptions) needThreeMembers(set map[string]bool, what string) error
 	return nil
 }
 
-// listFlag is a comma-separated list flag; repeating it appends.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-
-func (l *listFlag) Set(v string) error {
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			*l = append(*l, s)
-		}
-	}
-	return nil
-}
-
 // scenario is one benchmark: its flags, their validation and the run.
 type scenario interface {
 	// bind registers the scenario's own flags.

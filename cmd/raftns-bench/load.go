@@ -71,3 +71,13 @@ func (p loadPhase) run(ctx context.Context, op func(ctx context.Context, worker 
 	}
 	return out
 }
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}

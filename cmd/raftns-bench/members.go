@@ -138,3 +138,26 @@ func (m *member) dataDirBytes() (int64, bool) {
 	})
 	return total, err == nil
 }
+
+// memberCPU reads each member's CPU seconds; members without a known value
+// are left out.
+func memberCPU(ctx context.Context, e *env) map[string]float64 {
+	out := map[string]float64{}
+	for _, m := range e.members {
+		if v, ok := m.cpuSeconds(ctx); ok {
+			out[m.ID] = v
+		}
+	}
+	return out
+}
+
+// cpuDelta subtracts two memberCPU readings, keeping members in both.
+func cpuDelta(after, before map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for id, a := range after {
+		if b, ok := before[id]; ok {
+			out[id] = a - b
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"strconv"
 	"strings"
@@ -37,4 +38,35 @@ func sumMetric(scrapes []map[string]float64, name string) float64 {
 		total += s[name]
 	}
 	return total
+}
+
+// counters is a reading of the cluster's write counters.
+type counters struct {
+	known            bool
+	lastIndex        uint64
+	written, deduped float64
+}
+
+// snapshotCounters reads the leader's last index and the registration
+// counters summed over the members; known is false without admin access.
+func (e *env) snapshotCounters(ctx context.Context) counters {
+	if !e.hasHTTP() {
+		return counters{}
+	}
+	var c counters
+	var scrapes []map[string]float64
+	for _, m := range e.members {
+		if m.Exited() {
+			continue
+		}
+		if st, err := m.Status(ctx); err == nil && st.LastIndex > c.lastIndex {
+			c.lastIndex, c.known = st.LastIndex, true
+		}
+		if mt, err := m.metrics(ctx); err == nil {
+			scrapes = append(scrapes, mt)
+		}
+	}
+	c.written = sumMetric(scrapes, "ns_register_written_total")
+	c.deduped = sumMetric(scrapes, "ns_register_deduped_total")
+	return c
 }

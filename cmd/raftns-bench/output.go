@@ -96,3 +96,47 @@ func (r *Report) writeJSON(w io.Writer) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
+
+// sizeCell formats a byte count in B, KiB or MiB.
+func sizeCell(b int64) string {
+	switch {
+	case b >= 10<<20 || b <= -10<<20:
+		return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+	case b >= 1<<20 || b <= -1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	case b >= 10<<10 || b <= -10<<10:
+		return fmt.Sprintf("%.0f KiB", float64(b)/(1<<10))
+	case b >= 1<<10 || b <= -1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", b)
+}
+
+func perPair(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f B", v)
+}
+
+func ptrSize(v *int64) string {
+	if v == nil {
+		return "-"
+	}
+	return sizeCell(*v)
+}
+
+func ptrInt(v *int64) any {
+	if v == nil {
+		return "-"
+	}
+	return *v
+}
+
+// orDash formats 0 as "-" (unknown).
+func orDash(v float64) any {
+	if v == 0 {
+		return "-"
+	}
+	return v
+}

@@ -63,21 +63,6 @@ func (s *compareScenario) bind(fs *flag.FlagSet) {
 	fs.StringVar(&s.Only, "only", "", "measure a subset of the figures: write (changed registrations and raw raft), single (single member and raw raft 1 node) or reads (route reads and their ceiling); default all")
 }
 
-// intList parses "N,N,..." into *dst, replacing the default.
-func intList(dst *[]int) func(string) error {
-	return func(v string) error {
-		*dst = nil
-		for _, f := range strings.Split(v, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 {
-				return fmt.Errorf("%q: want positive integers", v)
-			}
-			*dst = append(*dst, n)
-		}
-		return nil
-	}
-}
-
 func (s *compareScenario) check(c *commonOptions, _ map[string]bool) error {
 	if len(s.WriteClients) == 0 {
 		s.WriteClients = []int{16, 64}
@@ -480,20 +465,6 @@ func rawArgs(memberArgs []string) []string {
 		}
 	}
 	return out
-}
-
-// median returns the median of values (the mean of the middle two for an
-// even count), 0 for none.
-func median(values []float64) float64 {
-	if len(values) == 0 {
-		return 0
-	}
-	s := slices.Clone(values)
-	slices.Sort(s)
-	if len(s)%2 == 0 {
-		return (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return s[len(s)/2]
 }
 
 func (s *compareScenario) ratioTable(rows []*compareRow) Table {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/raftns/raftns/transport/nsclient"
@@ -152,20 +151,6 @@ func (s *expiryScenario) run(ctx context.Context, e *env, r *Report) error {
 	return nil
 }
 
-// leaderTerm names the live members' leader and its term as "id/term",
-// "" when no member reports one or the admin addresses are unknown.
-func (e *env) leaderTerm(ctx context.Context) string {
-	for _, m := range e.members {
-		if m.HTTPAddr == "" || m.Exited() {
-			continue
-		}
-		if st, err := m.Status(ctx); err == nil && st.IsLeader() {
-			return fmt.Sprintf("%s/term %d", st.ID, st.Term)
-		}
-	}
-	return ""
-}
-
 // brokers returns count brokers of group, each with one topic of its own.
 func (s *expiryScenario) brokers(n naming, group string, count int) []*nsclient.Registration {
 	regs := make([]*nsclient.Registration, count)
@@ -288,88 +273,4 @@ func (s *expiryScenario) notes(r *Report, res expiryResults) {
 		r.notef("more than 30%% of the brokers go silent at once: the leader's mass-expiry guard expires one batch per scan")
 	}
 	r.notef("precision: the routes are polled every %v, so each latency is late by up to one poll", s.Poll)
-}
-
-// heartbeats sends unchanged registrations of a set of brokers to every
-// live member each interval and records, per broker, when its last
-// heartbeat that some member accepted was sent.
-type heartbeats struct {
-	client *nsclient.Client
-	quit   chan struct{}
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	last   map[string]time.Time
-}
-
-func startHeartbeats(ctx context.Context, e *env, regs []*nsclient.Registration, every time.Duration) *heartbeats {
-	h := &heartbeats{client: e.newClient(), quit: make(chan struct{}), last: map[string]time.Time{}}
-	for _, m := range e.members {
-		h.wg.Go(func() {
-			t := time.NewTicker(every)
-			defer t.Stop()
-			for {
-				for _, r := range regs {
-					if h.stopping() || m.Exited() {
-						break
-					}
-					sent := time.Now()
-					if _, err := h.client.RegisterBroker(ctx, m.ClientAddr, r); err == nil {
-						h.seen(r.BrokerName, sent)
-					}
-				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-h.quit:
-					return
-				case <-t.C:
-				}
-			}
-		})
-	}
-	return h
-}
-
-func (h *heartbeats) stopping() bool {
-	select {
-	case <-h.quit:
-		return true
-	default:
-		return false
-	}
-}
-
-func (h *heartbeats) seen(name string, at time.Time) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if at.After(h.last[name]) {
-		h.last[name] = at
-	}
-}
-
-// stop ends the heartbeats, letting requests in flight finish so that the
-// recorded last heartbeat is really the last one, and returns each
-// broker's last accepted heartbeat. It does not close the connections.
-func (h *heartbeats) stop() map[string]time.Time {
-	if !h.stopping() {
-		close(h.quit)
-	}
-	h.wg.Wait()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make(map[string]time.Time, len(h.last))
-	for k, v := range h.last {
-		out[k] = v
-	}
-	return out
-}
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
 }

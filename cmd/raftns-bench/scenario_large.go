@@ -210,33 +210,3 @@ func (s *largeScenario) notes(r *Report, e *env, rows []largeRow) {
 		r.notef("RSS unknown: no pid (members not started by the tool, no -pid) and no -http metrics")
 	}
 }
-
-// parseInts parses "1,2,3".
-func parseInts(v string) ([]int, error) {
-	var out []int
-	var l listFlag
-	l.Set(v)
-	for _, s := range l {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", s)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-// sizeCell formats a byte count in B, KiB or MiB.
-func sizeCell(b int64) string {
-	switch {
-	case b >= 10<<20 || b <= -10<<20:
-		return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
-	case b >= 1<<20 || b <= -1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	case b >= 10<<10 || b <= -10<<10:
-		return fmt.Sprintf("%.0f KiB", float64(b)/(1<<10))
-	case b >= 1<<10 || b <= -1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", b)
-}

@@ -213,24 +213,3 @@ func (s *memoryScenario) table(rows []memoryRow) Table {
 	}
 	return t
 }
-
-func perPair(v float64) string {
-	if v == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f B", v)
-}
-
-func ptrSize(v *int64) string {
-	if v == nil {
-		return "-"
-	}
-	return sizeCell(*v)
-}
-
-func ptrInt(v *int64) any {
-	if v == nil {
-		return "-"
-	}
-	return *v
-}

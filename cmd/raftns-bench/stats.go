@@ -87,3 +87,20 @@ func rate(n int, d time.Duration) float64 {
 	}
 	return float64(n) / d.Seconds()
 }
+
+// msDur converts fractional milliseconds back to a duration.
+func msDur(v float64) time.Duration { return time.Duration(math.Round(v * float64(time.Millisecond))) }
+
+// median returns the median of values (the mean of the middle two for an
+// even count), 0 for none.
+func median(values []float64) float64 {
+	if len(values) == 0 {
+		return 0
+	}
+	s := slices.Clone(values)
+	slices.Sort(s)
+	if len(s)%2 == 0 {
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return s[len(s)/2]
+}
