@@ -6,9 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -64,54 +65,6 @@ func (c *commonOptions) check() error {
 // starts reports whether the tool starts its own members.
 func (c *commonOptions) starts() bool { return len(c.Addrs) == 0 }
 
-// requireStarts rejects -addrs for a scenario that starts its own members.
-func (c *commonOptions) requireStarts(scenario string) error {
-	if !c.starts() {
-		return fmt.Errorf("%w: %s starts its own members (-raftns); -addrs is not allowed", errUsage, scenario)
-	}
-	return nil
-}
-
-// needThreeMembers makes -members default to 3 and rejects fewer, for
-// what (a scenario, or an option such as -via follower) needs three.
-func (c *commonOptions) needThreeMembers(set map[string]bool, what string) error {
-	if !set["members"] {
-		c.Members = 3
-	}
-	if c.Members < 3 {
-		return fmt.Errorf("%w: %s needs -members 3 or 5", errUsage, what)
-	}
-	return nil
-}
-
-// scenario is one benchmark: its flags, their validation and the run.
-type scenario interface {
-	// bind registers the scenario's own flags.
-	bind(fs *flag.FlagSet)
-	// check validates the flags; set names the flags given explicitly. It
-	// may adjust the common options (for example the member count).
-	check(c *commonOptions, set map[string]bool) error
-	// run executes the scenario against e and fills r.
-	run(ctx context.Context, e *env, r *Report) error
-}
-
-type scenarioInfo struct {
-	summary string
-	make    func() scenario
-}
-
-var scenarios = map[string]scenarioInfo{
-	"route":    {"GET_ROUTEINFO_BY_TOPIC throughput and latency", func() scenario { return newRouteScenario() }},
-	"register": {"REGISTER_BROKER throughput (written or deduplicated)", func() scenario { return newRegisterScenario() }},
-	"failover": {"kill the leader: time to the first write and to a ready cluster", func() scenario { return newFailoverScenario() }},
-	"expiry":   {"time from a broker's last heartbeat to its route disappearing", func() scenario { return newExpiryScenario() }},
-	"large":    {"brokers with thousands of topics: body, entry and log size", func() scenario { return newLargeScenario() }},
-	"memory":   {"member RSS holding brokers x topics", func() scenario { return newMemoryScenario() }},
-	"rejoin":   {"restart a follower after an outage: time to its first entry and to ready", func() scenario { return newRejoinScenario() }},
-	"pause":    {"SIGSTOP the leader: how soon waiting forwarded writes are answered by the new leader", func() scenario { return newPauseScenario() }},
-	"compare":  {"RaftNS against raw Raft and a precomputed-answer server, as ratios", func() scenario { return newCompareScenario() }},
-}
-
 // invocation is a parsed command line.
 type invocation struct {
 	name   string
@@ -151,6 +104,9 @@ func parseArgs(args []string, stderr io.Writer) (*invocation, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := inv.common.meet(info.needs, inv.name, set); err != nil {
+		return nil, err
+	}
 	if err := inv.sc.check(&inv.common, set); err != nil {
 		return nil, err
 	}
@@ -162,12 +118,7 @@ func parseArgs(args []string, stderr io.Writer) (*invocation, error) {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: raftns-bench <scenario> [flags]   (raftns-bench <scenario> -h lists the flags)")
-	names := make([]string, 0, len(scenarios))
-	for n := range scenarios {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(scenarios)) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, scenarios[n].summary)
 	}
 }
@@ -199,25 +150,4 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// execute prepares the members, runs the scenario and returns its report.
-func execute(ctx context.Context, inv *invocation, progress io.Writer) (*Report, error) {
-	e, err := newEnv(ctx, inv.common, progress)
-	if err != nil {
-		return nil, err
-	}
-	defer e.close()
-	rep := &Report{
-		Scenario: inv.name, Started: time.Now().UTC().Truncate(time.Second), Env: currentEnvironment(),
-		Settings: map[string]any{"common": inv.common, inv.name: inv.sc, "args": inv.args},
-	}
-	if err := inv.sc.run(ctx, e, rep); err != nil {
-		return nil, err
-	}
-	rep.Env.LoadEnd = loadAvg()
-	for _, m := range e.members {
-		rep.Members = append(rep.Members, m.String())
-	}
-	return rep, nil
 }

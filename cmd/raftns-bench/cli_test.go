@@ -178,7 +178,7 @@ func TestRun_ExitCodes(t *testing.T) {
 
 func TestCompare_OnlyChoosesFigures(t *testing.T) {
 	parse := func(args ...string) (*compareScenario, error) {
-		s := newCompareScenario()
+		s := &compareScenario{}
 		fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 		s.bind(fs)
 		if err := fs.Parse(args); err != nil {

@@ -28,6 +28,12 @@ func (r *Report) notef(format string, args ...any) {
 	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
 }
 
+// show sets the results and appends the tables.
+func (r *Report) show(results any, tables ...Table) {
+	r.Results = results
+	r.Tables = append(r.Tables, tables...)
+}
+
 // Table is a titled grid of cells.
 type Table struct {
 	Title   string

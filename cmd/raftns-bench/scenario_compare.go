@@ -35,12 +35,11 @@ import (
 // other round in reverse order), and the median over the rounds is
 // reported.
 type compareScenario struct {
-	Rounds       int           `json:"rounds"`
-	Duration     time.Duration `json:"duration"`
-	Warmup       time.Duration `json:"warmup"`
-	WriteClients []int         `json:"writeClients"`
-	ReadClients  []int         `json:"readClients"`
-	Topics       int           `json:"topics"`
+	Rounds int `json:"rounds"`
+	loadFlags
+	WriteClients []int `json:"writeClients"`
+	ReadClients  []int `json:"readClients"`
+	Topics       int   `json:"topics"`
 	// Only limits the figures (onlyFigures): "write" measures the changed
 	// registrations and their raw Raft ceilings, "single" the single member
 	// and raw Raft on one node, "reads" the route reads and their ceiling.
@@ -51,12 +50,9 @@ type compareScenario struct {
 // brokers of its RaftNS targets alive: a broker's heartbeat interval.
 const compareKeepAlive = 30 * time.Second
 
-func newCompareScenario() *compareScenario { return &compareScenario{} }
-
 func (s *compareScenario) bind(fs *flag.FlagSet) {
 	fs.IntVar(&s.Rounds, "rounds", 3, "rounds; each measures every figure once")
-	fs.DurationVar(&s.Duration, "duration", 3*time.Second, "measured time of one figure")
-	fs.DurationVar(&s.Warmup, "warmup", time.Second, "unmeasured time before each figure")
+	s.loadFlags.bind(fs, 3*time.Second, "figure")
 	fs.Func("write-clients", "concurrent brokers of the write figures, N,N,... (default 16,64)", intList(&s.WriteClients))
 	fs.Func("read-clients", "concurrent clients of the read figures, N,N,... (default 1,16,64)", intList(&s.ReadClients))
 	fs.IntVar(&s.Topics, "topics", 10, "topics per registering broker")
@@ -70,11 +66,14 @@ func (s *compareScenario) check(c *commonOptions, _ map[string]bool) error {
 	if len(s.ReadClients) == 0 {
 		s.ReadClients = []int{1, 16, 64}
 	}
+	if err := s.loadFlags.check(); err != nil {
+		return err
+	}
 	switch {
-	case !c.starts():
-		return fmt.Errorf("%w: compare starts its own members and raw servers; -addrs is not supported", errUsage)
-	case s.Rounds < 1 || s.Duration <= 0 || s.Warmup < 0:
-		return fmt.Errorf("%w: -rounds and -duration must be positive and -warmup not negative", errUsage)
+	case s.Rounds < 1:
+		return fmt.Errorf("%w: -rounds must be at least 1", errUsage)
+	case slices.Min(s.WriteClients) < 1 || slices.Min(s.ReadClients) < 1:
+		return fmt.Errorf("%w: -write-clients and -read-clients must be positive", errUsage)
 	case s.Topics < 0:
 		return fmt.Errorf("%w: -topics must not be negative", errUsage)
 	case s.Only != "" && onlyFigures[s.Only] == nil:
@@ -313,7 +312,7 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 			e.logf("    first error: %v", out.firstErr)
 		}
 	}
-	phase := loadPhase{warmup: s.Warmup, duration: s.Duration}
+	phase := s.phase(0)
 	// Between figures, every RaftNS target's brokers are kept alive at
 	// about the brokers' own heartbeat interval (keepAlive).
 	var keptAt time.Time

@@ -30,8 +30,6 @@ type expiryScenario struct {
 	scanKnown bool
 }
 
-func newExpiryScenario() *expiryScenario { return &expiryScenario{} }
-
 func (s *expiryScenario) bind(fs *flag.FlagSet) {
 	fs.IntVar(&s.Brokers, "brokers", 20, "brokers to silence")
 	fs.IntVar(&s.Live, "live", 50, "brokers that keep heartbeating (must survive)")
@@ -145,8 +143,7 @@ func (s *expiryScenario) run(ctx context.Context, e *env, r *Report) error {
 		return err
 	}
 	res.LeaderAtSilence, res.LeaderAtEnd = atSilence, e.leaderTerm(ctx)
-	r.Results = res
-	r.Tables = append(r.Tables, s.table(res))
+	r.show(res, s.table(res))
 	s.notes(r, res)
 	return nil
 }

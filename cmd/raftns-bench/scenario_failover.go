@@ -12,32 +12,21 @@ import (
 // accept a write and to be ready again; then it restarts the killed member
 // and measures its rejoin. Each round kills the current leader.
 type failoverScenario struct {
-	Rounds       int           `json:"rounds"`
-	Writers      int           `json:"writers"`
-	Settle       time.Duration `json:"settle"`
-	WriteTimeout time.Duration `json:"writeTimeout"`
+	roundFlags
+	Settle time.Duration `json:"settle"`
 }
-
-func newFailoverScenario() *failoverScenario { return &failoverScenario{} }
 
 func (s *failoverScenario) bind(fs *flag.FlagSet) {
-	fs.IntVar(&s.Rounds, "rounds", 3, "leader kills")
-	fs.IntVar(&s.Writers, "writers", 4, "concurrent registering brokers (new DataVersion each time)")
+	s.roundFlags.bind(fs, 3, "leader kills", "concurrent registering brokers (new DataVersion each time)")
 	fs.DurationVar(&s.Settle, "settle", 2*time.Second, "steady writing before each kill")
-	fs.DurationVar(&s.WriteTimeout, "write-timeout", 2*time.Second, "timeout of one registration")
+	s.bindWriteTimeout(fs, 2*time.Second, "timeout of one registration")
 }
 
-func (s *failoverScenario) check(c *commonOptions, set map[string]bool) error {
-	if err := c.requireStarts("failover"); err != nil {
-		return err
+func (s *failoverScenario) check(*commonOptions, map[string]bool) error {
+	if s.Settle < 0 {
+		return fmt.Errorf("%w: -settle must not be negative", errUsage)
 	}
-	switch {
-	case s.Rounds < 1 || s.Writers < 1:
-		return fmt.Errorf("%w: -rounds and -writers must be at least 1", errUsage)
-	case s.Settle < 0 || s.WriteTimeout <= 0:
-		return fmt.Errorf("%w: -settle must not be negative and -write-timeout must be positive", errUsage)
-	}
-	return c.needThreeMembers(set, "failover")
+	return s.roundFlags.check()
 }
 
 // failoverRound is one leader kill.
@@ -69,22 +58,17 @@ type failoverResults struct {
 
 func (s *failoverScenario) run(ctx context.Context, e *env, r *Report) error {
 	n := newNaming()
-	var res failoverResults
-	var firstWrite, leader, ready, rejoin []time.Duration
-	for round := 1; round <= s.Rounds; round++ {
-		fr, err := s.round(ctx, e, n, round)
-		if err != nil {
-			return fmt.Errorf("round %d: %w", round, err)
-		}
-		res.Rounds = append(res.Rounds, fr)
-		firstWrite = append(firstWrite, msDur(fr.FirstWriteMs))
-		leader = append(leader, msDur(fr.LeaderMs))
-		ready = append(ready, msDur(fr.ReadyMs))
-		rejoin = append(rejoin, msDur(fr.RejoinMs))
+	rounds, err := eachRound(s.Rounds, func(round int) (failoverRound, error) { return s.round(ctx, e, n, round) })
+	if err != nil {
+		return err
 	}
-	res.FirstWrite, res.Leader, res.Ready, res.Rejoin = spread(firstWrite), spread(leader), spread(ready), spread(rejoin)
-	r.Results = res
-	r.Tables = append(r.Tables, s.tables(res)...)
+	res := failoverResults{Rounds: rounds,
+		FirstWrite: spreadOf(rounds, func(fr failoverRound) float64 { return fr.FirstWriteMs }),
+		Leader:     spreadOf(rounds, func(fr failoverRound) float64 { return fr.LeaderMs }),
+		Ready:      spreadOf(rounds, func(fr failoverRound) float64 { return fr.ReadyMs }),
+		Rejoin:     spreadOf(rounds, func(fr failoverRound) float64 { return fr.RejoinMs }),
+	}
+	r.show(res, s.tables(res)...)
 	r.notef("first write = kill -> completion of the first successful registration sent after the kill, through a member that was a follower")
 	r.notef("rejoin = restart of the killed member (same data dir) -> its /readyz answers 200")
 	return nil
@@ -98,7 +82,7 @@ func (s *failoverScenario) round(ctx context.Context, e *env, n naming, round in
 		return fr, err
 	}
 	fr.Killed, fr.Via = leader.ID, via.ID
-	w := s.startWriters(ctx, e, n, via.ClientAddr, round)
+	w := startWriters(ctx, e, n, via.ClientAddr, fmt.Sprintf("fo%d", round), s.Writers, s.WriteTimeout)
 	defer w.stop()
 	if err := w.waitSuccesses(ctx, s.Settle); err != nil {
 		return fr, err
@@ -136,12 +120,7 @@ func (s *failoverScenario) tables(res failoverResults) []Table {
 	for _, fr := range res.Rounds {
 		rounds.add(fr.Round, fr.Killed, fr.Via, fr.NewLeader, fr.FirstWriteMs, fr.LeaderMs, fr.ReadyMs, fr.RejoinMs, fr.FailedAfter)
 	}
-	sum := Table{Title: fmt.Sprintf("summary over %d rounds (ms)", len(res.Rounds)), Columns: []string{"measure", "min", "median", "max"}}
-	for _, row := range []struct {
-		name string
-		s    Spread
-	}{{"first successful write", res.FirstWrite}, {"new leader in office", res.Leader}, {"survivors ready", res.Ready}, {"killed member rejoined (from restart)", res.Rejoin}} {
-		sum.add(row.name, row.s.MinMs, row.s.MedianMs, row.s.MaxMs)
-	}
+	sum := spreadTable(len(res.Rounds), measureSpread{"first successful write", res.FirstWrite}, measureSpread{"new leader in office", res.Leader},
+		measureSpread{"survivors ready", res.Ready}, measureSpread{"killed member rejoined (from restart)", res.Rejoin})
 	return []Table{rounds, sum}
 }

@@ -20,27 +20,21 @@ const suggestedMaxEntry = 512 << 10
 // entry, log growth, latency and the member's RSS; then the cost of the
 // same registration re-sent unchanged (the 30 s heartbeat).
 type largeScenario struct {
-	Sizes      []int  `json:"sizes"`
-	Compressed bool   `json:"compressed"`
-	Queues     int    `json:"queues"`
-	Via        string `json:"via"`
-	Heartbeats int    `json:"heartbeats"`
+	Sizes      []int `json:"sizes"`
+	Compressed bool  `json:"compressed"`
+	Queues     int   `json:"queues"`
+	viaFlag
+	Heartbeats int `json:"heartbeats"`
 	// RandomNames gives topics random names, which compress far worse than
 	// the default numbered ones.
 	RandomNames bool `json:"randomNames"`
 }
 
-func newLargeScenario() *largeScenario { return &largeScenario{} }
-
 func (s *largeScenario) bind(fs *flag.FlagSet) {
-	fs.Func("sizes", "topics per broker, N,N,... (default 1000,5000,10000,20000)", func(v string) error {
-		sizes, err := parseInts(v)
-		s.Sizes = sizes
-		return err
-	})
+	fs.Func("sizes", "topics per broker, N,N,... (default 1000,5000,10000,20000)", intList(&s.Sizes))
 	fs.BoolVar(&s.Compressed, "compressed", false, "send the compressed body form (both sizes are reported either way)")
 	fs.IntVar(&s.Queues, "queues", 8, "read and write queues per topic")
-	fs.StringVar(&s.Via, "via", "leader", "member to register through: leader or follower")
+	s.viaFlag.bind(fs, "member to register through: leader or follower")
 	fs.IntVar(&s.Heartbeats, "heartbeats", 5, "unchanged re-registrations timed after the first")
 	fs.BoolVar(&s.RandomNames, "random-names", false, "random 24-character topic names instead of numbered ones (compress worse)")
 }
@@ -54,19 +48,10 @@ func (s *largeScenario) check(c *commonOptions, set map[string]bool) error {
 			return fmt.Errorf("%w: -sizes: %d is not a topic count", errUsage, n)
 		}
 	}
-	switch {
-	case s.Queues < 1 || s.Heartbeats < 0:
+	if s.Queues < 1 || s.Heartbeats < 0 {
 		return fmt.Errorf("%w: -queues must be at least 1 and -heartbeats not negative", errUsage)
-	case s.Via != "leader" && s.Via != "follower":
-		return fmt.Errorf("%w: -via %q: want leader or follower", errUsage, s.Via)
 	}
-	if s.Via == "follower" && c.starts() && !set["members"] {
-		c.Members = 3
-	}
-	if !c.starts() && len(c.HTTP) == 0 {
-		s.Via = ""
-	}
-	return nil
+	return s.viaFlag.check(c, set)
 }
 
 // largeRow is one broker size.
@@ -110,8 +95,7 @@ func (s *largeScenario) run(ctx context.Context, e *env, r *Report) error {
 		}
 		rows = append(rows, row)
 	}
-	r.Results = rows
-	r.Tables = append(r.Tables, s.table(rows))
+	r.show(rows, s.table(rows))
 	s.notes(r, e, rows)
 	return nil
 }

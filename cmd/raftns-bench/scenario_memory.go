@@ -43,8 +43,6 @@ func parseShape(v string) (shape, error) {
 	return shape{Brokers: nb, Topics: nt}, nil
 }
 
-func newMemoryScenario() *memoryScenario { return &memoryScenario{} }
-
 func (s *memoryScenario) bind(fs *flag.FlagSet) {
 	fs.Func("shapes", "BROKERSxTOPICS,... (default 100x100,1000x100,1000x1000)", func(v string) error {
 		var l listFlag
@@ -117,8 +115,7 @@ func (s *memoryScenario) run(ctx context.Context, e *env, r *Report) error {
 		}
 		rows = append(rows, row)
 	}
-	r.Results = rows
-	r.Tables = append(r.Tables, s.table(rows))
+	r.show(rows, s.table(rows))
 	if !e.opts.starts() {
 		r.notef("the members were not started by the tool: the shapes accumulate on the same members")
 	}

@@ -15,30 +15,21 @@ import (
 // writes that were waiting, or sent meanwhile, were answered. The old
 // leader is resumed (SIGCONT) after -pause.
 type pauseScenario struct {
-	Rounds       int           `json:"rounds"`
-	Writers      int           `json:"writers"`
-	Pause        time.Duration `json:"pause"`
-	WriteTimeout time.Duration `json:"writeTimeout"`
+	roundFlags
+	Pause time.Duration `json:"pause"`
 }
-
-func newPauseScenario() *pauseScenario { return &pauseScenario{} }
 
 func (s *pauseScenario) bind(fs *flag.FlagSet) {
-	fs.IntVar(&s.Rounds, "rounds", 3, "leader pauses")
-	fs.IntVar(&s.Writers, "writers", 4, "concurrent registering brokers through a follower")
+	s.roundFlags.bind(fs, 3, "leader pauses", "concurrent registering brokers through a follower")
 	fs.DurationVar(&s.Pause, "pause", 6*time.Second, "how long the leader stays stopped")
-	fs.DurationVar(&s.WriteTimeout, "write-timeout", 10*time.Second, "client timeout of one registration")
+	s.bindWriteTimeout(fs, 10*time.Second, "client timeout of one registration")
 }
 
-func (s *pauseScenario) check(c *commonOptions, set map[string]bool) error {
-	if err := c.requireStarts("pause"); err != nil {
-		return err
+func (s *pauseScenario) check(*commonOptions, map[string]bool) error {
+	if s.Pause <= 0 {
+		return fmt.Errorf("%w: -pause must be positive", errUsage)
 	}
-	switch {
-	case s.Rounds < 1 || s.Writers < 1 || s.Pause <= 0 || s.WriteTimeout <= 0:
-		return fmt.Errorf("%w: -rounds and -writers must be at least 1, -pause and -write-timeout positive", errUsage)
-	}
-	return c.needThreeMembers(set, "pause")
+	return s.roundFlags.check()
 }
 
 // pauseRound is one leader pause.
@@ -66,71 +57,17 @@ type pauseResults struct {
 
 func (s *pauseScenario) run(ctx context.Context, e *env, r *Report) error {
 	n := newNaming()
-	fo := &failoverScenario{Writers: s.Writers, WriteTimeout: s.WriteTimeout}
-	var res pauseResults
-	var late []time.Duration
-	for round := 1; round <= s.Rounds; round++ {
-		leader, via, err := e.readyLeaderAndFollower(ctx)
-		if err != nil {
-			return err
-		}
-		pr := pauseRound{Round: round, Paused: leader.ID, Via: via.ID}
-		w := fo.startWriters(ctx, e, n, via.ClientAddr, 100+round)
-		if err := w.waitSuccesses(ctx, time.Second); err != nil {
-			w.stop()
-			return err
-		}
-		e.logf("pause round %d: stopping leader %s for %v, writing through %s", round, leader.ID, s.Pause, via.ID)
-		stopAt := time.Now()
-		w.markKill(stopAt)
-		if err := syscall.Kill(leader.pid(), syscall.SIGSTOP); err != nil {
-			w.stop()
-			return err
-		}
-		resume := time.AfterFunc(s.Pause, func() { syscall.Kill(leader.pid(), syscall.SIGCONT) })
-		tLeader, _, newLeader, err := e.watchRecovery(ctx, leader)
-		if err != nil {
-			resume.Stop()
-			syscall.Kill(leader.pid(), syscall.SIGCONT)
-			w.stop()
-			return err
-		}
-		// Let every write that was waiting finish or time out.
-		time.Sleep(s.WriteTimeout)
-		w.stop()
-		pr.NewLeader, pr.LeaderMs = newLeader, ms(tLeader.Sub(stopAt))
-		w.mu.Lock()
-		for _, c := range w.afterKill {
-			if errors.Is(c.err, context.Canceled) {
-				continue // stopped by the scenario at the end of the round
-			}
-			if c.err != nil {
-				pr.Failed++
-				if pr.FirstError == "" {
-					pr.FirstError = fmt.Sprintf("sent %v after the stop: %v", c.sent.Sub(stopAt).Round(time.Millisecond), c.err)
-				}
-				continue
-			}
-			if c.sent.Before(tLeader) && c.done.After(tLeader) {
-				pr.Waiting++
-				pr.LateMs = max(pr.LateMs, ms(c.done.Sub(tLeader)))
-			}
-		}
-		w.mu.Unlock()
-		late = append(late, msDur(pr.LateMs))
-		res.Rounds = append(res.Rounds, pr)
-		if err := leader.WaitReady(ctx, readyTimeout); err != nil {
-			return err
-		}
+	rounds, err := eachRound(s.Rounds, func(round int) (pauseRound, error) { return s.round(ctx, e, n, round) })
+	if err != nil {
+		return err
 	}
-	res.Late = spread(late)
-	r.Results = res
+	res := pauseResults{Rounds: rounds, Late: spreadOf(rounds, func(pr pauseRound) float64 { return pr.LateMs })}
 	t := Table{Title: fmt.Sprintf("leader SIGSTOPped for %v (ms)", s.Pause),
 		Columns: []string{"round", "paused", "writes via", "new leader", "leader in office", "writes waiting", "last answered after new leader", "failed"}}
 	for _, pr := range res.Rounds {
 		t.add(pr.Round, pr.Paused, pr.Via, pr.NewLeader, pr.LeaderMs, pr.Waiting, pr.LateMs, pr.Failed)
 	}
-	r.Tables = append(r.Tables, t)
+	r.show(res, t)
 	for _, pr := range res.Rounds {
 		if pr.FirstError != "" {
 			r.notef("round %d: first failed registration %s", pr.Round, pr.FirstError)
@@ -138,4 +75,62 @@ func (s *pauseScenario) run(ctx context.Context, e *env, r *Report) error {
 	}
 	r.notef("writes waiting = registrations sent before the new leader took office and answered after; the last column is the latest of those answers")
 	return nil
+}
+
+// round stops the current leader once, lets the writes through a follower
+// wait for the new leader, and measures how late they were answered.
+func (s *pauseScenario) round(ctx context.Context, e *env, n naming, round int) (pauseRound, error) {
+	leader, via, err := e.readyLeaderAndFollower(ctx)
+	if err != nil {
+		return pauseRound{}, err
+	}
+	pr := pauseRound{Round: round, Paused: leader.ID, Via: via.ID}
+	w := startWriters(ctx, e, n, via.ClientAddr, fmt.Sprintf("fo%d", 100+round), s.Writers, s.WriteTimeout)
+	if err := w.waitSuccesses(ctx, time.Second); err != nil {
+		w.stop()
+		return pr, err
+	}
+	e.logf("pause round %d: stopping leader %s for %v, writing through %s", round, leader.ID, s.Pause, via.ID)
+	stopAt := time.Now()
+	w.markKill(stopAt)
+	if err := syscall.Kill(leader.pid(), syscall.SIGSTOP); err != nil {
+		w.stop()
+		return pr, err
+	}
+	resume := time.AfterFunc(s.Pause, func() { syscall.Kill(leader.pid(), syscall.SIGCONT) })
+	tLeader, _, newLeader, err := e.watchRecovery(ctx, leader)
+	if err != nil {
+		resume.Stop()
+		syscall.Kill(leader.pid(), syscall.SIGCONT)
+		w.stop()
+		return pr, err
+	}
+	// Let every write that was waiting finish or time out.
+	time.Sleep(s.WriteTimeout)
+	w.stop()
+	pr.NewLeader, pr.LeaderMs = newLeader, ms(tLeader.Sub(stopAt))
+	pr.count(w.finished(), stopAt, tLeader)
+	return pr, leader.WaitReady(ctx, readyTimeout)
+}
+
+// count sorts the registrations sent around the stop: failed ones, and
+// those sent before the new leader took office at tLeader but answered
+// after it.
+func (pr *pauseRound) count(done []completion, stopAt, tLeader time.Time) {
+	for _, c := range done {
+		if errors.Is(c.err, context.Canceled) {
+			continue // stopped by the scenario at the end of the round
+		}
+		if c.err != nil {
+			pr.Failed++
+			if pr.FirstError == "" {
+				pr.FirstError = fmt.Sprintf("sent %v after the stop: %v", c.sent.Sub(stopAt).Round(time.Millisecond), c.err)
+			}
+			continue
+		}
+		if c.sent.Before(tLeader) && c.done.After(tLeader) {
+			pr.Waiting++
+			pr.LateMs = max(pr.LateMs, ms(c.done.Sub(tLeader)))
+		}
+	}
 }

@@ -14,45 +14,31 @@ import (
 // new DataVersion each time (a Raft write) or, with -unchanged, the same one
 // (a heartbeat the members deduplicate).
 type registerScenario struct {
-	Duration   time.Duration `json:"duration"`
-	Warmup     time.Duration `json:"warmup"`
-	Clients    int           `json:"clients"`
-	Topics     int           `json:"topics"`
-	Unchanged  bool          `json:"unchanged"`
-	Via        string        `json:"via"`
-	Compressed bool          `json:"compressed"`
+	loadFlags
+	Clients   int  `json:"clients"`
+	Topics    int  `json:"topics"`
+	Unchanged bool `json:"unchanged"`
+	viaFlag
+	Compressed bool `json:"compressed"`
 }
 
-func newRegisterScenario() *registerScenario { return &registerScenario{} }
-
 func (s *registerScenario) bind(fs *flag.FlagSet) {
-	fs.DurationVar(&s.Duration, "duration", 5*time.Second, "measured time")
-	fs.DurationVar(&s.Warmup, "warmup", time.Second, "unmeasured time before")
+	s.loadFlags.bind(fs, 5*time.Second, "")
 	fs.IntVar(&s.Clients, "clients", 4, "concurrent brokers, each with its own connection")
 	fs.IntVar(&s.Topics, "topics", 10, "topics per broker")
 	fs.BoolVar(&s.Unchanged, "unchanged", false, "re-send the same DataVersion (heartbeat-style, deduplicated)")
-	fs.StringVar(&s.Via, "via", "leader", "member to register through: leader or follower (with -addrs and no -http: the first address)")
+	s.viaFlag.bind(fs, "member to register through: leader or follower (with -addrs and no -http: the first address)")
 	fs.BoolVar(&s.Compressed, "compressed", false, "send compressed bodies (4.x compressedRegister)")
 }
 
 func (s *registerScenario) check(c *commonOptions, set map[string]bool) error {
-	switch {
-	case s.Duration <= 0 || s.Warmup < 0:
-		return fmt.Errorf("%w: -duration must be positive and -warmup not negative", errUsage)
-	case s.Clients < 1 || s.Topics < 0:
+	if err := s.loadFlags.check(); err != nil {
+		return err
+	}
+	if s.Clients < 1 || s.Topics < 0 {
 		return fmt.Errorf("%w: -clients must be at least 1 and -topics not negative", errUsage)
-	case s.Via != "leader" && s.Via != "follower":
-		return fmt.Errorf("%w: -via %q: want leader or follower", errUsage, s.Via)
 	}
-	if s.Via == "follower" && c.starts() {
-		if err := c.needThreeMembers(set, "-via follower"); err != nil {
-			return err
-		}
-	}
-	if !c.starts() && len(c.HTTP) == 0 {
-		s.Via = "" // the first -addrs member, whatever its role
-	}
-	return nil
+	return s.viaFlag.check(c, set)
 }
 
 // registerResults is the outcome of the run.
@@ -91,7 +77,7 @@ func (s *registerScenario) run(ctx context.Context, e *env, r *Report) error {
 	before := e.snapshotCounters(ctx)
 	mode := map[bool]string{false: "changed DataVersion (written)", true: "unchanged (heartbeat)"}[s.Unchanged]
 	e.logf("register: %d brokers x %d topics through %s, %s, %v", s.Clients, s.Topics, via.ID, mode, s.Duration)
-	out := loadPhase{workers: s.Clients, warmup: s.Warmup, duration: s.Duration}.run(ctx, func(ctx context.Context, w int) error {
+	out := s.phase(s.Clients).run(ctx, func(ctx context.Context, w int) error {
 		if !s.Unchanged {
 			bump(regs[w])
 		}
@@ -109,8 +95,7 @@ func (s *registerScenario) run(ctx context.Context, e *env, r *Report) error {
 		res.LogEntries = int64(after.lastIndex) - int64(before.lastIndex)
 		res.Role = via.role(ctx)
 	}
-	r.Results = res
-	r.Tables = append(r.Tables, s.table(res))
+	r.show(res, s.table(res))
 	if out.firstErr != nil {
 		r.notef("%d requests failed; first error: %v", out.errors, out.firstErr)
 	}

@@ -16,28 +16,21 @@ import (
 // to its /readyz answering 200 (which needs it to have applied what the
 // leader had committed).
 type rejoinScenario struct {
-	Rounds  int           `json:"rounds"`
-	Outage  time.Duration `json:"outage"`
-	Writers int           `json:"writers"`
+	roundFlags
+	Outage time.Duration `json:"outage"`
 }
-
-func newRejoinScenario() *rejoinScenario { return &rejoinScenario{} }
 
 func (s *rejoinScenario) bind(fs *flag.FlagSet) {
-	fs.IntVar(&s.Rounds, "rounds", 5, "follower restarts")
+	s.roundFlags.bind(fs, 5, "follower restarts", "concurrent registering brokers through the leader (new DataVersion each time)")
 	fs.DurationVar(&s.Outage, "outage", 45*time.Second, "how long the follower stays down")
-	fs.IntVar(&s.Writers, "writers", 4, "concurrent registering brokers through the leader (new DataVersion each time)")
+	s.WriteTimeout = 2 * time.Second // not a flag of this scenario
 }
 
-func (s *rejoinScenario) check(c *commonOptions, set map[string]bool) error {
-	if err := c.requireStarts("rejoin"); err != nil {
-		return err
+func (s *rejoinScenario) check(*commonOptions, map[string]bool) error {
+	if s.Outage <= 0 {
+		return fmt.Errorf("%w: -outage must be positive", errUsage)
 	}
-	switch {
-	case s.Rounds < 1 || s.Writers < 1 || s.Outage <= 0:
-		return fmt.Errorf("%w: -rounds and -writers must be at least 1 and -outage positive", errUsage)
-	}
-	return c.needThreeMembers(set, "rejoin")
+	return s.roundFlags.check()
 }
 
 // rejoinRound is one follower outage.
@@ -64,34 +57,25 @@ func (s *rejoinScenario) run(ctx context.Context, e *env, r *Report) error {
 	if err != nil {
 		return err
 	}
-	fo := &failoverScenario{Writers: s.Writers, WriteTimeout: 2 * time.Second}
-	w := fo.startWriters(ctx, e, newNaming(), leader.ClientAddr, 0)
+	w := startWriters(ctx, e, newNaming(), leader.ClientAddr, "fo0", s.Writers, s.WriteTimeout)
 	defer w.stop()
 	if err := w.waitSuccesses(ctx, time.Second); err != nil {
 		return err
 	}
-	var res rejoinResults
-	var first, ready []time.Duration
-	for round := 1; round <= s.Rounds; round++ {
-		rr, err := s.round(ctx, e, round)
-		if err != nil {
-			return fmt.Errorf("round %d: %w", round, err)
-		}
-		res.Rounds = append(res.Rounds, rr)
-		first = append(first, msDur(rr.FirstEntryMs))
-		ready = append(ready, msDur(rr.ReadyMs))
+	rounds, err := eachRound(s.Rounds, func(round int) (rejoinRound, error) { return s.round(ctx, e, round) })
+	if err != nil {
+		return err
 	}
-	res.FirstEntry, res.Ready = spread(first), spread(ready)
-	r.Results = res
+	res := rejoinResults{Rounds: rounds,
+		FirstEntry: spreadOf(rounds, func(rr rejoinRound) float64 { return rr.FirstEntryMs }),
+		Ready:      spreadOf(rounds, func(rr rejoinRound) float64 { return rr.ReadyMs }),
+	}
 	t := Table{Title: fmt.Sprintf("follower down for %v, then restarted (ms from the restart)", s.Outage),
 		Columns: []string{"round", "stopped", "leader", "entries missed", "first new entry", "ready"}}
 	for _, rr := range res.Rounds {
 		t.add(rr.Round, rr.Stopped, rr.Leader, rr.Entries, rr.FirstEntryMs, rr.ReadyMs)
 	}
-	sum := Table{Title: fmt.Sprintf("summary over %d rounds (ms)", len(res.Rounds)), Columns: []string{"measure", "min", "median", "max"}}
-	sum.add("first new log entry", res.FirstEntry.MinMs, res.FirstEntry.MedianMs, res.FirstEntry.MaxMs)
-	sum.add("ready (/readyz 200)", res.Ready.MinMs, res.Ready.MedianMs, res.Ready.MaxMs)
-	r.Tables = append(r.Tables, t, sum)
+	r.show(res, t, spreadTable(len(rounds), measureSpread{"first new log entry", res.FirstEntry}, measureSpread{"ready (/readyz 200)", res.Ready}))
 	r.notef("ready needs the member to have applied what the leader had committed when it asked")
 	return nil
 }

@@ -15,23 +15,19 @@ import (
 // routeScenario measures GET_ROUTEINFO_BY_TOPIC: closed-loop clients, each
 // on its own connection, spread over the members.
 type routeScenario struct {
-	Duration  time.Duration `json:"duration"`
-	Warmup    time.Duration `json:"warmup"`
-	Clients   int           `json:"clients"`
-	Pipeline  int           `json:"pipeline"`
-	Brokers   int           `json:"brokers"`
-	Topics    int           `json:"topics"`
-	Queues    int           `json:"queues"`
-	NoSetup   bool          `json:"noSetup"`
-	TopicList []string      `json:"topicList,omitempty"`
-	Decode    bool          `json:"decode"`
+	loadFlags
+	Clients   int      `json:"clients"`
+	Pipeline  int      `json:"pipeline"`
+	Brokers   int      `json:"brokers"`
+	Topics    int      `json:"topics"`
+	Queues    int      `json:"queues"`
+	NoSetup   bool     `json:"noSetup"`
+	TopicList []string `json:"topicList,omitempty"`
+	Decode    bool     `json:"decode"`
 }
 
-func newRouteScenario() *routeScenario { return &routeScenario{} }
-
 func (s *routeScenario) bind(fs *flag.FlagSet) {
-	fs.DurationVar(&s.Duration, "duration", 10*time.Second, "measured time")
-	fs.DurationVar(&s.Warmup, "warmup", time.Second, "unmeasured time before")
+	s.loadFlags.bind(fs, 10*time.Second, "")
 	fs.IntVar(&s.Clients, "clients", 8, "concurrent clients, each with its own connection to each member")
 	fs.IntVar(&s.Pipeline, "pipeline", 1, "requests in flight per client connection")
 	fs.IntVar(&s.Brokers, "brokers", 4, "brokers to register first, each carrying every topic")
@@ -42,10 +38,11 @@ func (s *routeScenario) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&s.Decode, "decode", false, "decode every route body in the client (costs client CPU)")
 }
 
-func (s *routeScenario) check(_ *commonOptions, _ map[string]bool) error {
+func (s *routeScenario) check(*commonOptions, map[string]bool) error {
+	if err := s.loadFlags.check(); err != nil {
+		return err
+	}
 	switch {
-	case s.Duration <= 0 || s.Warmup < 0:
-		return fmt.Errorf("%w: -duration must be positive and -warmup not negative", errUsage)
 	case s.Clients < 1 || s.Pipeline < 1:
 		return fmt.Errorf("%w: -clients and -pipeline must be at least 1", errUsage)
 	case s.NoSetup && len(s.TopicList) == 0:
@@ -96,15 +93,14 @@ func (s *routeScenario) run(ctx context.Context, e *env, r *Report) error {
 	cpuStart := make(chan map[string]float64, 1)
 	time.AfterFunc(s.Warmup, func() { cpuStart <- memberCPU(ctx, e) })
 	e.logf("route: %d clients x %d in flight over %d member(s), %d topics, %v", s.Clients, s.Pipeline, len(e.members), len(topics), s.Duration)
-	out := loadPhase{workers: s.Clients * s.Pipeline, warmup: s.Warmup, duration: s.Duration}.run(ctx, s.query(e, clients, topics))
+	out := s.phase(s.Clients*s.Pipeline).run(ctx, s.query(e, clients, topics))
 	cpu := cpuDelta(memberCPU(ctx, e), <-cpuStart)
 	if len(out.lat) == 0 {
 		return fmt.Errorf("route: %w: %v", errNoSuccess, out.firstErr)
 	}
 	res := routeResults{Topics: len(topics), BodyBytes: size}
 	res.Rows = s.rows(e, out, cpu)
-	r.Results = res
-	r.Tables = append(r.Tables, s.table(res))
+	r.show(res, s.table(res))
 	if out.firstErr != nil {
 		r.notef("%d requests failed; first error: %v", out.errors, out.firstErr)
 	}

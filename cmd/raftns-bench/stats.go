@@ -57,29 +57,6 @@ func percentile(sorted []time.Duration, q float64) time.Duration {
 // ms converts a duration to fractional milliseconds.
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// Spread is the minimum, median and maximum of a few repeated measurements
-// (failover rounds), in milliseconds.
-type Spread struct {
-	MinMs    float64 `json:"minMs"`
-	MedianMs float64 `json:"medianMs"`
-	MaxMs    float64 `json:"maxMs"`
-}
-
-// spread returns min, median and max of values; the median of an even count
-// is the mean of the middle two. It does not modify values.
-func spread(values []time.Duration) Spread {
-	if len(values) == 0 {
-		return Spread{}
-	}
-	s := slices.Clone(values)
-	slices.Sort(s)
-	mid := s[len(s)/2]
-	if len(s)%2 == 0 {
-		mid = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return Spread{MinMs: ms(s[0]), MedianMs: ms(mid), MaxMs: ms(s[len(s)-1])}
-}
-
 // rate returns n per second over d, 0 for a non-positive d.
 func rate(n int, d time.Duration) float64 {
 	if d <= 0 {
@@ -87,9 +64,6 @@ func rate(n int, d time.Duration) float64 {
 	}
 	return float64(n) / d.Seconds()
 }
-
-// msDur converts fractional milliseconds back to a duration.
-func msDur(v float64) time.Duration { return time.Duration(math.Round(v * float64(time.Millisecond))) }
 
 // median returns the median of values (the mean of the middle two for an
 // even count), 0 for none.

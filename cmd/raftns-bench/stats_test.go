@@ -69,30 +69,6 @@ func TestSummarize_EmptyIsZero(t *testing.T) {
 	}
 }
 
-func TestSpread_MinMedianMax(t *testing.T) {
-	cases := []struct {
-		name   string
-		values []time.Duration
-		want   Spread
-	}{
-		{"empty", nil, Spread{}},
-		{"one", durations(5), Spread{5, 5, 5}},
-		{"odd count takes the middle", durations(30, 10, 20), Spread{10, 20, 30}},
-		{"even count averages the middle two", durations(40, 10, 30, 20), Spread{10, 25, 40}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			before := slices.Clone(tc.values)
-			if got := spread(tc.values); got != tc.want {
-				t.Fatalf("spread = %+v, want %+v", got, tc.want)
-			}
-			if !slices.Equal(before, tc.values) {
-				t.Fatalf("spread modified its input: %v, was %v", tc.values, before)
-			}
-		})
-	}
-}
-
 func TestRate_PerSecond(t *testing.T) {
 	cases := []struct {
 		name string
@@ -110,15 +86,5 @@ func TestRate_PerSecond(t *testing.T) {
 				t.Fatalf("rate(%d, %v) = %v, want %v", tc.n, tc.d, got, tc.want)
 			}
 		})
-	}
-}
-
-// A duration survives the trip through fractional milliseconds, so a
-// one-round summary equals its round exactly.
-func TestMsDur_RoundTripsThroughMilliseconds(t *testing.T) {
-	for _, d := range []time.Duration{2048592108, 1, 999999, 123456789012} {
-		if got := msDur(ms(d)); got != d {
-			t.Errorf("msDur(ms(%d)) = %d", d, got)
-		}
 	}
 }

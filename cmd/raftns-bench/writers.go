@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -34,18 +35,21 @@ type completion struct {
 	err        error
 }
 
-func (s *failoverScenario) startWriters(ctx context.Context, e *env, n naming, addr string, round int) *writers {
+// startWriters starts count brokers of group registering through addr in
+// closed loops, each with a new DataVersion every time and timeout per
+// registration.
+func startWriters(ctx context.Context, e *env, n naming, addr, group string, count int, timeout time.Duration) *writers {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &writers{cancel: cancel, progress: make(chan struct{}, 1)}
-	for i := range s.Writers {
-		reg := n.broker(fmt.Sprintf("fo%d", round), i, topicConfigs(n.topics(fmt.Sprintf("fo%d-%d", round, i), 4), 4))
+	for i := range count {
+		reg := n.broker(group, i, topicConfigs(n.topics(fmt.Sprintf("%s-%d", group, i), 4), 4))
 		c := e.newClient()
 		w.wg.Go(func() {
 			defer c.Close()
 			for ctx.Err() == nil {
 				bump(reg)
 				sent := time.Now()
-				rctx, rcancel := context.WithTimeout(ctx, s.WriteTimeout)
+				rctx, rcancel := context.WithTimeout(ctx, timeout)
 				_, err := c.RegisterBroker(rctx, addr, reg)
 				rcancel()
 				w.record(sent, time.Now(), err)
@@ -127,6 +131,14 @@ func (w *writers) waitFirstAfterKill(ctx context.Context, timeout time.Duration)
 		w.mu.Unlock()
 	}
 	return first, err
+}
+
+// finished returns the registrations sent from a second before the kill
+// mark on, as they completed.
+func (w *writers) finished() []completion {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.afterKill)
 }
 
 func (w *writers) stop() {
