@@ -34,6 +34,61 @@ type compareResults struct {
 	RouteBodyBytes      int   `json:"routeBodyBytes"`
 }
 
+// compareRecorder collects each figure's ops/s per round, one row per
+// figure and concurrency in the order they were first measured.
+type compareRecorder struct {
+	e     *env
+	rows  map[string]*compareRow
+	order []*compareRow
+}
+
+func rowKey(figure string, clients int) string { return figure + "/" + strconv.Itoa(clients) }
+
+// record adds one round of figure at c clients.
+func (rec *compareRecorder) record(figure string, c int, out loadOutcome) {
+	row := rec.rows[rowKey(figure, c)]
+	if row == nil {
+		row = &compareRow{Figure: figure, Clients: c}
+		rec.rows[rowKey(figure, c)] = row
+		rec.order = append(rec.order, row)
+	}
+	ops := rate(len(out.lat), out.elapsed)
+	row.Rounds = append(row.Rounds, ops)
+	row.Errors += out.errors
+	row.P50Ms = append(row.P50Ms, summarize(out.lat).P50Ms)
+	rec.e.logf("  %-75s c=%-3d %9.0f ops/s  errors %d", figure, c, ops, out.errors)
+	if out.firstErr != nil {
+		rec.e.logf("    first error: %v", out.firstErr)
+	}
+}
+
+// finish computes each row's median and, for a figure with a ceiling
+// (compareRatios), its ratio to the ceiling at the same concurrency: of
+// the medians, and the median of the rounds' ratios. It returns the rows.
+func (rec *compareRecorder) finish() []*compareRow {
+	for _, row := range rec.order {
+		row.Median = median(row.Rounds)
+	}
+	for _, spec := range compareRatios {
+		for _, row := range rec.order {
+			ceil := rec.rows[rowKey(spec.ceiling, row.Clients)]
+			if row.Figure != spec.figure || ceil == nil || ceil.Median <= 0 {
+				continue
+			}
+			row.Ceiling, row.Target = spec.ceiling, spec.target
+			row.Ratio = row.Median / ceil.Median
+			row.TargetMet = row.Ratio >= spec.target
+			for i := range min(len(row.Rounds), len(ceil.Rounds)) {
+				if ceil.Rounds[i] > 0 {
+					row.RoundRatios = append(row.RoundRatios, row.Rounds[i]/ceil.Rounds[i])
+				}
+			}
+			row.RatioOfRounds = median(row.RoundRatios)
+		}
+	}
+	return rec.order
+}
+
 func (s *compareScenario) ratioTable(rows []*compareRow) Table {
 	t := Table{
 		Title:   fmt.Sprintf("RaftNS as a ratio of its ceiling (median of %d rounds of %v)", s.Rounds, s.Duration),
@@ -41,14 +96,14 @@ func (s *compareScenario) ratioTable(rows []*compareRow) Table {
 	}
 	byKey := map[string]*compareRow{}
 	for _, r := range rows {
-		byKey[r.Figure+"/"+strconv.Itoa(r.Clients)] = r
+		byKey[rowKey(r.Figure, r.Clients)] = r
 	}
 	for _, spec := range compareRatios {
 		for _, r := range rows {
 			if r.Figure != spec.figure || r.Ceiling != spec.ceiling {
 				continue
 			}
-			ceil := byKey[r.Ceiling+"/"+strconv.Itoa(r.Clients)]
+			ceil := byKey[rowKey(r.Ceiling, r.Clients)]
 			var byRound []string
 			for _, x := range r.RoundRatios {
 				byRound = append(byRound, fmt.Sprintf("%.2f", x))

@@ -38,12 +38,16 @@ func (p *rawProc) String() string {
 	return fmt.Sprintf("%s client=%s pid=%d (started by raftns-bench: %s)", p.id, p.clientAddr, p.Pid(), strings.Join(p.CommandLine(), " "))
 }
 
-// rawCluster is n raw Raft nodes started by compare.
-type rawCluster struct{ nodes []*rawProc }
+// rawCluster is n raw Raft nodes started by compare, and the one that
+// applied the first write.
+type rawCluster struct {
+	nodes  []*rawProc
+	leader *rawProc
+}
 
 // startRawCluster starts n raw Raft nodes under dir and waits until one of
-// them, returned as the leader, applies a write. probe is one request.
-func startRawCluster(ctx context.Context, raftns, dir, name string, n int, extra []string, probe func(ctx context.Context, addr string) error) (*rawCluster, *rawProc, error) {
+// them, the leader, applies a write. probe is one request.
+func startRawCluster(ctx context.Context, raftns, dir, name string, n int, extra []string, probe func(ctx context.Context, addr string) error) (*rawCluster, error) {
 	rc := &rawCluster{}
 	var peers []string
 	for i := 1; i <= n; i++ {
@@ -51,7 +55,7 @@ func startRawCluster(ctx context.Context, raftns, dir, name string, n int, extra
 		for _, a := range []*string{&p.clientAddr, &p.raftAddr} {
 			addr, err := launch.FreeAddr()
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			*a = addr
 		}
@@ -65,17 +69,16 @@ func startRawCluster(ctx context.Context, raftns, dir, name string, n int, extra
 		}
 		if err := p.start(raftns, filepath.Join(dir, p.id+".log"), append(args, extra...)...); err != nil {
 			rc.stop()
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	var leader *rawProc
 	err := launch.Poll(ctx, readyTimeout, 50*time.Millisecond, "a raw raft leader ("+name+")", func() (bool, error) {
 		for _, p := range rc.nodes {
 			if p.Exited() {
 				return false, fmt.Errorf("%w: raw raft node %s (log: %s)", launch.ErrExited, p.id, filepath.Join(dir, p.id+".log"))
 			}
 			if probe(ctx, p.clientAddr) == nil {
-				leader = p
+				rc.leader = p
 				return true, nil
 			}
 		}
@@ -83,9 +86,9 @@ func startRawCluster(ctx context.Context, raftns, dir, name string, n int, extra
 	})
 	if err != nil {
 		rc.stop()
-		return nil, nil, err
+		return nil, err
 	}
-	return rc, leader, nil
+	return rc, nil
 }
 
 func (rc *rawCluster) stop() {

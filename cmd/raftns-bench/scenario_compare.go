@@ -5,12 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // compareScenario runs, in one invocation, RaftNS next to what the same
@@ -99,268 +95,93 @@ const (
 type ratioSpec struct {
 	figure, ceiling string
 	target          float64
-	reads           bool
 }
 
 var compareRatios = []ratioSpec{
-	{figSingle, figRaw1, 0.8, false},
-	{figLeader, figRaw3, 0.9, false},
-	{figFollower, figRaw3, 0.85, false},
-	{figHeartbeat, figRoute, 0.5, false},
-	{figRoute, figCeiling, 0.9, true},
+	{figSingle, figRaw1, 0.8},
+	{figLeader, figRaw3, 0.9},
+	{figFollower, figRaw3, 0.85},
+	{figHeartbeat, figRoute, 0.5},
+	{figRoute, figCeiling, 0.9},
 }
 
 func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
-	maxW := slices.Max(s.WriteClients)
-	maxR := slices.Max(s.ReadClients)
-	if err := e.makeWorkDir(); err != nil {
-		return err
-	}
-	opts3 := e.opts
-	opts3.Members = 3
-	opts3.WorkDir = e.workDir + "/three"
-	e3, err := newEnv(ctx, opts3, e.progress)
+	rig, err := s.setUp(ctx, e)
+	defer rig.close()
 	if err != nil {
 		return err
 	}
-	e3.tempDir = true // inside e's work directory: kept or removed with it
-	defer e3.close()
-	leader, err := e3.pick(ctx, "leader")
+	rec := &compareRecorder{e: e, rows: map[string]*compareRow{}}
+	hbEntries, err := s.measure(ctx, rig, rec)
 	if err != nil {
 		return err
 	}
-	follower, err := e3.pick(ctx, "follower")
-	if err != nil {
-		return err
-	}
-	probeClient := e.newClient()
-	defer probeClient.Close()
-	probeReg := newNaming().broker("probe", 0, nil)
-	probe := func(ctx context.Context, addr string) error {
-		_, err := probeClient.RegisterBroker(ctx, addr, probeReg)
-		return err
-	}
-	raftArgs := rawArgs(e.opts.MemberArgs)
-	// A raw cluster the run does not measure is left empty.
-	startRaw := func(fig, name string, nodes int) (*rawCluster, *rawProc, error) {
-		if !s.wants(fig) {
-			return &rawCluster{}, &rawProc{}, nil
-		}
-		return startRawCluster(ctx, e.opts.Raftns, e.workDir, name, nodes, raftArgs, probe)
-	}
-	raw1, raw1Leader, err := startRaw(figRaw1, "raw1", 1)
-	if err != nil {
-		return err
-	}
-	defer raw1.stop()
-	raw3, raw3Leader, err := startRaw(figRaw3, "raw3", 3)
-	if err != nil {
-		return err
-	}
-	defer raw3.stop()
+	rows := rec.finish()
+	r.show(compareResults{Rows: rows, HeartbeatLogEntries: hbEntries, RouteBodyBytes: len(rig.routeBody)},
+		s.ratioTable(rows), s.figureTable(rows))
+	r.Members = append(r.Members, rig.members()...)
+	r.notef("heartbeat figures wrote %d log entries on the three-member cluster (must be 0)", hbEntries)
+	r.notef("route body %d bytes (4 brokers, 100 topics); registering brokers carry %d topics each", len(rig.routeBody), s.Topics)
+	r.notef("load generator, RaftNS members and raw servers share this machine's CPUs; compare ratios within one run only")
+	return nil
+}
 
-	n := newNaming()
-	var targets []*compareTarget
-	defer func() {
-		for _, t := range targets {
-			t.clients.close()
-		}
-	}()
-	target := func(name, addr string, bumps, live bool) (*compareTarget, error) {
-		t := &compareTarget{name: name, addr: addr, bumps: bumps, live: live, clients: e.newClients(maxW)}
-		group := fmt.Sprintf("t%d", len(targets))
-		for i := range maxW {
-			t.regs = append(t.regs, n.broker(group, i, topicConfigs(n.topics(fmt.Sprintf("%s-%d", group, i), s.Topics), 8)))
-		}
-		for i, r := range t.regs {
-			req, err := t.clients[i].RegisterRequest(r)
-			if err != nil {
-				return t, err
-			}
-			t.heartbeats = append(t.heartbeats, req)
-		}
-		return t, registerAll(ctx, t.clients, addr, t.regs)
-	}
-	for _, spec := range []struct {
-		name, addr  string
-		bumps, live bool
-	}{
-		{figRaw1, raw1Leader.clientAddr, true, false},
-		{figSingle, e.members[0].ClientAddr, true, true},
-		{figRaw3, raw3Leader.clientAddr, true, false},
-		{figLeader, leader.ClientAddr, true, true},
-		{figFollower, follower.ClientAddr, true, true},
-		{figHeartbeat, follower.ClientAddr, false, true},
-	} {
-		if !s.wants(spec.name) {
-			continue
-		}
-		t, err := target(spec.name, spec.addr, spec.bumps, spec.live)
-		if t != nil {
-			targets = append(targets, t)
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", spec.name, err)
-		}
-	}
-
-	var routeReqs []*remoting.Command
-	first, ceiling := &remoting.Command{}, (*rawProc)(nil)
-	var readers clientPool
-	if s.wants(figRoute) {
-		routeTopics, routeStop, err := (&routeScenario{Brokers: 4, Topics: 100, Queues: 8}).setup(ctx, e3)
-		if err != nil {
-			return err
-		}
-		defer routeStop()
-		routeReqs = make([]*remoting.Command, len(routeTopics))
-		for i, t := range routeTopics {
-			routeReqs[i] = &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA", Version: nsclient.Version5,
-				ExtFields: map[string]string{"topic": t}}
-		}
-		if first, err = probeClient.Invoke(ctx, follower.ClientAddr, routeReqs[0]); err != nil {
-			return fmt.Errorf("route of %s: %w", routeTopics[0], err)
-		}
-		if ceiling, err = startCeiling(ctx, e.opts.Raftns, e.workDir, first.Body, raftArgs); err != nil {
-			return err
-		}
-		defer ceiling.stop()
-		readers = e.newClients(maxR)
-		defer readers.close()
-	}
-
-	rows := map[string]*compareRow{}
-	var order []*compareRow
-	record := func(fig string, c int, out loadOutcome) {
-		key := fig + "/" + strconv.Itoa(c)
-		row := rows[key]
-		if row == nil {
-			row = &compareRow{Figure: fig, Clients: c}
-			rows[key] = row
-			order = append(order, row)
-		}
-		ops := rate(len(out.lat), out.elapsed)
-		row.Rounds = append(row.Rounds, ops)
-		row.Errors += out.errors
-		row.P50Ms = append(row.P50Ms, summarize(out.lat).P50Ms)
-		e.logf("  %-75s c=%-3d %9.0f ops/s  errors %d", fig, c, ops, out.errors)
-		if out.firstErr != nil {
-			e.logf("    first error: %v", out.firstErr)
-		}
-	}
-	phase := s.phase(0)
-	// Between figures, every RaftNS target's brokers are kept alive at
-	// about the brokers' own heartbeat interval (keepAlive).
-	var keptAt time.Time
-	keepAlive := func() error {
-		if time.Since(keptAt) < compareKeepAlive {
-			return nil
-		}
-		for _, t := range targets {
-			if t.live {
-				if err := t.keepAlive(ctx); err != nil {
-					return err
-				}
-			}
-		}
-		keptAt = time.Now()
-		return nil
-	}
-	var hbEntries int64
+// measure runs the rounds: each measures every figure at every
+// concurrency once (compareRig.figures gives the order). It returns how
+// many entries the three-member cluster's log grew by during the heartbeat
+// figures.
+func (s *compareScenario) measure(ctx context.Context, rig *compareRig, rec *compareRecorder) (hbEntries int64, err error) {
 	for round := 1; round <= s.Rounds; round++ {
-		e.logf("compare: round %d of %d", round, s.Rounds)
-		// Every other round runs the figures in reverse order, so that no
-		// figure always follows the same one: the first read figure would
-		// otherwise always come right after the write figures, and a raw
-		// ceiling always before the figure compared with it.
-		order := slices.Clone(targets)
-		type readFigure struct{ fig, addr string }
-		var reads []readFigure
-		if ceiling != nil {
-			reads = []readFigure{{figRoute, follower.ClientAddr}, {figCeiling, ceiling.clientAddr}}
-		}
-		if round%2 == 0 {
-			slices.Reverse(order)
-			slices.Reverse(reads)
-		}
+		rig.e.logf("compare: round %d of %d", round, s.Rounds)
+		targets, reads := rig.figures(round)
 		for _, c := range s.WriteClients {
-			for _, t := range order {
-				if err := keepAlive(); err != nil {
-					return err
+			for _, t := range targets {
+				grown, err := s.writeFigure(ctx, rig, rec, t, c)
+				if err != nil {
+					return hbEntries, err
 				}
-				before, _ := lastIndex(ctx, leader)
-				phase.workers = c
-				record(t.name, c, phase.run(ctx, func(ctx context.Context, w int) error {
-					if !t.bumps {
-						// A heartbeat is the same request every time: the
-						// client sends it pre-encoded, as route queries are.
-						_, err := t.clients[w].Invoke(ctx, t.addr, t.heartbeats[w])
-						return err
-					}
-					bump(t.regs[w])
-					_, err := t.clients[w].RegisterBroker(ctx, t.addr, t.regs[w])
-					return err
-				}))
-				if !t.bumps {
-					after, _ := lastIndex(ctx, leader)
-					hbEntries += int64(after) - int64(before)
-				}
+				hbEntries += grown
 			}
 		}
 		for _, c := range s.readClients() {
-			for _, rt := range reads {
-				if err := keepAlive(); err != nil {
-					return err
+			for _, rf := range reads {
+				if err := s.readFigure(ctx, rig, rec, rf, c); err != nil {
+					return hbEntries, err
 				}
-				next := make([]int, c)
-				phase.workers = c
-				record(rt.fig, c, phase.run(ctx, func(ctx context.Context, w int) error {
-					req := routeReqs[(w+next[w])%len(routeReqs)]
-					next[w]++
-					_, err := readers[w].Invoke(ctx, rt.addr, req)
-					return err
-				}))
 			}
 		}
 	}
-	res := compareResults{HeartbeatLogEntries: hbEntries, RouteBodyBytes: len(first.Body)}
-	for _, row := range order {
-		row.Median = median(row.Rounds)
+	return hbEntries, nil
+}
+
+// writeFigure measures target t with c clients; for a heartbeat target it
+// returns the growth of the three-member cluster's log meanwhile.
+func (s *compareScenario) writeFigure(ctx context.Context, rig *compareRig, rec *compareRecorder, t *compareTarget, c int) (int64, error) {
+	if err := rig.keepAlive(ctx); err != nil {
+		return 0, err
 	}
-	for _, spec := range compareRatios {
-		for _, row := range order {
-			if row.Figure != spec.figure {
-				continue
-			}
-			if ceil := rows[spec.ceiling+"/"+strconv.Itoa(row.Clients)]; ceil != nil && ceil.Median > 0 {
-				row.Ceiling, row.Target = spec.ceiling, spec.target
-				row.Ratio = row.Median / ceil.Median
-				row.TargetMet = row.Ratio >= spec.target
-				for i := range min(len(row.Rounds), len(ceil.Rounds)) {
-					if ceil.Rounds[i] > 0 {
-						row.RoundRatios = append(row.RoundRatios, row.Rounds[i]/ceil.Rounds[i])
-					}
-				}
-				row.RatioOfRounds = median(row.RoundRatios)
-			}
-		}
+	before, _ := lastIndex(ctx, rig.leader)
+	rec.record(t.name, c, s.phase(c).run(ctx, t.send))
+	if t.bumps {
+		return 0, nil
 	}
-	res.Rows = order
-	r.Results = res
-	r.Tables = append(r.Tables, s.ratioTable(order), s.figureTable(order))
-	for _, m := range e3.members {
-		r.Members = append(r.Members, m.String())
+	after, _ := lastIndex(ctx, rig.leader)
+	return int64(after) - int64(before), nil
+}
+
+// readFigure measures route reads at rf's address with c clients, each
+// asking for the next topic in turn.
+func (s *compareScenario) readFigure(ctx context.Context, rig *compareRig, rec *compareRecorder, rf readFigure, c int) error {
+	if err := rig.keepAlive(ctx); err != nil {
+		return err
 	}
-	procs := append(slices.Clone(raw1.nodes), raw3.nodes...)
-	if ceiling != nil {
-		procs = append(procs, ceiling)
-	}
-	for _, p := range procs {
-		r.Members = append(r.Members, p.String())
-	}
-	r.notef("heartbeat figures wrote %d log entries on the three-member cluster (must be 0)", hbEntries)
-	r.notef("route body %d bytes (4 brokers, 100 topics); registering brokers carry %d topics each", len(first.Body), s.Topics)
-	r.notef("load generator, RaftNS members and raw servers share this machine's CPUs; compare ratios within one run only")
+	next := make([]int, c)
+	rec.record(rf.fig, c, s.phase(c).run(ctx, func(ctx context.Context, w int) error {
+		req := rig.routeReqs[(w+next[w])%len(rig.routeReqs)]
+		next[w]++
+		_, err := rig.readers[w].Invoke(ctx, rf.addr, req)
+		return err
+	}))
 	return nil
 }
 
