@@ -42,6 +42,23 @@ func (a *app) withNameServer(cmd *cobra.Command, f func(ctx context.Context, ns 
 	return f(ctx, ns)
 }
 
+// nsQuery runs one read against the name server at --namesrv and shows
+// its answer: asJSON gives the -o json shape, text prints it for people. A
+// failed read is described as what (nameServer.fail).
+func nsQuery[T any](a *app, cmd *cobra.Command, what string, read func(context.Context, *nameServer) (T, error),
+	asJSON func(T) any, text func(T) error) error {
+	return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+		v, err := read(ctx, ns)
+		if err != nil {
+			return ns.fail(what, err)
+		}
+		if a.json() {
+			return printJSON(a.stdout, asJSON(v))
+		}
+		return text(v)
+	})
+}
+
 // Close closes the connection.
 func (n *nameServer) Close() { n.c.Close() }
 

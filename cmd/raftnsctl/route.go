@@ -211,14 +211,9 @@ each group's broker id -> address (id 0 is the master).`,
 }
 
 func (a *app) runClusters(cmd *cobra.Command, _ []string) error {
-	return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
-		info, err := ns.c.GetClusterInfo(ctx, ns.addr)
-		if err != nil {
-			return ns.fail("cluster info", err)
-		}
-		if a.json() {
-			return printJSON(a.stdout, newClusterJSON(info))
-		}
+	return nsQuery(a, cmd, "cluster info", func(ctx context.Context, ns *nameServer) (*fsm.ClusterInfo, error) {
+		return ns.c.GetClusterInfo(ctx, ns.addr)
+	}, func(info *fsm.ClusterInfo) any { return newClusterJSON(info) }, func(info *fsm.ClusterInfo) error {
 		tw := newTable(a.stdout, "CLUSTER", "BROKER", "ID", "ADDRESS")
 		for _, c := range sortedKeys(info.ClusterAddrTable) {
 			names := append([]string(nil), info.ClusterAddrTable[c]...)
@@ -263,18 +258,16 @@ func (a *app) topicsCommand() *cobra.Command {
 }
 
 func (a *app) runTopics(cmd *cobra.Command, _ []string) error {
-	return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+	return nsQuery(a, cmd, "topic list", func(ctx context.Context, ns *nameServer) ([]string, error) {
 		topics, err := ns.c.GetAllTopics(ctx, ns.addr)
-		if err != nil {
-			return ns.fail("topic list", err)
-		}
 		topics = append([]string{}, topics...)
 		sort.Strings(topics)
-		if a.json() {
-			return printJSON(a.stdout, struct {
-				TopicList []string `json:"topicList"`
-			}{topics})
-		}
+		return topics, err
+	}, func(topics []string) any {
+		return struct {
+			TopicList []string `json:"topicList"`
+		}{topics}
+	}, func(topics []string) error {
 		for _, t := range topics {
 			fmt.Fprintln(a.stdout, t)
 		}
