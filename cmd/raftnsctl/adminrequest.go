@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"net/url"
 
 	"github.com/spf13/cobra"
@@ -10,18 +11,25 @@ import (
 // and decodes its JSON answer into out. With -o json it prints the answer
 // unchanged and reports printed, so that the caller prints nothing more.
 func (a *app) adminRequest(cmd *cobra.Command, method, path string, query url.Values, in, out any) (printed bool, err error) {
+	err = a.withAdmin(cmd, func(ctx context.Context, c *adminClient) error {
+		raw, err := c.call(ctx, method, path, query, in, out)
+		if err != nil || !a.json() {
+			return err
+		}
+		printed = true
+		return printRaw(a.stdout, raw)
+	})
+	return printed, err
+}
+
+// withAdmin runs f with a client for the admin API at --addr and the
+// command's deadline.
+func (a *app) withAdmin(cmd *cobra.Command, f func(ctx context.Context, c *adminClient) error) error {
 	c, err := a.adminClient()
 	if err != nil {
-		return false, err
+		return err
 	}
 	ctx, cancel := a.context(cmd)
 	defer cancel()
-	raw, err := c.call(ctx, method, path, query, in, out)
-	if err != nil {
-		return false, err
-	}
-	if a.json() {
-		return true, printRaw(a.stdout, raw)
-	}
-	return false, nil
+	return f(ctx, c)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 
@@ -16,14 +17,10 @@ func addConsistentFlag(cmd *cobra.Command, v *bool) {
 // consistentGet reads path from the admin API at --addr with the leader
 // check (?consistent=true) and decodes the answer into out.
 func (a *app) consistentGet(cmd *cobra.Command, path string, out any) error {
-	c, err := a.adminClient()
-	if err != nil {
+	return a.withAdmin(cmd, func(ctx context.Context, c *adminClient) error {
+		_, err := c.call(ctx, http.MethodGet, path, url.Values{"consistent": {"true"}}, nil, out)
 		return err
-	}
-	ctx, cancel := a.context(cmd)
-	defer cancel()
-	_, err = c.call(ctx, http.MethodGet, path, url.Values{"consistent": {"true"}}, nil, out)
-	return err
+	})
 }
 
 func kvPath(ns, key string) string { return "/v1/kv/" + url.PathEscape(ns) + "/" + url.PathEscape(key) }

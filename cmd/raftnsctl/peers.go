@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -97,36 +98,32 @@ func (a *app) runPeersAdd(cmd *cobra.Command, id, addr string, replace bool) err
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return usagef("CLUSTER_ADDR %q: want HOST:PORT", addr)
 	}
-	c, err := a.adminClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := a.context(cmd)
-	defer cancel()
-	var peers []cluster.PeerStatus
-	if _, err := c.call(ctx, http.MethodGet, "/v1/peers", nil, nil, &peers); err != nil {
-		return fmt.Errorf("read the configuration before adding: %w", err)
-	}
-	if p, ok := findPeer(peers, id, addr); ok {
-		if p.ID == id && p.Address == addr {
-			_, err := fmt.Fprintf(a.stdout, "peer %s (%s) is already a member (%s); nothing to do\n", id, addr, p.Suffrage)
+	return a.withAdmin(cmd, func(ctx context.Context, c *adminClient) error {
+		var peers []cluster.PeerStatus
+		if _, err := c.call(ctx, http.MethodGet, "/v1/peers", nil, nil, &peers); err != nil {
+			return fmt.Errorf("read the configuration before adding: %w", err)
+		}
+		if p, ok := findPeer(peers, id, addr); ok {
+			if p.ID == id && p.Address == addr {
+				_, err := fmt.Fprintf(a.stdout, "peer %s (%s) is already a member (%s); nothing to do\n", id, addr, p.Suffrage)
+				return err
+			}
+			if !replace {
+				return fmt.Errorf("%w: %s at %s is a member (%s); adding %s at %s would remove it first; "+
+					"use --replace if that is meant", errConflict, p.ID, p.Address, p.Suffrage, id, addr)
+			}
+		}
+		var ans resultAnswer
+		raw, err := c.call(ctx, http.MethodPost, "/v1/peers", nil, addPeerRequest{ID: id, Address: addr}, &ans)
+		if err != nil {
 			return err
 		}
-		if !replace {
-			return fmt.Errorf("%w: %s at %s is a member (%s); adding %s at %s would remove it first; "+
-				"use --replace if that is meant", errConflict, p.ID, p.Address, p.Suffrage, id, addr)
+		if a.json() {
+			return printRaw(a.stdout, raw)
 		}
-	}
-	var ans resultAnswer
-	raw, err := c.call(ctx, http.MethodPost, "/v1/peers", nil, addPeerRequest{ID: id, Address: addr}, &ans)
-	if err != nil {
+		_, err = fmt.Fprintf(a.stdout, "peer %s (%s): %s\n", id, addr, ans.Result)
 		return err
-	}
-	if a.json() {
-		return printRaw(a.stdout, raw)
-	}
-	_, err = fmt.Fprintf(a.stdout, "peer %s (%s): %s\n", id, addr, ans.Result)
-	return err
+	})
 }
 
 // findPeer returns the member holding id or addr.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,8 +22,15 @@ or sent.`,
 		a.snapshotSaveCommand(), a.snapshotRestoreCommand(), a.snapshotInspectCommand())
 }
 
+// withFileArg makes c take exactly one argument, FILE, and run run on it.
+func withFileArg(c *cobra.Command, run func(cmd *cobra.Command, file string) error) *cobra.Command {
+	c.Args = exactArgs("FILE")
+	c.RunE = func(cmd *cobra.Command, args []string) error { return run(cmd, args[0]) }
+	return c
+}
+
 func (a *app) snapshotSaveCommand() *cobra.Command {
-	return &cobra.Command{
+	return withFileArg(&cobra.Command{
 		Use:   "save FILE",
 		Short: "Download a snapshot of the cluster's state to FILE",
 		Long: `save downloads a fresh snapshot from the leader (GET /v1/snapshot) into
@@ -31,43 +39,37 @@ existing FILE. A download that breaks off or fails verification leaves FILE
 untouched. --timeout bounds the whole transfer; raise it for large states.`,
 		Example: `  raftnsctl snapshot save backup-$(date +%F).snap
   raftnsctl --addr 10.0.0.2:9856 --timeout 5m snapshot save backup.snap`,
-		Args: exactArgs("FILE"),
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runSnapshotSave(cmd, args[0]) },
-	}
+	}, a.runSnapshotSave)
 }
 
 func (a *app) runSnapshotSave(cmd *cobra.Command, file string) error {
-	c, err := a.adminClient()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := a.context(cmd)
-	defer cancel()
-	resp, err := c.do(ctx, http.MethodGet, "/v1/snapshot", nil, nil)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	tmp := file + ".tmp"
-	size, err := writeFileSynced(tmp, resp.Body)
-	if err != nil {
-		os.Remove(tmp)
-		if ctx.Err() != nil {
-			return c.transportError(ctx, err)
+	return a.withAdmin(cmd, func(ctx context.Context, c *adminClient) error {
+		resp, err := c.do(ctx, http.MethodGet, "/v1/snapshot", nil, nil)
+		if err != nil {
+			return err
 		}
-		return fmt.Errorf("save snapshot from %s to %s after %d bytes: %w", c.addr(), tmp, size, err)
-	}
-	sum, err := inspectFile(tmp)
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("%w: the %d bytes from %s: %w; %s left untouched", errBadSnapshot, size, c.addr(), err, file)
-	}
-	if err := os.Rename(tmp, file); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("save snapshot: %w", err)
-	}
-	syncDir(filepath.Dir(file))
-	return a.printSummary("saved", file, size, sum, nil)
+		defer resp.Body.Close()
+		tmp := file + ".tmp"
+		size, err := writeFileSynced(tmp, resp.Body)
+		if err != nil {
+			os.Remove(tmp)
+			if ctx.Err() != nil {
+				return c.transportError(ctx, err)
+			}
+			return fmt.Errorf("save snapshot from %s to %s after %d bytes: %w", c.addr(), tmp, size, err)
+		}
+		sum, err := inspectFile(tmp)
+		if err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("%w: the %d bytes from %s: %w; %s left untouched", errBadSnapshot, size, c.addr(), err, file)
+		}
+		if err := os.Rename(tmp, file); err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("save snapshot: %w", err)
+		}
+		syncDir(filepath.Dir(file))
+		return a.printSummary("saved", file, size, sum, nil)
+	})
 }
 
 // writeFileSynced writes r to path (mode 0600: the state holds KV config)
@@ -106,7 +108,7 @@ func inspectFile(path string) (snapshots.Summary, error) {
 }
 
 func (a *app) snapshotRestoreCommand() *cobra.Command {
-	return &cobra.Command{
+	return withFileArg(&cobra.Command{
 		Use:   "restore FILE",
 		Short: "Replace the cluster's state with the snapshot in FILE",
 		Long: `restore verifies FILE locally, then sends it to the leader
@@ -114,16 +116,10 @@ func (a *app) snapshotRestoreCommand() *cobra.Command {
 with it. A file that fails verification is not sent. The state in place
 before the restore is lost: save a snapshot first.`,
 		Example: `  raftnsctl snapshot restore backup.snap`,
-		Args:    exactArgs("FILE"),
-		RunE:    func(cmd *cobra.Command, args []string) error { return a.runSnapshotRestore(cmd, args[0]) },
-	}
+	}, a.runSnapshotRestore)
 }
 
 func (a *app) runSnapshotRestore(cmd *cobra.Command, file string) error {
-	c, err := a.adminClient()
-	if err != nil {
-		return err
-	}
 	f, err := os.Open(file)
 	if err != nil {
 		return fmt.Errorf("restore snapshot: %w", err)
@@ -140,23 +136,23 @@ func (a *app) runSnapshotRestore(cmd *cobra.Command, file string) error {
 	if err != nil {
 		return fmt.Errorf("restore snapshot: %w", err)
 	}
-	ctx, cancel := a.context(cmd)
-	defer cancel()
-	var ans resultAnswer
-	// Send exactly the bytes verified.
-	body := &payload{r: io.LimitReader(f, size), length: size, contentType: "application/octet-stream"}
-	raw, err := c.exchange(ctx, http.MethodPost, "/v1/snapshot", nil, body, &ans)
-	if err != nil {
-		return err
-	}
-	if a.json() {
-		return printRaw(a.stdout, raw)
-	}
-	return a.printSummary(ans.Result, file, size, sum, nil)
+	return a.withAdmin(cmd, func(ctx context.Context, c *adminClient) error {
+		var ans resultAnswer
+		// Send exactly the bytes verified.
+		body := &payload{r: io.LimitReader(f, size), length: size, contentType: "application/octet-stream"}
+		raw, err := c.exchange(ctx, http.MethodPost, "/v1/snapshot", nil, body, &ans)
+		if err != nil {
+			return err
+		}
+		if a.json() {
+			return printRaw(a.stdout, raw)
+		}
+		return a.printSummary(ans.Result, file, size, sum, nil)
+	})
 }
 
 func (a *app) snapshotInspectCommand() *cobra.Command {
-	return &cobra.Command{
+	return withFileArg(&cobra.Command{
 		Use:   "inspect FILE",
 		Short: "Verify a snapshot file offline and summarise it",
 		Long: `inspect reads FILE without contacting any member, verifies its format
@@ -164,12 +160,10 @@ version, records and checksum, and prints the record counts per type. A
 damaged file prints what was read before the damage and exits with 1.`,
 		Example: `  raftnsctl snapshot inspect backup.snap
   raftnsctl snapshot inspect -o json backup.snap`,
-		Args: exactArgs("FILE"),
-		RunE: func(_ *cobra.Command, args []string) error { return a.runSnapshotInspect(args[0]) },
-	}
+	}, a.runSnapshotInspect)
 }
 
-func (a *app) runSnapshotInspect(file string) error {
+func (a *app) runSnapshotInspect(_ *cobra.Command, file string) error {
 	fi, err := os.Stat(file)
 	if err != nil {
 		return fmt.Errorf("inspect snapshot: %w", err)
