@@ -71,6 +71,24 @@ func (l *listeners) close() {
 	}
 }
 
+// clientPorts returns the client and controller listeners (ctrl is nil
+// without a controller port), behind the client port's TLS and PROXY
+// protocol handling when cfg needs it.
+func (l *listeners) clientPorts(cfg clientport.Config) (client, ctrl net.Listener, err error) {
+	if !cfg.Needed() {
+		return l.client, l.controller, nil
+	}
+	if client, err = clientport.Listen(l.client, cfg); err != nil {
+		return nil, nil, err
+	}
+	if l.controller != nil {
+		if ctrl, err = clientport.Listen(l.controller, cfg); err != nil {
+			return nil, nil, err
+		}
+	}
+	return client, ctrl, nil
+}
+
 // startMember opens the ports, starts Raft and begins serving.
 func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	clusterTLS, err := cfg.clusterTLS()
@@ -120,24 +138,14 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	metrics := httpapi.NewMetricsIn(registry, m.node, httpapi.NewConnCollector(m.ns.Remoting()),
 		httpapi.NewSecurityCollector(tcfg.Remoting.Budget, tcfg.ACL))
 	m.ns.SetObserver(metrics)
-	clientLn := lns.client
-	if cpCfg.Needed() {
-		if clientLn, err = clientport.Listen(lns.client, cpCfg); err != nil {
-			m.node.Shutdown()
-			lns.close()
-			return nil, err
-		}
+	clientLn, ctrlLn, err := lns.clientPorts(cpCfg)
+	if err != nil {
+		m.node.Shutdown()
+		lns.close()
+		return nil, err
 	}
 	if certs != nil && cps.reload > 0 {
 		go certs.Watch(cps.reload, m.stopCert, m.reportReload)
-	}
-	ctrlLn := lns.controller
-	if ctrlLn != nil && cpCfg.Needed() {
-		if ctrlLn, err = clientport.Listen(lns.controller, cpCfg); err != nil {
-			m.node.Shutdown()
-			lns.close()
-			return nil, err
-		}
 	}
 	go func() { m.errc <- m.ns.Serve(clientLn) }()
 	if ctrlLn != nil {
