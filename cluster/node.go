@@ -149,10 +149,10 @@ func (n *Node) start(ln net.Listener) error {
 	rc.NotifyCh = notify
 	rc.Logger = n.cfg.Logger.Named("raft")
 	form := formation{cfg: n.cfg, logger: n.logger, stores: n.stores, trans: n.trans}
-	if err := form.recoverFromPeersFile(rc, n.fsm); err != nil {
+	if err := form.recoverFromPeersFile(rc, raftFSM{n.fsm}); err != nil {
 		return err
 	}
-	if n.raft, err = raft.NewRaft(rc, n.fsm, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans); err != nil {
+	if n.raft, err = raft.NewRaft(rc, raftFSM{n.fsm}, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans); err != nil {
 		return fmt.Errorf("start raft: %w", err)
 	}
 	n.assemble(notify)

@@ -3,17 +3,24 @@ package fsm
 import (
 	"errors"
 	"fmt"
-
-	"github.com/hashicorp/raft"
 )
+
+// Entry is one committed Raft log entry as the FSM applies it.
+type Entry struct {
+	Index uint64
+	// Command is false for an entry Raft keeps for itself (configuration,
+	// no-op, barrier): it only advances AppliedIndex.
+	Command bool
+	Data    []byte
+}
 
 // Apply applies one committed log entry and returns the response the
 // proposer receives, as the command's description says (RegisterResult for
 // RegisterBroker, WritePermResult for Wipe/AddWritePerm, nil otherwise). An entry that does not decode, or whose
 // type is unknown without IgnoreUnknownTypeFlag, panics: a replica that
 // skipped it would diverge.
-func (f *FSM) Apply(l *raft.Log) interface{} {
-	return f.ApplyBatch([]*raft.Log{l})[0]
+func (f *FSM) Apply(e Entry) any {
+	return f.ApplyBatch([]Entry{e})[0]
 }
 
 // ApplyBatch applies committed entries in order under one lock. Entries that
@@ -21,11 +28,11 @@ func (f *FSM) Apply(l *raft.Log) interface{} {
 // advance AppliedIndex. The entries are decoded before the lock is taken,
 // so that reads wait only for the state changes; an entry this member
 // proposed with Expect is not decoded again.
-func (f *FSM) ApplyBatch(logs []*raft.Log) []interface{} {
-	out := make([]interface{}, len(logs))
+func (f *FSM) ApplyBatch(logs []Entry) []any {
+	out := make([]any, len(logs))
 	decoded := make([]decodedEntry, len(logs))
 	for i, l := range logs {
-		if l.Type != raft.LogCommand {
+		if !l.Command {
 			continue
 		}
 		var ok bool
@@ -37,7 +44,7 @@ func (f *FSM) ApplyBatch(logs []*raft.Log) []interface{} {
 	defer f.mu.Unlock()
 	changed := false
 	for i, l := range logs {
-		if l.Type == raft.LogCommand {
+		if l.Command {
 			var ch bool
 			out[i], ch = f.applyCommandLocked(l, decoded[i])
 			changed = changed || ch
@@ -52,7 +59,7 @@ func (f *FSM) ApplyBatch(logs []*raft.Log) []interface{} {
 
 // applyCommandLocked applies one decoded command entry. An entry with a
 // RequestID is applied at most once per request (sessions.go).
-func (f *FSM) applyCommandLocked(l *raft.Log, e decodedEntry) (any, bool) {
+func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 	t, cmd, id := e.t, e.cmd, e.id
 	if err := e.err; err != nil {
 		if errors.Is(err, ErrUnknownCommandType) && t&IgnoreUnknownTypeFlag != 0 {

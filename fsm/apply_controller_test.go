@@ -7,8 +7,6 @@ import (
 	"os"
 	"reflect"
 	"testing"
-
-	"github.com/hashicorp/raft"
 )
 
 // ctrlFSM applies commands in order and returns the FSM and each answer.
@@ -118,7 +116,7 @@ func TestController_UpdateAddressAndClean(t *testing.T) {
 // fixtureLogV2 is the history behind testdata/snapshots/fsm-v2.snap: the v1
 // history plus a controller group with a master, a SyncStateSet of two and
 // a third broker outside it.
-func fixtureLogV2(t testing.TB) []*raft.Log {
+func fixtureLogV2(t testing.TB) []Entry {
 	logs := fixtureLog(t)
 	next := uint64(len(logs))
 	cmds := []struct {

@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/raft"
 )
 
 // mustPanic runs fn and returns the panic message, failing if none.
@@ -38,7 +36,7 @@ func TestFSM_Apply_UnknownTypePanics(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := New(testLogger(t))
-			msg := mustPanic(t, func() { f.Apply(&raft.Log{Index: 5, Type: raft.LogCommand, Data: tc.data}) })
+			msg := mustPanic(t, func() { f.Apply(Entry{Index: 5, Command: true, Data: tc.data}) })
 			if !strings.Contains(msg, tc.want) || !strings.Contains(msg, "entry 5") {
 				t.Fatalf("panic %q does not name %q and the index", msg, tc.want)
 			}
@@ -50,7 +48,7 @@ func TestFSM_Apply_UnknownTypePanics(t *testing.T) {
 
 func TestFSM_Apply_IgnoreFlag(t *testing.T) {
 	f := New(testLogger(t))
-	res := f.Apply(&raft.Log{Index: 1, Type: raft.LogCommand, Data: []byte{120 | byte(IgnoreUnknownTypeFlag), 0x80}})
+	res := f.Apply(Entry{Index: 1, Command: true, Data: []byte{120 | byte(IgnoreUnknownTypeFlag), 0x80}})
 	if res != nil || f.AppliedIndex() != 1 || f.Generation() != 0 {
 		t.Fatalf("skipped entry: result %v, applied %d, generation %d", res, f.AppliedIndex(), f.Generation())
 	}
@@ -63,12 +61,12 @@ func TestFSM_Apply_IgnoreFlag(t *testing.T) {
 
 func TestFSM_ApplyBatch_NonCommandEntriesAdvanceIndex(t *testing.T) {
 	f := New(testLogger(t))
-	logs := []*raft.Log{
+	logs := []Entry{
 		makeLog(t, 1, PutKVType, &PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}),
-		{Index: 2, Type: raft.LogConfiguration, Data: []byte("not a command")},
-		{Index: 3, Type: raft.LogNoop},
+		{Index: 2, Data: []byte("not a command")},
+		{Index: 3},
 		makeLog(t, 4, WipeWritePermType, &WipeWritePerm{BrokerName: "x"}),
-		{Index: 5, Type: raft.LogBarrier},
+		{Index: 5},
 	}
 	out := f.ApplyBatch(logs)
 	want := []any{nil, nil, nil, WritePermResult{}, nil}
@@ -81,8 +79,8 @@ func TestFSM_ApplyBatch_NonCommandEntriesAdvanceIndex(t *testing.T) {
 }
 
 // randomLog builds n commands over a small universe, so they collide.
-func randomLog(t testing.TB, rng *rand.Rand, n int) []*raft.Log {
-	logs := make([]*raft.Log, 0, n)
+func randomLog(t testing.TB, rng *rand.Rand, n int) []Entry {
+	logs := make([]Entry, 0, n)
 	for i := 1; i <= n; i++ {
 		typ, cmd := randomCommand(rng, uint64(i))
 		logs = append(logs, makeLog(t, uint64(i), typ, cmd))

@@ -18,6 +18,9 @@
 // Reads (query_*.go) return copies, with lists sorted, that are safe to use
 // after the lock is released. Snapshots freeze the state (copy-on-write) and
 // stream it through package snapshots.
+// The package does not depend on the Raft library: it applies Entry values
+// and writes snapshots to any SnapshotSink; package cluster adapts both to
+// hashicorp/raft.
 //
 // Where 5.x and 4.9 differ, the 5.x RouteInfoManager semantics are ported.
 // Deliberate deviations, each commented where it is implemented:

@@ -5,12 +5,12 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/raft"
 )
 
 // FSM is the replicated state machine of a RaftNS member. Raft calls Apply,
-// ApplyBatch, Snapshot and Restore from one goroutine; the read methods may
-// be called from any goroutine at any time and return copies.
+// ApplyBatch, Snapshot and Restore (through package cluster's adapter) from
+// one goroutine; the read methods may be called from any goroutine at any
+// time and return copies.
 type FSM struct {
 	logger hclog.Logger
 	// observer hears about broker changes; set before Raft starts.
@@ -31,11 +31,6 @@ type FSM struct {
 	restores      atomic.Uint64
 	restoredIndex atomic.Uint64
 }
-
-var (
-	_ raft.FSM         = (*FSM)(nil)
-	_ raft.BatchingFSM = (*FSM)(nil)
-)
 
 // New returns an empty FSM. A nil logger discards logs.
 func New(logger hclog.Logger) *FSM {

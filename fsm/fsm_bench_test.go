@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/raft"
 )
 
 // The benchmarks below cover the FSM's hot paths: applying a changed
@@ -44,7 +43,7 @@ func BenchmarkFSM_ApplyRegisterChanged(b *testing.B) {
 		b.Run(fmt.Sprintf("topics=%d", topics), func(b *testing.B) {
 			f, index := benchFSM(b, 4, topics)
 			// Alternating DataVersions make every apply a real change.
-			logs := [2]*raft.Log{
+			logs := [2]Entry{
 				makeLog(b, 0, RegisterBrokerType, benchRegistration(0, topics, 2)),
 				makeLog(b, 0, RegisterBrokerType, benchRegistration(0, topics, 3)),
 			}
@@ -155,7 +154,7 @@ func BenchmarkFSM_SnapshotPersist(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := snap.(*fsmSnapshot).writeTo(&cw); err != nil {
+				if err := snap.writeTo(&cw); err != nil {
 					b.Fatal(err)
 				}
 				snap.Release()
@@ -171,7 +170,7 @@ func BenchmarkFSM_ApplyAfterSnapshot(b *testing.B) {
 	for _, topics := range []int{1000, 20000} {
 		b.Run(fmt.Sprintf("topics=%d", topics), func(b *testing.B) {
 			f, index := benchFSM(b, 4, topics)
-			small := [2]*raft.Log{
+			small := [2]Entry{
 				makeLog(b, 0, RegisterBrokerType, benchRegistration(100, 1, 2)),
 				makeLog(b, 0, RegisterBrokerType, benchRegistration(100, 1, 3)),
 			}

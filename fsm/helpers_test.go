@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/raft"
 )
 
 // Test fixtures in the reference tests' style (RouteInfoManagerNewTest).
@@ -39,13 +38,13 @@ func testLogger(t testing.TB) hclog.Logger {
 }
 
 // makeLog builds the committed log entry of a command.
-func makeLog(t testing.TB, index uint64, typ CommandType, cmd any) *raft.Log {
+func makeLog(t testing.TB, index uint64, typ CommandType, cmd any) Entry {
 	t.Helper()
 	buf, err := Encode(typ, cmd)
 	if err != nil {
 		t.Fatalf("Encode(%s): %v", typ, err)
 	}
-	return &raft.Log{Index: index, Term: 1, Type: raft.LogCommand, Data: buf}
+	return Entry{Index: index, Command: true, Data: buf}
 }
 
 // harness applies commands at increasing indexes.
@@ -172,7 +171,7 @@ func snapshotBytes(t testing.TB, f *FSM) []byte {
 	return sink.Bytes()
 }
 
-// memSink is a raft.SnapshotSink in memory.
+// memSink is a SnapshotSink in memory.
 type memSink struct {
 	bytes.Buffer
 	closed, cancelled bool

@@ -5,8 +5,6 @@ import (
 	"math/rand"
 	"reflect"
 	"testing"
-
-	"github.com/hashicorp/raft"
 )
 
 // What RegistrationProposal says a registration's identified entry decodes
@@ -62,7 +60,7 @@ func TestProposal_ExpectedEntryIsAppliedWithoutDecoding(t *testing.T) {
 	f := New(testLogger(t))
 	apply := func(index uint64, data []byte) string {
 		t.Helper()
-		f.Apply(&raft.Log{Index: index, Term: 1, Type: raft.LogCommand, Data: data})
+		f.Apply(Entry{Index: index, Command: true, Data: data})
 		v, _ := f.KV("ns", "k")
 		return v
 	}

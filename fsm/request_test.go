@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"testing"
-
-	"github.com/hashicorp/raft"
 )
 
 // identified builds the committed entry of cmd carrying id.
-func identified(t testing.TB, index uint64, id RequestID, typ CommandType, cmd any) *raft.Log {
+func identified(t testing.TB, index uint64, id RequestID, typ CommandType, cmd any) Entry {
 	t.Helper()
 	l := makeLog(t, index, typ, cmd)
 	buf, err := WithRequestID(id, l.Data)

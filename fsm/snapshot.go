@@ -4,31 +4,38 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/snapshots"
 )
 
-// fsmSnapshot is a frozen state version and the indexes it stands for.
-type fsmSnapshot struct {
+// Snapshot is a frozen state version and the indexes it stands for.
+type Snapshot struct {
 	st   *state
 	meta metaRecord
+}
+
+// SnapshotSink is where Persist writes a snapshot: a file Raft keeps,
+// which Close completes and Cancel abandons.
+type SnapshotSink interface {
+	io.Writer
+	Close() error
+	Cancel() error
 }
 
 // Snapshot freezes the current state and returns at once; the next apply
 // writes to a copy-on-write successor, so Persist can stream the frozen
 // version while applies go on.
-func (f *FSM) Snapshot() (raft.FSMSnapshot, error) {
+func (f *FSM) Snapshot() (*Snapshot, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.st.frozen = true
-	return &fsmSnapshot{st: f.st, meta: metaRecord{
+	return &Snapshot{st: f.st, meta: metaRecord{
 		Schema: stateSchema, AppliedIndex: f.applied.Load(), LastChangeIndex: f.st.lastChange,
 	}}, nil
 }
 
 // Persist streams the snapshot to sink in the snapshots format and closes
 // it; on any error it cancels the sink.
-func (s *fsmSnapshot) Persist(sink raft.SnapshotSink) error {
+func (s *Snapshot) Persist(sink SnapshotSink) error {
 	if err := s.writeTo(sink); err != nil {
 		_ = sink.Cancel()
 		return fmt.Errorf("fsm: persist snapshot: %w", err)
@@ -37,10 +44,10 @@ func (s *fsmSnapshot) Persist(sink raft.SnapshotSink) error {
 }
 
 // Release drops the reference to the frozen state.
-func (s *fsmSnapshot) Release() { s.st = nil }
+func (s *Snapshot) Release() { s.st = nil }
 
 // writeTo writes the meta record and every table as records.
-func (s *fsmSnapshot) writeTo(w io.Writer) error {
+func (s *Snapshot) writeTo(w io.Writer) error {
 	sw, err := snapshots.NewWriter(w)
 	if err != nil {
 		return err

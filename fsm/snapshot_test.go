@@ -10,15 +10,13 @@ import (
 	"reflect"
 	"sync"
 	"testing"
-
-	"github.com/hashicorp/raft"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/snapshots fixtures")
 
 // fixtureLog is the scripted history behind testdata/snapshots/fsm-v1.snap:
 // every table holds something, including an emptied KV namespace.
-func fixtureLog(t testing.TB) []*raft.Log {
+func fixtureLog(t testing.TB) []Entry {
 	m := reg(brokerA, 0, masterAddr, 1, "TopicA", "Shared")
 	m.ZoneName, m.EnableActingMaster, m.HeartbeatTimeoutMillis = "zone1", true, 10000
 	m.FilterServerList = []string{"10.0.0.1:8000"}
@@ -43,11 +41,11 @@ func fixtureLog(t testing.TB) []*raft.Log {
 		{SetMemberType, &SetMember{Member: Member{ID: "n1", ClientAddr: "10.1.0.1:9876", ClusterAddr: "10.1.0.1:7000", HTTPAddr: "127.0.0.1:8080"}}},
 		{SetMemberType, &SetMember{Member: Member{ID: "n2", ClientAddr: "10.1.0.2:9876", ClusterAddr: "10.1.0.2:7000"}}},
 	}
-	var logs []*raft.Log
+	var logs []Entry
 	for i, c := range cmds {
 		logs = append(logs, makeLog(t, uint64(i+1), c.typ, c.cmd))
 	}
-	return append(logs, &raft.Log{Index: uint64(len(cmds) + 1), Type: raft.LogConfiguration})
+	return append(logs, Entry{Index: uint64(len(cmds) + 1)})
 }
 
 func fixtureFSM(t testing.TB) *FSM {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/hashicorp/raft"
 )
 
 // randomTopics makes topic names that compress poorly, like real ones.
@@ -20,7 +18,7 @@ func randomTopics(rng *rand.Rand, n int, perm int32) []TopicConfig {
 func applyEntries(t *testing.T, f *FSM, first uint64, entries [][]byte) uint64 {
 	t.Helper()
 	for _, e := range entries {
-		f.Apply(&raft.Log{Index: first, Type: raft.LogCommand, Data: e})
+		f.Apply(Entry{Index: first, Command: true, Data: e})
 		first++
 	}
 	return first
@@ -64,9 +62,9 @@ func TestSplitRegistration_PartsEqualTheWhole(t *testing.T) {
 	split, single := New(nil), New(nil)
 	next := applyEntries(t, split, 1, parts)
 	applyEntries(t, split, next, updParts)
-	single.Apply(&raft.Log{Index: 1, Type: raft.LogCommand, Data: whole})
+	single.Apply(Entry{Index: 1, Command: true, Data: whole})
 	updWhole, _ := Encode(RegisterBrokerType, &update)
-	single.Apply(&raft.Log{Index: next, Type: raft.LogCommand, Data: updWhole})
+	single.Apply(Entry{Index: next, Command: true, Data: updWhole})
 	if split.st.digest(true) != single.st.digest(true) {
 		t.Fatal("applying the parts differs from applying the whole registration")
 	}

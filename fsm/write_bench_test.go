@@ -2,8 +2,6 @@ package fsm
 
 import (
 	"testing"
-
-	"github.com/hashicorp/raft"
 )
 
 // BenchmarkFSM_ApplyIdentifiedRegister is what every member pays per
@@ -25,7 +23,7 @@ func BenchmarkFSM_ApplyIdentifiedRegister(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res, ok := f.Apply(&raft.Log{Index: index, Type: raft.LogCommand, Data: entry}).(RegisterResult); !ok {
+		if res, ok := f.Apply(Entry{Index: index, Command: true, Data: entry}).(RegisterResult); !ok {
 			b.Fatalf("apply answered %v", res)
 		}
 		index++

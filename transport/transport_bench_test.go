@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/remoting"
@@ -27,7 +26,7 @@ func (c *benchCluster) Apply(_ context.Context, t fsm.CommandType, cmd any) (any
 		return nil, err
 	}
 	c.index++
-	return c.f.Apply(&raft.Log{Index: c.index, Type: raft.LogCommand, Data: buf}), nil
+	return c.f.Apply(fsm.Entry{Index: c.index, Command: true, Data: buf}), nil
 }
 
 func (c *benchCluster) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error) {
