@@ -9,6 +9,7 @@ import (
 	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport/acl"
+	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -117,7 +118,7 @@ func (c *controllerPort) getConfig(_ context.Context, _ *remoting.Conn, req *rem
 	props[PropEnableElectUncleanMaster] = boolText(o.ElectUncleanMaster)
 	props[PropNotifyBrokerRoleChanged] = boolText(o.NotifyBrokerRoleChanged)
 	resp := success(req)
-	resp.Body = FormatProperties(props)
+	resp.Body = body.FormatProperties(props)
 	return resp, nil
 }
 

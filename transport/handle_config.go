@@ -1,13 +1,10 @@
 package transport
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 
-	"github.com/magiconair/properties"
+	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/remoting"
 )
 
@@ -24,7 +21,7 @@ func (s *Server) updateSettings(req *remoting.Command, settings *Settings, what 
 	if len(req.Body) == 0 {
 		return success(req), nil
 	}
-	update, err := ParseProperties(req.Body)
+	update, err := body.ParseProperties(req.Body)
 	if err != nil {
 		return nil, badRequest("string2Properties error")
 	}
@@ -45,37 +42,6 @@ func (s *Server) updateSettings(req *remoting.Command, settings *Settings, what 
 // getNamesrvConfig is GET_NAMESRV_CONFIG (319): key=value lines, sorted.
 func (s *Server) getNamesrvConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	resp := success(req)
-	resp.Body = FormatProperties(s.cfg.Settings.Properties())
+	resp.Body = body.FormatProperties(s.cfg.Settings.Properties())
 	return resp, nil
-}
-
-// ParseProperties reads Java properties text (comments, continuations,
-// escapes and ':' or '=' separators included).
-func ParseProperties(text []byte) (map[string]string, error) {
-	p, err := properties.Load(text, properties.UTF8)
-	if err != nil {
-		return nil, err
-	}
-	return p.Map(), nil
-}
-
-// FormatProperties writes key=value lines in key order, as 5.x does; nil
-// when there is nothing to write.
-func FormatProperties(props map[string]string) []byte {
-	if len(props) == 0 {
-		return nil
-	}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b bytes.Buffer
-	for _, k := range keys {
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(strings.ReplaceAll(props[k], "\n", "\\n"))
-		b.WriteByte('\n')
-	}
-	return b.Bytes()
 }

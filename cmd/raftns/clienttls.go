@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/clientport"
 )
 
@@ -52,7 +52,7 @@ func (c *config) clientPort() (clientPortSettings, error) {
 		if err != nil {
 			return clientPortSettings{}, fmt.Errorf("%s: %w", keyTLSConfigFile, err)
 		}
-		fileProps, err := transport.ParseProperties(text)
+		fileProps, err := body.ParseProperties(text)
 		if err != nil {
 			return clientPortSettings{}, fmt.Errorf("%s %s: %w", keyTLSConfigFile, path, err)
 		}

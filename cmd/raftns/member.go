@@ -14,6 +14,7 @@ import (
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/clientport"
 	"github.com/raftns/raftns/transport/httpapi"
 )
@@ -221,7 +222,7 @@ func persistSettings(path string) func(map[string]string) error {
 		}
 		delete(keep, "configStorePath")
 		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, transport.FormatProperties(keep), 0o644); err != nil {
+		if err := os.WriteFile(tmp, body.FormatProperties(keep), 0o644); err != nil {
 			return err
 		}
 		return os.Rename(tmp, path)

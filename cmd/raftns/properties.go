@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/transport/body"
 )
 
 // loadFile reads a Java properties file.
@@ -21,7 +21,7 @@ func (c *config) loadFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("read config file: %w", err)
 	}
-	props, err := transport.ParseProperties(text)
+	props, err := body.ParseProperties(text)
 	if err != nil {
 		return fmt.Errorf("parse config file %s: %w", path, err)
 	}
@@ -39,7 +39,7 @@ func (c *config) loadPersisted() error {
 	if err != nil {
 		return fmt.Errorf("read persisted settings: %w", err)
 	}
-	props, err := transport.ParseProperties(text)
+	props, err := body.ParseProperties(text)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", c.persistedPath(), err)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/raftns/raftns/transport"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/remoting"
 )
@@ -123,7 +122,7 @@ func (a *app) configGetCommand() *cobra.Command {
 				if err != nil {
 					return ns.fail("config get", err)
 				}
-				props, err := transport.ParseProperties(resp.Body)
+				props, err := body.ParseProperties(resp.Body)
 				if err != nil {
 					return fmt.Errorf("config get: name server %s sent unreadable properties: %w", ns.addr, err)
 				}
@@ -166,7 +165,7 @@ keys on its configBlackList and RaftNS's own keys (NO_PERMISSION).`,
 			}
 			return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
 				req := ns.request(remoting.UpdateNamesrvConfig, nil)
-				req.Body = transport.FormatProperties(props)
+				req.Body = body.FormatProperties(props)
 				if _, err := ns.c.Invoke(ctx, ns.addr, req); err != nil {
 					return ns.fail("config update", err)
 				}
