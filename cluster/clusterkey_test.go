@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -91,7 +92,7 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 			{"Join", &JoinArgs{ID: "intruder", ClusterAddr: "127.0.0.1:1"}, &LeaderReply{}},
 			{"Remove", &RemoveArgs{ID: follower.id, Force: true}, &LeaderReply{}},
 			{"Heartbeats", &HeartbeatArgs{From: "intruder", Closed: []fsm.BrokerKey{cmd.Key()}}, &LeaderReply{}},
-			{"Status", &StatusArgs{}, &Status{}},
+			{"Status", &StatusArgs{}, &adminapi.Status{}},
 		}
 		for _, c := range calls {
 			t.Run(who.name+"/"+c.method, func(t *testing.T) {
@@ -137,7 +138,7 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 	defer pool.close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	var st Status
+	var st adminapi.Status
 	if err := pool.call(ctx, leader.addr, "Status", &StatusArgs{}, &st, true); err != nil || st.ID != leader.id {
 		t.Fatalf("Status with the key: %+v, %v", st, err)
 	}

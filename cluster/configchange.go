@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/adminapi"
 )
 
 // membershipTimeout bounds one Raft configuration change.
@@ -54,8 +55,8 @@ type membership struct {
 	// propose applies a command as the leader.
 	propose func(ctx context.Context, t fsm.CommandType, cmd any) (any, error)
 	// probe asks another member for its status; self is this member's.
-	probe func(ctx context.Context, addr string) (Status, error)
-	self  func() Status
+	probe func(ctx context.Context, addr string) (adminapi.Status, error)
+	self  func() adminapi.Status
 	// removeViaLeader asks whoever leads to remove a member.
 	removeViaLeader func(ctx context.Context, id string, force bool) error
 }

@@ -4,38 +4,18 @@ import (
 	"context"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/internal/adminapi"
 )
-
-// PeerStatus is one member as seen by "peers list".
-type PeerStatus struct {
-	ID       string `json:"id"`
-	Address  string `json:"address"`
-	Suffrage string `json:"suffrage"`
-	Leader   bool   `json:"leader"`
-	// Reachable is false when the member did not answer; the fields below
-	// are then zero.
-	Reachable    bool   `json:"reachable"`
-	State        string `json:"state,omitempty"`
-	Ready        bool   `json:"ready"`
-	ReadyReason  string `json:"readyReason,omitempty"`
-	Term         uint64 `json:"term,omitempty"`
-	AppliedIndex uint64 `json:"appliedIndex"`
-	// Lag is the leader's last index minus the member's Raft applied index.
-	Lag               uint64 `json:"lag"`
-	LastContactMillis int64  `json:"lastContactMillis"`
-	ClientAddr        string `json:"clientAddr,omitempty"`
-	HTTPAddr          string `json:"httpAddr,omitempty"`
-}
 
 // Peers lists every member of the configuration with its suffrage, applied
 // index, lag behind the leader's last index and last leader contact.
-func (n *Node) Peers(ctx context.Context) ([]PeerStatus, error) {
+func (n *Node) Peers(ctx context.Context) ([]adminapi.PeerStatus, error) {
 	conf, err := currentConfiguration(n.raft)
 	if err != nil {
 		return nil, err
 	}
 	leaderID, _ := n.Leader()
-	statuses := make([]Status, len(conf.Servers))
+	statuses := make([]adminapi.Status, len(conf.Servers))
 	reachable := make([]bool, len(conf.Servers))
 	var leaderLast uint64
 	for i, s := range conf.Servers {
@@ -51,15 +31,15 @@ func (n *Node) Peers(ctx context.Context) ([]PeerStatus, error) {
 			leaderLast = statuses[i].LastIndex
 		}
 	}
-	out := make([]PeerStatus, len(conf.Servers))
+	out := make([]adminapi.PeerStatus, len(conf.Servers))
 	for i, s := range conf.Servers {
 		out[i] = peerStatus(s, statuses[i], reachable[i], string(s.ID) == leaderID, leaderLast)
 	}
 	return out, nil
 }
 
-func peerStatus(s raft.Server, st Status, reachable, leader bool, leaderLast uint64) PeerStatus {
-	p := PeerStatus{
+func peerStatus(s raft.Server, st adminapi.Status, reachable, leader bool, leaderLast uint64) adminapi.PeerStatus {
+	p := adminapi.PeerStatus{
 		ID:       string(s.ID),
 		Address:  string(s.Address),
 		Suffrage: s.Suffrage.String(),

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster/liveness"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/deadline"
 )
 
@@ -107,7 +108,7 @@ func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *LeaderReply) error 
 }
 
 // Status reports this member's status.
-func (e *rpcEndpoint) Status(_ *StatusArgs, reply *Status) error {
+func (e *rpcEndpoint) Status(_ *StatusArgs, reply *adminapi.Status) error {
 	*reply = e.n.Status()
 	return nil
 }

@@ -5,42 +5,15 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/internal/adminapi"
 )
 
-// Status is a member's view of itself and of the leader.
-type Status struct {
-	ID               string `json:"id"`
-	State            string `json:"state"`
-	LeaderID         string `json:"leaderId"`
-	LeaderAddr       string `json:"leaderAddr"`
-	LeaderClientAddr string `json:"leaderClientAddr,omitempty"`
-	LeaderHTTPAddr   string `json:"leaderHttpAddr,omitempty"`
-	Ready            bool   `json:"ready"`
-	ReadyReason      string `json:"readyReason,omitempty"`
-	LeaderReady      bool   `json:"leaderReady"`
-	Term             uint64 `json:"term"`
-	CommitIndex      uint64 `json:"commitIndex"`
-	// AppliedIndex is the FSM's; no-ops and barriers never reach it.
-	AppliedIndex uint64 `json:"appliedIndex"`
-	// RaftAppliedIndex counts every applied entry; lag is measured with it.
-	RaftAppliedIndex uint64 `json:"raftAppliedIndex"`
-	LastIndex        uint64 `json:"lastIndex"`
-	// LastContactMillis is how long ago the leader was last heard from:
-	// 0 on the leader, -1 if never.
-	LastContactMillis int64  `json:"lastContactMillis"`
-	ClusterAddr       string `json:"clusterAddr"`
-	ClientAddr        string `json:"clientAddr"`
-	HTTPAddr          string `json:"httpAddr"`
-	Brokers           int    `json:"brokers"`
-	Topics            int    `json:"topics"`
-}
-
 // Status reports this member's status.
-func (n *Node) Status() Status {
+func (n *Node) Status() adminapi.Status {
 	ready, reason := n.Ready()
 	leaderID, leaderAddr := n.Leader()
 	brokers, topics := n.fsm.Counts()
-	st := Status{
+	st := adminapi.Status{
 		ID:               n.cfg.ID,
 		State:            n.raft.State().String(),
 		LeaderID:         leaderID,
@@ -76,12 +49,12 @@ func (n *Node) Status() Status {
 }
 
 // memberStatus asks another member for its status over the cluster port.
-func (n *Node) memberStatus(ctx context.Context, addr string) (Status, error) {
-	var st Status
+func (n *Node) memberStatus(ctx context.Context, addr string) (adminapi.Status, error) {
+	var st adminapi.Status
 	if err := n.pool.call(ctx, addr, "Status", &StatusArgs{}, &st, false); err != nil {
 		// After a timeout the RPC client may still be decoding a late reply
 		// into st: do not read it.
-		return Status{}, err
+		return adminapi.Status{}, err
 	}
 	return st, nil
 }

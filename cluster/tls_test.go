@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/cluster/tlstest"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -101,7 +102,7 @@ func TestClusterTLS_RefusesClientsWithoutAValidCertificate(t *testing.T) {
 	// the refusals above are the certificates' doing.
 	good := loadTestTLS(t, ca.Issue(t, dir, "operator"))
 	good.ServerName = "127.0.0.1"
-	var st Status
+	var st adminapi.Status
 	if err := rawRPCClient(t, m.addr, good).Call("Cluster.Status", &StatusArgs{}, &st); err != nil {
 		t.Fatalf("Status with a member certificate: %v", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/launch"
 )
 
@@ -288,7 +288,7 @@ func TestPeersAdd_ChecksTheConfigurationFirst(t *testing.T) {
 
 func TestStatusAndPeers_RealMember(t *testing.T) {
 	r := memberCtl(t, "status", "-o", "json").mustSucceed(t)
-	var st cluster.Status
+	var st adminapi.Status
 	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || st.ID == "" || st.ClientAddr != member.ClientAddr {
 		t.Fatalf("status -o json = %s (err %v), want this member's status", r.stdout, err)
 	}

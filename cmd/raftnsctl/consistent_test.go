@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/raftns/raftns/internal/adminapi"
 )
 
 // --consistent reads through the admin API's leader-checked reads and
@@ -14,8 +16,8 @@ func TestConsistentReads_RealMember(t *testing.T) {
 		t.Fatalf("kv get --consistent = %q, want the value just written", r.stdout)
 	}
 	r := memberCtl(t, "kv", "get", "--consistent", "CONSISTENT_NS", "k", "-o", "json").mustSucceed(t)
-	var e kvEntry
-	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil || e != (kvEntry{"CONSISTENT_NS", "k", "v 1"}) {
+	var e adminapi.KV
+	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil || e != (adminapi.KV{Namespace: "CONSISTENT_NS", Key: "k", Value: "v 1"}) {
 		t.Fatalf("kv get --consistent -o json = %s (err %v)", r.stdout, err)
 	}
 	if r := memberCtl(t, "kv", "get", "--consistent", "CONSISTENT_NS", "missing"); r.code == 0 || !strings.Contains(r.stderr, "404") && !strings.Contains(r.stderr, "no key") {

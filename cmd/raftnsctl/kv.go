@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/snapshots"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/remoting"
@@ -36,7 +37,7 @@ admin API at --addr and is leader-checked.`,
 		Args: exactArgs("NS", "KEY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if consistent {
-				var e kvEntry
+				var e adminapi.KV
 				if err := a.consistentGet(cmd, kvPath(args[0], args[1]), &e); err != nil {
 					return err
 				}
@@ -47,7 +48,7 @@ admin API at --addr and is leader-checked.`,
 				if err != nil {
 					return ns.fail(fmt.Sprintf("kv get %s %s", args[0], args[1]), err)
 				}
-				return a.printKV(kvEntry{Namespace: args[0], Key: args[1], Value: v})
+				return a.printKV(adminapi.KV{Namespace: args[0], Key: args[1], Value: v})
 			})
 		},
 	}
@@ -56,19 +57,12 @@ admin API at --addr and is leader-checked.`,
 }
 
 // printKV prints one key's value (the whole entry with -o json).
-func (a *app) printKV(e kvEntry) error {
+func (a *app) printKV(e adminapi.KV) error {
 	if a.json() {
 		return printJSON(a.stdout, e)
 	}
 	_, err := fmt.Fprintln(a.stdout, e.Value)
 	return err
-}
-
-// kvEntry is the -o json shape of one key.
-type kvEntry struct {
-	Namespace string `json:"namespace"`
-	Key       string `json:"key"`
-	Value     string `json:"value"`
 }
 
 func (a *app) kvPutCommand() *cobra.Command {
@@ -89,7 +83,7 @@ func (a *app) kvPutCommand() *cobra.Command {
 				if err := ns.c.PutKV(ctx, ns.addr, args[0], args[1], args[2]); err != nil {
 					return ns.fail(fmt.Sprintf("kv put %s %s", args[0], args[1]), err)
 				}
-				return a.printKVDone("put", kvEntry{Namespace: args[0], Key: args[1], Value: args[2]})
+				return a.printKVDone("put", adminapi.KV{Namespace: args[0], Key: args[1], Value: args[2]})
 			})
 		},
 	}
@@ -108,18 +102,18 @@ key succeeds, as on the reference name server.`,
 				if err := ns.c.DeleteKV(ctx, ns.addr, args[0], args[1]); err != nil {
 					return ns.fail(fmt.Sprintf("kv delete %s %s", args[0], args[1]), err)
 				}
-				return a.printKVDone("deleted", kvEntry{Namespace: args[0], Key: args[1]})
+				return a.printKVDone("deleted", adminapi.KV{Namespace: args[0], Key: args[1]})
 			})
 		},
 	}
 }
 
 // printKVDone confirms a write.
-func (a *app) printKVDone(verb string, e kvEntry) error {
+func (a *app) printKVDone(verb string, e adminapi.KV) error {
 	if a.json() {
 		return printJSON(a.stdout, struct {
 			Result string `json:"result"`
-			kvEntry
+			adminapi.KV
 		}{verb, e})
 	}
 	_, err := fmt.Fprintf(a.stdout, "%s %s %s\n", verb, e.Namespace, e.Key)
@@ -265,7 +259,7 @@ func (a *app) runKVImport(cmd *cobra.Command, file string, dryRun bool) error {
 
 // readKVConfigFile parses and checks a kvConfig.json, returning its keys
 // sorted by namespace then key; empty namespaces are reported to warn.
-func readKVConfigFile(file string, warn io.Writer) ([]kvEntry, error) {
+func readKVConfigFile(file string, warn io.Writer) ([]adminapi.KV, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("kv import: %w", err)
@@ -274,7 +268,7 @@ func readKVConfigFile(file string, warn io.Writer) ([]kvEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kv import %s: %w", file, err)
 	}
-	var entries []kvEntry
+	var entries []adminapi.KV
 	for _, ns := range sortedKeys(table) {
 		if ns == "" {
 			return nil, fmt.Errorf("kv import %s: %w: empty namespace name", file, snapshots.ErrKVConfig)
@@ -286,7 +280,7 @@ func readKVConfigFile(file string, warn io.Writer) ([]kvEntry, error) {
 			if k == "" {
 				return nil, fmt.Errorf("kv import %s: %w: empty key name in namespace %q", file, snapshots.ErrKVConfig, ns)
 			}
-			entries = append(entries, kvEntry{Namespace: ns, Key: k, Value: table[ns][k]})
+			entries = append(entries, adminapi.KV{Namespace: ns, Key: k, Value: table[ns][k]})
 		}
 	}
 	return entries, nil

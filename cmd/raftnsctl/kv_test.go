@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/snapshots"
 )
 
@@ -27,8 +28,8 @@ func TestKV_PutGetListDelete(t *testing.T) {
 		}
 	}
 	r := memberCtl(t, "kv", "get", "KV_NS", "a", "-o", "json").mustSucceed(t)
-	var e kvEntry
-	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil || e != (kvEntry{"KV_NS", "a", "1"}) {
+	var e adminapi.KV
+	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil || e != (adminapi.KV{Namespace: "KV_NS", Key: "a", Value: "1"}) {
 		t.Errorf("kv get -o json = %s (err %v)", r.stdout, err)
 	}
 

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/spf13/cobra"
 )
 
@@ -38,7 +38,7 @@ With -o json the member's answer is printed unchanged.`,
 }
 
 func (a *app) runPeersList(cmd *cobra.Command, _ []string) error {
-	var peers []cluster.PeerStatus
+	var peers []adminapi.PeerStatus
 	if printed, err := a.adminRequest(cmd, http.MethodGet, "/v1/peers", nil, nil, &peers); printed || err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (a *app) runPeersList(cmd *cobra.Command, _ []string) error {
 }
 
 // printPeers renders the peer table.
-func printPeers(w io.Writer, peers []cluster.PeerStatus) error {
+func printPeers(w io.Writer, peers []adminapi.PeerStatus) error {
 	tw := newTable(w, "ID", "ADDRESS", "SUFFRAGE", "LEADER", "STATE", "READY", "APPLIED", "LAG", "LAST CONTACT")
 	for _, p := range peers {
 		leader := ""
@@ -88,18 +88,12 @@ address changes nothing.`,
 	return cmd
 }
 
-// addPeerRequest is the body of POST /v1/peers.
-type addPeerRequest struct {
-	ID      string `json:"id"`
-	Address string `json:"address"`
-}
-
 func (a *app) runPeersAdd(cmd *cobra.Command, id, addr string, replace bool) error {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return usagef("CLUSTER_ADDR %q: want HOST:PORT", addr)
 	}
 	return a.withAdmin(cmd, func(ctx context.Context, c *adminClient) error {
-		var peers []cluster.PeerStatus
+		var peers []adminapi.PeerStatus
 		if _, err := c.call(ctx, http.MethodGet, "/v1/peers", nil, nil, &peers); err != nil {
 			return fmt.Errorf("read the configuration before adding: %w", err)
 		}
@@ -114,7 +108,7 @@ func (a *app) runPeersAdd(cmd *cobra.Command, id, addr string, replace bool) err
 			}
 		}
 		var ans resultAnswer
-		raw, err := c.call(ctx, http.MethodPost, "/v1/peers", nil, addPeerRequest{ID: id, Address: addr}, &ans)
+		raw, err := c.call(ctx, http.MethodPost, "/v1/peers", nil, adminapi.AddPeer{ID: id, Address: addr}, &ans)
 		if err != nil {
 			return err
 		}
@@ -127,13 +121,13 @@ func (a *app) runPeersAdd(cmd *cobra.Command, id, addr string, replace bool) err
 }
 
 // findPeer returns the member holding id or addr.
-func findPeer(peers []cluster.PeerStatus, id, addr string) (cluster.PeerStatus, bool) {
+func findPeer(peers []adminapi.PeerStatus, id, addr string) (adminapi.PeerStatus, bool) {
 	for _, p := range peers {
 		if p.ID == id || p.Address == addr {
 			return p, true
 		}
 	}
-	return cluster.PeerStatus{}, false
+	return adminapi.PeerStatus{}, false
 }
 
 func (a *app) peersRemoveCommand() *cobra.Command {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +27,7 @@ With -o json the member's answer is printed unchanged.`,
 }
 
 func (a *app) runStatus(cmd *cobra.Command, _ []string) error {
-	var st cluster.Status
+	var st adminapi.Status
 	if printed, err := a.adminRequest(cmd, http.MethodGet, "/v1/status", nil, nil, &st); printed || err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func (a *app) runStatus(cmd *cobra.Command, _ []string) error {
 }
 
 // printStatus renders a member status as "key: value" lines.
-func printStatus(w io.Writer, st *cluster.Status) error {
+func printStatus(w io.Writer, st *adminapi.Status) error {
 	tw := newTable(w)
 	row(tw, "ID:", st.ID)
 	row(tw, "State:", st.State)
@@ -60,7 +60,7 @@ func printStatus(w io.Writer, st *cluster.Status) error {
 }
 
 // leaderLine names the leader with the addresses the member knows for it.
-func leaderLine(st *cluster.Status) string {
+func leaderLine(st *adminapi.Status) string {
 	if st.LeaderID == "" && st.LeaderAddr == "" {
 		return "none known"
 	}

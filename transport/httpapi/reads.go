@@ -3,6 +3,8 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/raftns/raftns/internal/adminapi"
 )
 
 // The admin API's state reads. By default they answer from this member's
@@ -11,13 +13,6 @@ import (
 // LinearizableRead) and reflect every write acknowledged before the request.
 // 404 means the key or topic does not exist; 503 that no leader confirmed
 // the read.
-
-// kvAnswer is the body of GET /v1/kv/{namespace}/{key}.
-type kvAnswer struct {
-	Namespace string `json:"namespace"`
-	Key       string `json:"key"`
-	Value     string `json:"value"`
-}
 
 func (s *Server) getKV(w http.ResponseWriter, r *http.Request) {
 	if !s.readBarrier(w, r) {
@@ -29,7 +24,7 @@ func (s *Server) getKV(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no key " + key + " in namespace " + ns})
 		return
 	}
-	writeJSON(w, http.StatusOK, kvAnswer{Namespace: ns, Key: key, Value: v})
+	writeJSON(w, http.StatusOK, adminapi.KV{Namespace: ns, Key: key, Value: v})
 }
 
 func (s *Server) getRoute(w http.ResponseWriter, r *http.Request) {

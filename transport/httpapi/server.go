@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -108,14 +109,8 @@ func (s *Server) peers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, peers)
 }
 
-// addPeerRequest is the body of POST /v1/peers.
-type addPeerRequest struct {
-	ID      string `json:"id"`
-	Address string `json:"address"`
-}
-
 func (s *Server) addPeer(w http.ResponseWriter, r *http.Request) error {
-	var req addPeerRequest
+	var req adminapi.AddPeer
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil || req.ID == "" || req.Address == "" {
 		return badRequest("body must be {\"id\":…,\"address\":\"host:port\"}")
 	}

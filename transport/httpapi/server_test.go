@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
+	"github.com/raftns/raftns/internal/adminapi"
 )
 
 func get(t *testing.T, h http.Handler, path string) (int, string) {
@@ -35,7 +35,7 @@ func TestHTTP_ProbesStatusAndMetrics(t *testing.T) {
 		t.Fatalf("/readyz = %d %q", code, body)
 	}
 	code, body := get(t, h, "/v1/status")
-	var st cluster.Status
+	var st adminapi.Status
 	if code != 200 || json.Unmarshal([]byte(body), &st) != nil || st.ID != "solo" || st.State != "Leader" || !st.Ready {
 		t.Fatalf("/v1/status = %d %s", code, body)
 	}

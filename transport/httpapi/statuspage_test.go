@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/adminapi"
 )
 
 func TestStatusPage_LeaderViewIsSelfContained(t *testing.T) {
@@ -56,7 +56,7 @@ func TestStatusPage_LeaderViewIsSelfContained(t *testing.T) {
 		t.Fatalf("GET /v1/events = %d %s (%v)", code, body, err)
 	}
 	code, body = get(t, h, "/v1/brokers")
-	var live []cluster.BrokerLiveness
+	var live []adminapi.BrokerLiveness
 	if err := json.Unmarshal([]byte(body), &live); code != http.StatusOK || err != nil {
 		t.Fatalf("GET /v1/brokers on the leader = %d %s (%v)", code, body, err)
 	}
@@ -70,7 +70,7 @@ func TestClusterViews_JoinsLivenessByClusterAndAddress(t *testing.T) {
 		},
 		ClusterAddrTable: map[string][]string{"c": {"a", "b"}},
 	}
-	live := map[livenessKey]cluster.BrokerLiveness{
+	live := map[livenessKey]adminapi.BrokerLiveness{
 		{"c", "h:1"}: {LastHeartbeatMillis: 1500, ExpiresInMillis: 118500},
 		{"c", "h:3"}: {LastHeartbeatMillis: 200, ExpiresInMillis: -300},
 	}

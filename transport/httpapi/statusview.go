@@ -9,16 +9,16 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/adminapi"
 )
 
 // statusView is everything the status page shows, gathered from this
 // member's own replicated state, its probes of the other members and, for
 // broker liveness, the leader.
 type statusView struct {
-	Self      cluster.Status
+	Self      adminapi.Status
 	Role      string
 	Generated string
 	Members   []memberView
@@ -33,7 +33,7 @@ type statusView struct {
 }
 
 type memberView struct {
-	cluster.PeerStatus
+	adminapi.PeerStatus
 	Role        string
 	LastContact string
 	Self        bool
@@ -83,7 +83,7 @@ func (p *statusPage) gather(ctx context.Context) statusView {
 
 // liveness returns the leader's broker liveness: its own on the leader,
 // fetched from the leader's admin address on a follower.
-func (p *statusPage) liveness(ctx context.Context, st cluster.Status) (map[livenessKey]cluster.BrokerLiveness, string) {
+func (p *statusPage) liveness(ctx context.Context, st adminapi.Status) (map[livenessKey]adminapi.BrokerLiveness, string) {
 	list, ok := p.node.BrokerLiveness()
 	if !ok {
 		if st.LeaderHTTPAddr == "" || st.LeaderID == st.ID {
@@ -94,7 +94,7 @@ func (p *statusPage) liveness(ctx context.Context, st cluster.Status) (map[liven
 			return nil, fmt.Sprintf("heartbeat times unknown: leader %s: %v", st.LeaderID, err)
 		}
 	}
-	m := make(map[livenessKey]cluster.BrokerLiveness, len(list))
+	m := make(map[livenessKey]adminapi.BrokerLiveness, len(list))
 	for _, l := range list {
 		m[livenessKey{l.Cluster, l.Addr}] = l
 	}
@@ -107,7 +107,7 @@ func (p *statusPage) liveness(ctx context.Context, st cluster.Status) (map[liven
 // maxLivenessBody bounds the leader's liveness answer a follower reads.
 const maxLivenessBody = 16 << 20
 
-func fetchLiveness(ctx context.Context, addr string) ([]cluster.BrokerLiveness, error) {
+func fetchLiveness(ctx context.Context, addr string) ([]adminapi.BrokerLiveness, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/v1/brokers", nil)
 	if err != nil {
 		return nil, err
@@ -120,14 +120,14 @@ func fetchLiveness(ctx context.Context, addr string) ([]cluster.BrokerLiveness, 
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("HTTP %d", resp.StatusCode)
 	}
-	var list []cluster.BrokerLiveness
+	var list []adminapi.BrokerLiveness
 	if err := json.NewDecoder(http.MaxBytesReader(nil, resp.Body, maxLivenessBody)).Decode(&list); err != nil {
 		return nil, fmt.Errorf("liveness answer: %w", err)
 	}
 	return list, nil
 }
 
-func clusterViews(ci fsm.ClusterInfo, live map[livenessKey]cluster.BrokerLiveness) []clusterView {
+func clusterViews(ci fsm.ClusterInfo, live map[livenessKey]adminapi.BrokerLiveness) []clusterView {
 	var out []clusterView
 	for name, brokerNames := range ci.ClusterAddrTable {
 		cv := clusterView{Name: name}
@@ -168,7 +168,7 @@ func roleOf(raftState string) string {
 	return raftState
 }
 
-func peerRole(p cluster.PeerStatus) string {
+func peerRole(p adminapi.PeerStatus) string {
 	if !p.Reachable {
 		return "unreachable"
 	}

@@ -1,0 +1,30 @@
+package adminapi
+
+// PeerStatus is one member of the Raft configuration (GET /v1/peers, a
+// list), as "raftnsctl peers list" shows it.
+type PeerStatus struct {
+	ID       string `json:"id"`
+	Address  string `json:"address"`
+	Suffrage string `json:"suffrage"`
+	Leader   bool   `json:"leader"`
+	// Reachable is false when the member did not answer; the fields below
+	// are then zero.
+	Reachable    bool   `json:"reachable"`
+	State        string `json:"state,omitempty"`
+	Ready        bool   `json:"ready"`
+	ReadyReason  string `json:"readyReason,omitempty"`
+	Term         uint64 `json:"term,omitempty"`
+	AppliedIndex uint64 `json:"appliedIndex"`
+	// Lag is the leader's last index minus the member's Raft applied index.
+	Lag               uint64 `json:"lag"`
+	LastContactMillis int64  `json:"lastContactMillis"`
+	ClientAddr        string `json:"clientAddr,omitempty"`
+	HTTPAddr          string `json:"httpAddr,omitempty"`
+}
+
+// AddPeer is the body of POST /v1/peers: the member to add, by its ID and
+// cluster address.
+type AddPeer struct {
+	ID      string `json:"id"`
+	Address string `json:"address"`
+}

@@ -1,0 +1,29 @@
+package adminapi
+
+// Status is a member's view of itself and of the leader (GET /v1/status).
+type Status struct {
+	ID               string `json:"id"`
+	State            string `json:"state"`
+	LeaderID         string `json:"leaderId"`
+	LeaderAddr       string `json:"leaderAddr"`
+	LeaderClientAddr string `json:"leaderClientAddr,omitempty"`
+	LeaderHTTPAddr   string `json:"leaderHttpAddr,omitempty"`
+	Ready            bool   `json:"ready"`
+	ReadyReason      string `json:"readyReason,omitempty"`
+	LeaderReady      bool   `json:"leaderReady"`
+	Term             uint64 `json:"term"`
+	CommitIndex      uint64 `json:"commitIndex"`
+	// AppliedIndex is the FSM's; no-ops and barriers never reach it.
+	AppliedIndex uint64 `json:"appliedIndex"`
+	// RaftAppliedIndex counts every applied entry; lag is measured with it.
+	RaftAppliedIndex uint64 `json:"raftAppliedIndex"`
+	LastIndex        uint64 `json:"lastIndex"`
+	// LastContactMillis is how long ago the leader was last heard from:
+	// 0 on the leader, -1 if never.
+	LastContactMillis int64  `json:"lastContactMillis"`
+	ClusterAddr       string `json:"clusterAddr"`
+	ClientAddr        string `json:"clientAddr"`
+	HTTPAddr          string `json:"httpAddr"`
+	Brokers           int    `json:"brokers"`
+	Topics            int    `json:"topics"`
+}
