@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/body"
@@ -93,7 +94,7 @@ func (p *proc) terminate() {
 }
 
 // status reads /v1/status; ok is false when the member does not answer.
-func (p *proc) status() (launch.Status, bool) {
+func (p *proc) status() (adminapi.Status, bool) {
 	st, err := p.Status(context.Background())
 	return st, err == nil
 }

@@ -27,3 +27,7 @@ type Status struct {
 	Brokers           int    `json:"brokers"`
 	Topics            int    `json:"topics"`
 }
+
+// IsLeader reports a member that is the Raft leader and has taken office
+// (LeaderReady).
+func (s Status) IsLeader() bool { return s.State == "Leader" && s.LeaderReady }

@@ -8,6 +8,7 @@
 // deadline.
 //
 // It knows raftns only from the outside: its command-line flags and the
-// JSON of GET /v1/status. It imports no RaftNS package but internal/poll,
-// so the tests it serves exercise the binary as an operator runs it.
+// admin API's JSON (internal/adminapi). It imports no other RaftNS package
+// but internal/poll, so the tests it serves exercise the binary as an
+// operator runs it.
 package launch

@@ -6,26 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/raftns/raftns/internal/adminapi"
 )
-
-// Status is the part of GET /v1/status (cluster.Status) the callers read.
-type Status struct {
-	ID           string `json:"id"`
-	State        string `json:"state"`
-	LeaderID     string `json:"leaderId"`
-	Ready        bool   `json:"ready"`
-	ReadyReason  string `json:"readyReason"`
-	LeaderReady  bool   `json:"leaderReady"`
-	Term         uint64 `json:"term"`
-	CommitIndex  uint64 `json:"commitIndex"`
-	AppliedIndex uint64 `json:"appliedIndex"`
-	LastIndex    uint64 `json:"lastIndex"`
-	Brokers      int    `json:"brokers"`
-	Topics       int    `json:"topics"`
-}
-
-// IsLeader reports a leader that has taken office.
-func (s Status) IsLeader() bool { return s.State == "Leader" && s.LeaderReady }
 
 // readyPoll is how often WaitReady asks /readyz.
 const readyPoll = 20 * time.Millisecond
@@ -47,8 +30,8 @@ func (m *Member) Get(ctx context.Context, path string) (*http.Response, error) {
 }
 
 // Status reads GET /v1/status.
-func (m *Member) Status(ctx context.Context) (Status, error) {
-	var st Status
+func (m *Member) Status(ctx context.Context) (adminapi.Status, error) {
+	var st adminapi.Status
 	resp, err := m.Get(ctx, "/v1/status")
 	if err != nil {
 		return st, err
