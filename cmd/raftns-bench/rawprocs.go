@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raftns/raftns/cmd/raftns/rawserve"
 	"github.com/raftns/raftns/internal/launch"
-	"github.com/raftns/raftns/internal/rawserve"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
 )
