@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/raftns/raftns/cmd/raftns/rawserve"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
@@ -28,7 +27,7 @@ type rawProc struct {
 // goes to logPath.
 func (p *rawProc) start(raftns, logPath string, args ...string) error {
 	p.LogFile, p.DieWithParent = logPath, true
-	return p.Launch(p.id, raftns, append([]string{rawserve.Command, "-listen", p.clientAddr}, args...)...)
+	return p.Launch(p.id, raftns, append([]string{launch.ServeRaw, "-listen", p.clientAddr}, args...)...)
 }
 
 // stop ends the process: SIGTERM, then SIGKILL after 5 s.
