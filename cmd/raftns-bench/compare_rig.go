@@ -163,7 +163,11 @@ func (s *compareScenario) setUpReads(ctx context.Context, rig *compareRig) error
 	}
 	rig.routeBody = first.Body
 	e := rig.e
-	if rig.ceiling, err = startCeiling(ctx, e.opts.Raftns, e.workDir, first.Body, rawArgs(e.opts.MemberArgs)); err != nil {
+	probe := func(ctx context.Context, addr string) error {
+		_, err := rig.probe.Invoke(ctx, addr, rig.routeReqs[0])
+		return err
+	}
+	if rig.ceiling, err = startCeiling(ctx, e.opts.Raftns, e.workDir, first.Body, rawArgs(e.opts.MemberArgs), probe); err != nil {
 		return err
 	}
 	rig.onClose(rig.ceiling.stop)

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/internal/launch"
-	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // rawProc is a `raftns serve-raw` child process, started through launch
@@ -96,9 +94,10 @@ func (rc *rawCluster) stop() {
 	}
 }
 
-// startCeiling starts the read ceiling server answering body; extra are
-// more serve-raw flags (the members' garbage collector target).
-func startCeiling(ctx context.Context, raftns, dir string, body []byte, extra []string) (*rawProc, error) {
+// startCeiling starts the read ceiling server answering body and waits
+// until probe, one request, succeeds; extra are more serve-raw flags (the
+// members' garbage collector target).
+func startCeiling(ctx context.Context, raftns, dir string, body []byte, extra []string, probe func(ctx context.Context, addr string) error) (*rawProc, error) {
 	p := &rawProc{id: "ceiling"}
 	var err error
 	if p.clientAddr, err = launch.FreeAddr(); err != nil {
@@ -111,14 +110,11 @@ func startCeiling(ctx context.Context, raftns, dir string, body []byte, extra []
 	if err := p.start(raftns, filepath.Join(dir, "ceiling.log"), append([]string{"-mode", "ceiling", "-body", bodyPath}, extra...)...); err != nil {
 		return nil, err
 	}
-	c := nsclient.New(remoting.ClientConfig{DialTimeout: time.Second, RequestTimeout: time.Second})
-	defer c.Close()
 	err = launch.Poll(ctx, readyTimeout, 20*time.Millisecond, "the ceiling server", func() (bool, error) {
 		if p.Exited() {
 			return false, errors.New("the ceiling server exited")
 		}
-		_, err := c.Invoke(ctx, p.clientAddr, &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA", Version: nsclient.Version5})
-		return err == nil, nil
+		return probe(ctx, p.clientAddr) == nil, nil
 	})
 	if err != nil {
 		p.stop()
