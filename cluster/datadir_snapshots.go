@@ -65,16 +65,16 @@ func checkSnapshots(dir string, store *raft.FileSnapshotStore, logs raft.LogStor
 	}
 	newest := damaged[0]
 	path := filepath.Join(dir, snapshotsDirName, newest.name, "state.bin")
-	if first == 0 || first > base+1 || last < newest.index {
+	if gap := logGap(logs, first, last, base, newest.index); gap != "" {
 		fallback := "there is no older usable snapshot"
 		if good >= 0 {
 			fallback = fmt.Sprintf("the older snapshot %s ends at index %d", all[good].name, base)
 		}
 		return fmt.Errorf("%w: snapshot %s is damaged (%v), %s, and the Raft log (entries %d to %d) does not cover "+
-			"what the damaged snapshot held, so this member cannot rebuild its state. Recovery: in a cluster of several "+
+			"what the damaged snapshot held (%s), so this member cannot rebuild its state. Recovery: in a cluster of several "+
 			"members, remove this member (raftnsctl peers remove), move %s aside, and add it back with an empty data dir "+
 			"so the leader sends it a fresh snapshot; for a single member, start on an empty data dir and run "+
-			"raftnsctl snapshot restore with a backup", ErrDamagedDataDir, path, newest.err, fallback, first, last, dir)
+			"raftnsctl snapshot restore with a backup", ErrDamagedDataDir, path, newest.err, fallback, first, last, gap, dir)
 	}
 	aside := filepath.Join(dir, damagedDirName)
 	if err := os.MkdirAll(aside, 0o755); err != nil {
@@ -90,6 +90,29 @@ func checkSnapshots(dir string, store *raft.FileSnapshotStore, logs raft.LogStor
 			"snapshot", from, "moved_to", to, "error", d.err, "fallback_index", base, "log_first", first, "log_last", last)
 	}
 	return nil
+}
+
+// logGap says which entries a fallback to the snapshot at base needs and
+// the log lacks, or "" when it holds every one from base+1 through the
+// damaged snapshot's index and on to its end. Checking the ends alone is
+// not enough: a restored backup sits one index past the log's end at the
+// time and has no entry of its own, so the log can have a hole inside.
+func logGap(logs raft.LogStore, first, last, base, damaged uint64) string {
+	switch {
+	case first == 0:
+		return "the log is empty"
+	case first > base+1:
+		return fmt.Sprintf("entries %d to %d are missing", base+1, first-1)
+	case last < damaged:
+		return fmt.Sprintf("entries %d to %d are missing", last+1, damaged)
+	}
+	var entry raft.Log
+	for i := base + 1; i <= last; i++ {
+		if err := logs.GetLog(i, &entry); err != nil {
+			return fmt.Sprintf("entry %d is missing: %v", i, err)
+		}
+	}
+	return ""
 }
 
 // listDiskSnapshots lists snapshot directories newest first, including

@@ -1,9 +1,11 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,13 +44,19 @@ func diskMember(t *testing.T, dataDir string, logs *logTail, tune func(*Config))
 func writeAndSnapshot(t *testing.T, n *Node, from, count int) {
 	t.Helper()
 	poll.For(t, 10*time.Second, "leader ready", n.LeaderReady)
+	writeKeys(t, n, from, count)
+	if err := n.Raft().Snapshot().Error(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeKeys puts count keys starting at from.
+func writeKeys(t *testing.T, n *Node, from, count int) {
+	t.Helper()
 	for i := from; i < from+count; i++ {
 		if _, err := n.Apply(context.Background(), fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: fmt.Sprint(i), Value: "v", HasValue: true}); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := n.Raft().Snapshot().Error(); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -142,4 +150,36 @@ func TestDataDir_SecondProcessIsToldWhoHoldsTheLock(t *testing.T) {
 		t.Fatalf("open after the holder shut down: %v", err)
 	}
 	n2.Shutdown()
+}
+
+func TestDataDir_DamagedSnapshotAfterARestoreGapStopsClearly(t *testing.T) {
+	dir := t.TempDir()
+	n, err := diskMember(t, dir, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeAndSnapshot(t, n, 0, 3)
+	var backup bytes.Buffer
+	size, err := n.SaveSnapshot(&backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Raft places a restored snapshot one index past the log's end and
+	// writes no entry there: the log now has a gap.
+	if err := n.RestoreSnapshot(bytes.NewReader(backup.Bytes()), size, func(io.Reader) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	writeKeys(t, n, 3, 3)
+	n.Shutdown()
+	damaged := damageNewestSnapshot(t, dir) // the restored backup's
+
+	_, err = diskMember(t, dir, nil, nil)
+	if !errors.Is(err, ErrDamagedDataDir) {
+		t.Fatalf("restart = %v, want ErrDamagedDataDir", err)
+	}
+	for _, want := range []string{damaged, "missing", "Recovery", "peers remove", "snapshot restore"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("error lacks %q: %v", want, err)
+		}
+	}
 }
