@@ -11,6 +11,12 @@ CHAOS_RUNS     ?= 25
 CHAOS_DURATION ?= 60s
 CHAOS_OUT      ?= ./chaos-out
 
+# The build's identity (raftns --version, /v1/status, raftns_build_info).
+BUILDINFO := github.com/raftns/raftns/internal/buildinfo
+COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +dirty)
+DESCRIBE  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).describe=$(DESCRIBE)
+
 .DEFAULT_GOAL := help
 
 .PHONY: help
@@ -19,7 +25,7 @@ help: ## Show the targets
 
 .PHONY: build
 build: ## Build raftns, raftnsctl and raftns-bench into bin/
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/...
 
 .PHONY: run
 run: build ## Run a single-member server on :9876 with its data in ./data

@@ -52,6 +52,7 @@ func peerStatus(s raft.Server, st adminapi.Status, reachable, leader bool, leade
 	p.State, p.Ready, p.ReadyReason, p.Term = st.State, st.Ready, st.ReadyReason, st.Term
 	p.AppliedIndex, p.LastContactMillis = st.AppliedIndex, st.LastContactMillis
 	p.ClientAddr, p.HTTPAddr = st.ClientAddr, st.HTTPAddr
+	p.Release, p.Commit = st.Build.Release, st.Build.Commit
 	if leaderLast > st.RaftAppliedIndex {
 		p.Lag = leaderLast - st.RaftAppliedIndex
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/buildinfo"
 )
 
 // Status reports this member's status.
@@ -30,6 +31,7 @@ func (n *Node) Status() adminapi.Status {
 		HTTPAddr:         n.cfg.HTTPAddr,
 		Brokers:          brokers,
 		Topics:           topics,
+		Build:            buildinfo.Get(),
 	}
 	st.Term = n.raft.CurrentTerm()
 	switch {

@@ -18,13 +18,15 @@ import (
 // -c properties file, then the settings UPDATE_NAMESRV_CONFIG persisted in
 // the data directory, then command-line flags.
 type config struct {
-	ConfigFile  string
-	PrintOnly   bool
-	ID          string
-	DataDir     string
-	Listen      string
-	ClusterAddr string
-	HTTPAddr    string
+	ConfigFile string
+	PrintOnly  bool
+	// PrintVersion: print the build's identity and exit, reading nothing.
+	PrintVersion bool
+	ID           string
+	DataDir      string
+	Listen       string
+	ClusterAddr  string
+	HTTPAddr     string
 	// AdvertiseHost replaces an unspecified listen host (":9866",
 	// "0.0.0.0:9866") in the addresses this member gives to the others;
 	// empty means 127.0.0.1.
@@ -162,6 +164,9 @@ func parseConfig(args []string, stderr io.Writer) (*config, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if fl.version {
+		return &config{PrintVersion: true}, nil
 	}
 	if fl.configFile != "" {
 		if err := cfg.loadFile(fl.configFile); err != nil {

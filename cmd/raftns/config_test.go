@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/internal/buildinfo"
 )
 
 func writeFile(t *testing.T, name, text string) string {
@@ -197,5 +198,17 @@ func TestRun_ServeRawIsTheBenchmarkHelper(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "raftns serve-raw") {
 		t.Fatalf("stderr %q is not serve-raw's", errOut.String())
+	}
+}
+
+func TestRun_VersionPrintsTheBuildAndReadsNothing(t *testing.T) {
+	var out, errOut bytes.Buffer
+	missing := filepath.Join(t.TempDir(), "absent.properties")
+	if code := run([]string{"--version", "-c", missing}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	want := "raftns " + buildinfo.Release + " (module "
+	if !strings.HasPrefix(out.String(), want) || !strings.Contains(out.String(), "commit ") {
+		t.Fatalf("--version printed %q, want a line starting %q with the commit", out.String(), want)
 	}
 }

@@ -35,6 +35,7 @@ var flagKeys = map[string]string{
 type flagValues struct {
 	configFile string
 	print      bool
+	version    bool
 	values     map[string]string
 }
 
@@ -42,6 +43,7 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 	fl := &flagValues{values: map[string]string{}}
 	fs.StringVar(&fl.configFile, "c", "", "properties file in the reference NameServer's format")
 	fs.BoolVar(&fl.print, "p", false, "print the effective configuration and exit")
+	fs.BoolVar(&fl.version, "version", false, "print the release, module version and commit of this build and exit")
 	help := map[string]string{
 		"id":                                    "stable member ID (default: generated once and kept in the data dir)",
 		"data-dir":                              "directory for the Raft log and snapshots (default ./data)",

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/cmd/raftns/rawserve"
+	"github.com/raftns/raftns/internal/buildinfo"
 )
 
 func main() {
@@ -33,6 +34,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "raftns:", err)
 		return 2
 	}
+	if cfg.PrintVersion {
+		fmt.Fprintln(stdout, buildinfo.Get().String("raftns"))
+		return 0
+	}
 	if cfg.PrintOnly {
 		printProperties(stdout, cfg.properties())
 		return 0
@@ -50,6 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// Every line, Raft's included, names the member that wrote it.
 	logger = logger.With(logFieldMember, id)
+	logger.Info("starting", "version", buildinfo.Get().String("raftns"))
 	logger.Info("garbage collector heap target", "gc_percent", cfg.applyGCTarget(os.Getenv))
 	m, err := startMember(cfg, id, logger)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/launch"
 )
 
@@ -16,7 +17,8 @@ const statusAnswer = `{"id":"ns-1","state":"Follower","leaderId":"ns-2","leaderA
 	`"leaderClientAddr":"10.0.0.2:9876","leaderHttpAddr":"10.0.0.2:9856","ready":false,` +
 	`"readyReason":"applied index behind leader","leaderReady":true,"term":7,"commitIndex":120,` +
 	`"appliedIndex":118,"lastIndex":121,"lastContactMillis":35,"clusterAddr":"10.0.0.1:9866",` +
-	`"clientAddr":"10.0.0.1:9876","httpAddr":"10.0.0.1:9856","brokers":3,"topics":42}`
+	`"clientAddr":"10.0.0.1:9876","httpAddr":"10.0.0.1:9856","brokers":3,"topics":42,` +
+	`"build":{"release":"0.2.1","module":"v0.2.1","commit":"0a1b2c","goVersion":"go1.26.0"}}`
 
 const statusTable = `ID:               ns-1
 State:            Follower
@@ -33,6 +35,7 @@ Client address:   10.0.0.1:9876
 HTTP address:     10.0.0.1:9856
 Brokers:          3
 Topics:           42
+Build:            raftns 0.2.1 (module v0.2.1, commit 0a1b2c, go1.26.0)
 `
 
 const noLeaderTable = `ID:               ns-9
@@ -50,6 +53,7 @@ Client address:   -
 HTTP address:     -
 Brokers:          0
 Topics:           0
+Build:            raftns 0.1.0 or older (reports no version)
 `
 
 const peersAnswer = `[
@@ -90,6 +94,11 @@ func TestAdminCommands_RequestAndOutput(t *testing.T) {
 			wantMethod: "GET", wantPath: "/v1/status", wantStdout: statusAnswer + "\n"},
 		{name: "status answer that is not JSON", args: []string{"status"}, status: 200, answer: "<html>",
 			wantMethod: "GET", wantPath: "/v1/status", wantCode: 1, wantStderr: "unexpected answer from 127.0.0.1:"},
+		{name: "version", args: []string{"version"}, status: 200, answer: statusAnswer, wantMethod: "GET", wantPath: "/v1/status",
+			wantStdout: "Client: " + buildinfo.Get().String("raftnsctl") + "\nMember: raftns 0.2.1 (module v0.2.1, commit 0a1b2c, go1.26.0)\n"},
+		{name: "version json", args: []string{"version", "-o", "json"}, status: 200, answer: `{"id":"ns-1"}`, wantMethod: "GET",
+			wantPath: "/v1/status", wantStdout: string(must(json.MarshalIndent(versionOutput{Client: buildinfo.Get(),
+				Member: &buildinfo.Info{}}, "", "  "))) + "\n"},
 		{name: "peers list table", args: []string{"peers", "list"}, status: 200, answer: peersAnswer,
 			wantMethod: "GET", wantPath: "/v1/peers", wantStdout: peersTable},
 		{name: "peers list json", args: []string{"-o", "json", "peers", "list"}, status: 200, answer: peersAnswer,
@@ -308,4 +317,11 @@ func TestStatusAndPeers_RealMember(t *testing.T) {
 	if r.stdout != "peer "+st.ID+" ("+st.ClusterAddr+") is already a member (Voter); nothing to do\n" {
 		t.Errorf("peers add of itself = %q", r.stdout)
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 
 	"github.com/spf13/cobra"
@@ -32,4 +33,13 @@ func (a *app) withAdmin(cmd *cobra.Command, f func(ctx context.Context, c *admin
 	ctx, cancel := a.context(cmd)
 	defer cancel()
 	return f(ctx, c)
+}
+
+// adminGet is a GET on the member's admin API decoded into out, never
+// printed as it came (whatever -o says).
+func (a *app) adminGet(cmd *cobra.Command, path string, query url.Values, out any) error {
+	return a.withAdmin(cmd, func(ctx context.Context, c *adminClient) error {
+		_, err := c.call(ctx, http.MethodGet, path, query, nil, out)
+		return err
+	})
 }

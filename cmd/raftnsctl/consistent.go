@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"net/http"
 	"net/url"
 
 	"github.com/spf13/cobra"
@@ -17,10 +15,7 @@ func addConsistentFlag(cmd *cobra.Command, v *bool) {
 // consistentGet reads path from the admin API at --addr with the leader
 // check (?consistent=true) and decodes the answer into out.
 func (a *app) consistentGet(cmd *cobra.Command, path string, out any) error {
-	return a.withAdmin(cmd, func(ctx context.Context, c *adminClient) error {
-		_, err := c.call(ctx, http.MethodGet, path, url.Values{"consistent": {"true"}}, nil, out)
-		return err
-	})
+	return a.adminGet(cmd, path, url.Values{"consistent": {"true"}}, out)
 }
 
 func kvPath(ns, key string) string { return "/v1/kv/" + url.PathEscape(ns) + "/" + url.PathEscape(key) }

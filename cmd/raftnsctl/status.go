@@ -56,6 +56,7 @@ func printStatus(w io.Writer, st *adminapi.Status) error {
 	row(tw, "HTTP address:", orDash(st.HTTPAddr))
 	row(tw, "Brokers:", st.Brokers)
 	row(tw, "Topics:", st.Topics)
+	row(tw, "Build:", memberBuildLine(st.Build))
 	return tw.Flush()
 }
 

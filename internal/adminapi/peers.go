@@ -20,6 +20,10 @@ type PeerStatus struct {
 	LastContactMillis int64  `json:"lastContactMillis"`
 	ClientAddr        string `json:"clientAddr,omitempty"`
 	HTTPAddr          string `json:"httpAddr,omitempty"`
+	// Release and Commit are the member's build; a reachable member with
+	// an empty Release runs a build from before versions were exchanged.
+	Release string `json:"release,omitempty"`
+	Commit  string `json:"commit,omitempty"`
 }
 
 // AddPeer is the body of POST /v1/peers: the member to add, by its ID and

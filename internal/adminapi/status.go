@@ -1,5 +1,7 @@
 package adminapi
 
+import "github.com/raftns/raftns/internal/buildinfo"
+
 // Status is a member's view of itself and of the leader (GET /v1/status).
 type Status struct {
 	ID               string `json:"id"`
@@ -26,6 +28,10 @@ type Status struct {
 	HTTPAddr          string `json:"httpAddr"`
 	Brokers           int    `json:"brokers"`
 	Topics            int    `json:"topics"`
+	// Build is the member's build. Members learn each other's through
+	// this answer; a build that predates it leaves it empty, which reads
+	// as buildinfo.Baseline.
+	Build buildinfo.Info `json:"build"`
 }
 
 // IsLeader reports a member that is the Raft leader and has taken office

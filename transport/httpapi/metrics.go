@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/transport"
 	"github.com/raftns/raftns/transport/remoting"
 )
@@ -67,12 +68,25 @@ func NewMetricsIn(reg *prometheus.Registry, node *cluster.Node, extra ...prometh
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
 		}, []string{"code"}),
 	}
-	m.Registry.MustRegister(m.requests, m.latency, &nodeCollector{node: node},
+	m.Registry.MustRegister(m.requests, m.latency, &nodeCollector{node: node}, buildInfoGauge(),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, c := range extra {
 		m.Registry.MustRegister(c)
 	}
 	return m
+}
+
+// buildInfoGauge is raftns_build_info: always 1, its labels name the build.
+func buildInfoGauge() prometheus.Collector {
+	in := buildinfo.Get()
+	g := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "raftns_build_info",
+		Help: "Always 1; the labels name this member's build: release, module version, commit and Go version.",
+		ConstLabels: prometheus.Labels{"release": in.Release, "module": in.Module, "commit": in.Commit,
+			"goversion": in.GoVersion},
+	})
+	g.Set(1)
+	return g
 }
 
 // ObserveRequest implements transport.Observer.

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/raftns/raftns/cluster/clustertest"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/transport"
 	"github.com/raftns/raftns/transport/remoting"
 )
@@ -118,4 +119,28 @@ func TestMetrics_SuccessfulAnswersFoundByIndex(t *testing.T) {
 			t.Errorf("ns_requests_total{code=%s,response=%s} = %v, want %v", tc.code, tc.response, got.GetCounter().GetValue(), tc.want)
 		}
 	}
+}
+
+// raftns_build_info is 1 with this build's release and commit as labels.
+func TestMetrics_BuildInfoNamesTheBuild(t *testing.T) {
+	m := NewMetrics(clustertest.Single(t, nil))
+	families, err := m.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := buildinfo.Get()
+	for _, f := range families {
+		if f.GetName() != "raftns_build_info" {
+			continue
+		}
+		labels := map[string]string{}
+		for _, l := range f.GetMetric()[0].GetLabel() {
+			labels[l.GetName()] = l.GetValue()
+		}
+		if f.GetMetric()[0].GetGauge().GetValue() != 1 || labels["release"] != want.Release || labels["commit"] != want.Commit {
+			t.Fatalf("raftns_build_info = %v %v, want 1 with release %s commit %s", f.GetMetric()[0].GetGauge().GetValue(), labels, want.Release, want.Commit)
+		}
+		return
+	}
+	t.Fatal("no raftns_build_info metric")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/buildinfo"
 )
 
 func TestStatusPage_LeaderViewIsSelfContained(t *testing.T) {
@@ -33,7 +34,7 @@ func TestStatusPage_LeaderViewIsSelfContained(t *testing.T) {
 		t.Fatalf("no restrictive content security policy: %q", csp)
 	}
 	for _, want := range []string{`data-role="leader"`, `data-member="solo"`, `name="viewport"`, `data-kind="broker-registered"`,
-		"b&lt;1&gt;", `id="topic-count">0<`} {
+		"b&lt;1&gt;", `id="topic-count">0<`, `id="release" title="commit ` + buildinfo.Get().Commit + `">` + buildinfo.Release + `<`} {
 		if !strings.Contains(page, want) {
 			t.Fatalf("page lacks %q:\n%s", want, page)
 		}

@@ -4,14 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/buildinfo"
 )
 
 // statusView is everything the status page shows, gathered from this
@@ -24,7 +28,9 @@ type statusView struct {
 	Members   []memberView
 	// MembersError says why the member list is missing.
 	MembersError string
-	Clusters     []clusterView
+	// MixedReleases lists the releases members run when they differ.
+	MixedReleases string
+	Clusters      []clusterView
 	// LivenessNote says where heartbeat times come from, or why they are
 	// missing.
 	LivenessNote string
@@ -37,6 +43,9 @@ type memberView struct {
 	Role        string
 	LastContact string
 	Self        bool
+	// ReleaseText is the member's release, or the baseline for a build
+	// that predates versions.
+	ReleaseText string
 }
 
 type clusterView struct {
@@ -70,8 +79,17 @@ func (p *statusPage) gather(ctx context.Context) statusView {
 	if err != nil {
 		v.MembersError = err.Error()
 	}
+	releases := map[string]bool{}
 	for _, ps := range peers {
-		v.Members = append(v.Members, memberView{PeerStatus: ps, Role: peerRole(ps), LastContact: contactText(ps.LastContactMillis, ps.Reachable), Self: ps.ID == st.ID})
+		mv := memberView{PeerStatus: ps, Role: peerRole(ps), LastContact: contactText(ps.LastContactMillis, ps.Reachable),
+			Self: ps.ID == st.ID, ReleaseText: releaseText(ps.Release)}
+		if ps.Reachable {
+			releases[mv.ReleaseText] = true
+		}
+		v.Members = append(v.Members, mv)
+	}
+	if len(releases) > 1 {
+		v.MixedReleases = strings.Join(slices.Sorted(maps.Keys(releases)), ", ")
 	}
 	live, note := p.liveness(ctx, st)
 	v.LivenessNote = note
@@ -79,6 +97,15 @@ func (p *statusPage) gather(ctx context.Context) statusView {
 	v.Events = p.ring.Recent(0)
 	v.EventCap = p.ring.Capacity()
 	return v
+}
+
+// releaseText names a member's release; a build that reports none
+// predates versions.
+func releaseText(release string) string {
+	if release == "" {
+		return buildinfo.Baseline + " or older"
+	}
+	return release
 }
 
 // liveness returns the leader's broker liveness: its own on the leader,
