@@ -48,6 +48,10 @@ chaos: ## Seeded chaos runs on real processes: CHAOS_RUNS per member count (3 an
 	$(GO) test ./test/chaos -run TestChaos -v -count=1 -timeout 0 -args \
 	  -chaos.seed=$(CHAOS_SEED) -chaos.runs=$(CHAOS_RUNS) -chaos.duration=$(CHAOS_DURATION) -chaos.members=3,5 -chaos.out=$(abspath $(CHAOS_OUT))
 
+.PHONY: upgrade-test
+upgrade-test: ## Rolling upgrade on real processes: three members of a previous commit upgraded one at a time to this build under load, one downgraded back (docs/operations.md, "Upgrading")
+	$(GO) test ./test/chaos -run TestUpgrade -v -count=1 -timeout 20m -args -upgrade.run
+
 .PHONY: fuzz
 fuzz: ## Fuzz every decoder for FUZZTIME each
 	@for spec in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \

@@ -53,6 +53,12 @@ type Result struct {
 	LocalReads  int // client-port reads checked for bounded staleness
 	StaleReads  int // of those, reads older than the bound
 	LiveExpired int // live brokers expired (log lines) or missing at the end
+	// RouteProbes counts rounds of route queries to every member (upgrade
+	// runs), RouteMisses those that no member answered.
+	RouteProbes, RouteMisses int
+	// StepFailures counts upgrade steps that failed or whose members did
+	// not report the expected releases.
+	StepFailures int
 	// Stuck: the cluster did not converge within a minute of healing.
 	Stuck bool
 	Notes []string
@@ -62,13 +68,14 @@ type Result struct {
 
 // OK reports a run without violations.
 func (r *Result) OK() bool {
-	return r.Check == porcupine.Ok && r.LostAcked == 0 && r.StaleReads == 0 && r.LiveExpired == 0 && !r.Stuck
+	return r.Check == porcupine.Ok && r.LostAcked == 0 && r.StaleReads == 0 && r.LiveExpired == 0 && !r.Stuck &&
+		r.RouteMisses == 0 && r.StepFailures == 0
 }
 
 func (r *Result) String() string {
-	return fmt.Sprintf("seed=%d members=%d duration=%v ops=%d checked=%d acked=%d unknown=%d failed=%d faults=%v check=%s lost=%d local_reads=%d stale=%d live_expired=%d stuck=%v notes=%q",
+	return fmt.Sprintf("seed=%d members=%d duration=%v ops=%d checked=%d acked=%d unknown=%d failed=%d faults=%v check=%s lost=%d local_reads=%d stale=%d live_expired=%d route_probes=%d route_misses=%d stuck=%v notes=%q",
 		r.Seed, r.Members, r.Duration, r.Operations, r.Checked, r.Acked, r.Unknown, r.Failed, r.Faults, r.Check, r.LostAcked,
-		r.LocalReads, r.StaleReads, r.LiveExpired, r.Stuck, r.Notes)
+		r.LocalReads, r.StaleReads, r.LiveExpired, r.RouteProbes, r.RouteMisses, r.Stuck, r.Notes)
 }
 
 // Run boots a cluster, runs the workload under the nemesis, heals, reads
@@ -77,21 +84,38 @@ func Run(cfg Config) (*Result, error) {
 	if cfg.DiskSize == 0 {
 		cfg.DiskSize = 256 << 20
 	}
-	if cfg.CheckTimeout == 0 {
-		cfg.CheckTimeout = 2 * time.Minute
-	}
 	if len(cfg.Faults) == 0 {
 		cfg.Faults = AllFaults
 	}
-	res := &Result{Seed: cfg.Seed, Members: cfg.Members, Duration: cfg.Duration}
-	c := newProcCluster(cfg.Binary, cfg.Dir)
-	defer c.stop()
 	diskMember := -1
 	for _, f := range cfg.Faults {
 		if f == FaultDiskFull {
 			diskMember = 0
 		}
 	}
+	return runDriven(cfg, diskMember, 2, func(c *procCluster, h *history, stop chan struct{}) (map[string]int, []string) {
+		nem := &nemesis{rng: newRand(cfg.Seed, 0), cluster: c, hist: h, kinds: cfg.Faults, stop: stop, counts: map[string]int{}}
+		nem.run(cfg.Duration)
+		nem.healAll()
+		return nem.counts, nem.notes
+	})
+}
+
+// driver changes the cluster while the workload runs and returns, with
+// the cluster whole again, what it did (counts by kind) and notes.
+type driver func(c *procCluster, h *history, stop chan struct{}) (map[string]int, []string)
+
+// runDriven boots cfg.Members members (diskMember, or -1, on a small
+// disk), runs the clients and liveN live brokers while drive changes the
+// cluster, then waits for convergence, reads the final state through every
+// member and checks the history.
+func runDriven(cfg Config, diskMember, liveN int, drive driver) (*Result, error) {
+	if cfg.CheckTimeout == 0 {
+		cfg.CheckTimeout = 2 * time.Minute
+	}
+	res := &Result{Seed: cfg.Seed, Members: cfg.Members, Duration: cfg.Duration}
+	c := newProcCluster(cfg.Binary, cfg.Dir)
+	defer c.stop()
 	if err := c.boot(cfg.Members, diskMember, cfg.DiskSize); err != nil {
 		return res, err
 	}
@@ -114,7 +138,7 @@ func Run(cfg Config) (*Result, error) {
 		}()
 	}
 	// The live brokers keep registering until the final reads are done.
-	live := &liveBrokers{n: 2, cluster: c, nc: nsclient.New(remoting.DefaultClientConfig())}
+	live := &liveBrokers{n: liveN, cluster: c, nc: nsclient.New(remoting.DefaultClientConfig())}
 	defer live.nc.Close()
 	stopLive, liveDone := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -122,12 +146,9 @@ func Run(cfg Config) (*Result, error) {
 		live.run(stopLive)
 	}()
 
-	nem := &nemesis{rng: newRand(cfg.Seed, 0), cluster: c, hist: h, kinds: cfg.Faults, stop: stop, counts: map[string]int{}}
-	nem.run(cfg.Duration)
-	nem.healAll()
+	res.Faults, res.Notes = drive(c, h, stop)
 	close(stop)
 	wg.Wait()
-	res.Faults, res.Notes = nem.counts, nem.notes
 
 	if err := waitConverged(c, 60*time.Second); err != nil {
 		res.Stuck = true
