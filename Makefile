@@ -10,6 +10,8 @@ CHAOS_SEED     ?= 1
 CHAOS_RUNS     ?= 25
 CHAOS_DURATION ?= 60s
 CHAOS_OUT      ?= ./chaos-out
+SOAK_DURATION  ?= 150s
+SOAK_OUT       ?= ./soak-out/samples.csv
 
 # The build's identity (raftns --version, /v1/status, raftns_build_info).
 BUILDINFO := github.com/raftns/raftns/internal/buildinfo
@@ -52,6 +54,10 @@ chaos: ## Seeded chaos runs on real processes: CHAOS_RUNS per member count (3 an
 upgrade-test: ## Rolling upgrade on real processes: three members of a previous commit upgraded one at a time to this build under load, one downgraded back (docs/operations.md, "Upgrading")
 	$(GO) test ./test/chaos -run TestUpgrade -v -count=1 -timeout 20m -args -upgrade.run
 
+.PHONY: soak
+soak: ## Three members for SOAK_DURATION under 1,000 brokers, churn, writes, reads, leader transfers and a restart; fails on a figure that keeps growing; samples to SOAK_OUT (docs/reliability.md, "Soak")
+	$(GO) test ./test/soak -run TestSoak -v -count=1 -timeout 0 -args -soak.duration=$(SOAK_DURATION) -soak.out=$(abspath $(SOAK_OUT))
+
 .PHONY: fuzz
 fuzz: ## Fuzz every decoder for FUZZTIME each
 	@for spec in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
@@ -87,4 +93,4 @@ interop-capture: ## Re-record testdata/frames/captured from real RocketMQ
 
 .PHONY: clean
 clean: ## Remove build output and local data
-	rm -rf $(BIN) $(DATA_DIR) ./.cluster $(CHAOS_OUT) test/interop/target test/interop/v4/target
+	rm -rf $(BIN) $(DATA_DIR) ./.cluster $(CHAOS_OUT) $(dir $(SOAK_OUT)) test/interop/target test/interop/v4/target
