@@ -19,14 +19,25 @@ var httpClient = &http.Client{Timeout: 2 * time.Second}
 
 // Get sends GET path to the member's admin HTTP address.
 func (m *Member) Get(ctx context.Context, path string) (*http.Response, error) {
+	return m.send(ctx, httpClient, http.MethodGet, path)
+}
+
+// Do sends a request without a body, such as POST /v1/leader/transfer, to
+// the member's admin HTTP address, bounded by ctx alone: leadership
+// transfers and membership changes take seconds.
+func (m *Member) Do(ctx context.Context, method, path string) (*http.Response, error) {
+	return m.send(ctx, http.DefaultClient, method, path)
+}
+
+func (m *Member) send(ctx context.Context, c *http.Client, method, path string) (*http.Response, error) {
 	if m.HTTPAddr == "" {
 		return nil, fmt.Errorf("member %s: %w", m.name(), ErrNoHTTPAddr)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+m.HTTPAddr+path, nil)
+	req, err := http.NewRequestWithContext(ctx, method, "http://"+m.HTTPAddr+path, nil)
 	if err != nil {
 		return nil, err
 	}
-	return httpClient.Do(req)
+	return c.Do(req)
 }
 
 // Status reads GET /v1/status.

@@ -210,11 +210,7 @@ func (c *procCluster) cont(m *member) {
 
 // removePeer asks any running member's admin API to remove id.
 func (c *procCluster) removePeer(ctx context.Context, via *member, id string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, "http://"+via.HTTPAddr+"/v1/peers/"+id, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := via.Do(ctx, http.MethodDelete, "/v1/peers/"+id)
 	if err != nil {
 		return err
 	}

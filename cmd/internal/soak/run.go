@@ -172,11 +172,7 @@ func restart(m *launch.Member) error {
 func transferLeader(ms []*launch.Member) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+ms[0].HTTPAddr+"/v1/leader/transfer", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := ms[0].Do(ctx, http.MethodPost, "/v1/leader/transfer")
 	if err != nil {
 		return err
 	}
