@@ -1,0 +1,22 @@
+package feature
+
+// The features. Declare each new log entry type, snapshot record or RPC
+// here, once, with the first release that reads it, and bump
+// buildinfo.Release to at least that release in the same change:
+//
+//	// AuditTrail: the AuditEvent log entry and the audit snapshot record.
+//	AuditTrail = declare("audit-trail", "0.3.0")
+//
+// Then mark the command in fsm's command table (`.needs(feature.AuditTrail)`),
+// check node.Gate().Allows(feature.AuditTrail) before writing the record or
+// calling the RPC, and give the RPC its name with feature.Method. Nothing
+// declared here is used until an operator finalizes the upgrade
+// (raftnsctl upgrade finalize), which every member must run a release of
+// at least Since for (docs/operations.md, "Upgrading").
+var (
+	// ClusterVersion is the finalized cluster version itself: the
+	// SetClusterVersion log entry and the cluster-version snapshot
+	// record. Finalizing checks every member's release directly, since
+	// the gate cannot vouch for the entry that raises it.
+	ClusterVersion = declare("cluster-version", "0.2.0")
+)
