@@ -2,7 +2,6 @@ package fsm
 
 import (
 	"errors"
-	"fmt"
 )
 
 // Entry is one committed Raft log entry as the FSM applies it.
@@ -17,8 +16,8 @@ type Entry struct {
 // Apply applies one committed log entry and returns the response the
 // proposer receives, as the command's description says (RegisterResult for
 // RegisterBroker, WritePermResult for Wipe/AddWritePerm, nil otherwise). An entry that does not decode, or whose
-// type is unknown without IgnoreUnknownTypeFlag, panics: a replica that
-// skipped it would diverge.
+// type is unknown without IgnoreUnknownTypeFlag, halts the FSM (halt.go):
+// a replica that skipped it would diverge.
 func (f *FSM) Apply(e Entry) any {
 	return f.ApplyBatch([]Entry{e})[0]
 }
@@ -40,11 +39,21 @@ func (f *FSM) ApplyBatch(logs []Entry) []any {
 			decoded[i] = decodeEntry(l.Data)
 		}
 	}
+	var halted error
+	defer func() { f.notifyHalt(halted) }()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	changed := false
 	for i, l := range logs {
+		if f.halt.halted.Load() {
+			out[i] = ErrHalted
+			continue
+		}
 		if l.Command {
+			if err := decoded[i].err; err != nil && !skippable(decoded[i]) {
+				halted, out[i] = f.haltOn(l, decoded[i]), ErrHalted
+				continue
+			}
 			var ch bool
 			out[i], ch = f.applyCommandLocked(l, decoded[i])
 			changed = changed || ch
@@ -57,16 +66,19 @@ func (f *FSM) ApplyBatch(logs []Entry) []any {
 	return out
 }
 
+// skippable reports an entry of a type this build does not know that its
+// proposer marked as safe to skip (IgnoreUnknownTypeFlag).
+func skippable(e decodedEntry) bool {
+	return errors.Is(e.err, ErrUnknownCommandType) && e.t&IgnoreUnknownTypeFlag != 0
+}
+
 // applyCommandLocked applies one decoded command entry. An entry with a
 // RequestID is applied at most once per request (sessions.go).
 func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 	t, cmd, id := e.t, e.cmd, e.id
-	if err := e.err; err != nil {
-		if errors.Is(err, ErrUnknownCommandType) && t&IgnoreUnknownTypeFlag != 0 {
-			f.logger.Warn("skipping unknown command type", "type", uint8(t), "index", l.Index)
-			return nil, false
-		}
-		panic(fmt.Sprintf("fsm: cannot apply log entry %d (type %d): %v", l.Index, uint8(t), err))
+	if skippable(e) {
+		f.logger.Warn("skipping unknown command type", "type", uint8(t), "index", l.Index)
+		return nil, false
 	}
 	s := f.writableLocked()
 	if e.identified {

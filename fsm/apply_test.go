@@ -1,48 +1,71 @@
 package fsm
 
 import (
-	"fmt"
+	"errors"
 	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/internal/feature"
 )
 
-// mustPanic runs fn and returns the panic message, failing if none.
-func mustPanic(t *testing.T, fn func()) (msg string) {
-	t.Helper()
-	defer func() {
-		r := recover()
-		if r == nil {
-			t.Fatal("no panic")
-		}
-		msg = fmt.Sprint(r)
-	}()
-	fn()
-	return ""
-}
-
-func TestFSM_Apply_UnknownTypePanics(t *testing.T) {
+func TestFSM_Apply_UnknownOrUndecodableEntryHaltsWithoutPanic(t *testing.T) {
 	cases := []struct {
 		name string
 		data []byte
 		want string
 	}{
-		{"unknown type", []byte{120, 0x80}, "type 120"},
+		{"unknown type", []byte{120, 0x80}, "command type 120) is unknown to this member's release " + buildinfo.Release},
 		{"empty entry", nil, "entry 5"},
 		{"undecodable payload", []byte{byte(PutKVType), 0xC1}, "type 8"},
 		{"undecodable flagged payload", []byte{byte(PutKVType | IgnoreUnknownTypeFlag), 0xC1}, "type 136"},
+		{"truncated versioned entry", []byte{byte(versionedType), 9, '1'}, "truncated versioned entry"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := New(testLogger(t))
-			msg := mustPanic(t, func() { f.Apply(Entry{Index: 5, Command: true, Data: tc.data}) })
-			if !strings.Contains(msg, tc.want) || !strings.Contains(msg, "entry 5") {
-				t.Fatalf("panic %q does not name %q and the index", msg, tc.want)
+			var got []error
+			f.OnHalt(func(err error) { got = append(got, err) })
+			f.Apply(makeLog(t, 4, PutKVType, &PutKV{Namespace: "n", Key: "before", Value: "v", HasValue: true}))
+			res := f.Apply(Entry{Index: 5, Command: true, Data: tc.data})
+			later := f.Apply(makeLog(t, 6, PutKVType, &PutKV{Namespace: "n", Key: "after", Value: "v", HasValue: true}))
+			if res != ErrHalted || later != ErrHalted || len(got) != 1 || f.Halted() == nil {
+				t.Fatalf("answers %v, %v; hook calls %v: want ErrHalted twice and one call", res, later, got)
 			}
-			// The lock is released, so the process could still report.
-			f.AllTopics()
+			if msg := got[0].Error(); !strings.Contains(msg, tc.want) || !strings.Contains(msg, "entry 5") {
+				t.Fatalf("halt error %q does not name %q and the index", msg, tc.want)
+			}
+			if _, ok := f.KV("n", "after"); ok || f.AppliedIndex() != 4 {
+				t.Fatalf("applied index %d after halting at 5; a later entry must not apply", f.AppliedIndex())
+			}
+			if _, err := f.Snapshot(); !errors.Is(err, ErrHalted) {
+				t.Fatalf("a halted FSM took a snapshot: %v", err)
+			}
 		})
+	}
+}
+
+// An entry of a command a newer release added, in the versioned envelope
+// that release writes, halts naming both releases.
+func TestFSM_Apply_EntryOfANewerReleaseNamesBothReleases(t *testing.T) {
+	f := New(testLogger(t))
+	var got error
+	f.OnHalt(func(err error) { got = err })
+	newer := feature.Feature{Name: "from-the-future", Since: buildinfo.MustParse("9.1.0")}
+	entry, err := WithRequestID(RequestID{Session: "s", Seq: 1, Floor: 1}, wrapVersioned(newer, []byte{99, 0x80}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Apply(Entry{Index: 7, Command: true, Data: entry})
+	if !errors.Is(got, feature.ErrTooNew) {
+		t.Fatalf("halt error %v, want a TooNewError", got)
+	}
+	for _, want := range []string{"log entry 7 (command type 99)", "release " + buildinfo.Release, "release 9.1.0 or newer"} {
+		if !strings.Contains(got.Error(), want) {
+			t.Fatalf("%q lacks %q", got, want)
+		}
 	}
 }
 

@@ -27,6 +27,9 @@ const (
 	// AckMinBrokerIDNoticeType is proposed with IgnoreUnknownTypeFlag: a
 	// member that predates it records no notices either.
 	AckMinBrokerIDNoticeType CommandType = 12
+	// SetClusterVersionType raises the cluster version (cluster_version.go);
+	// the leader proposes it only when every member runs that release.
+	SetClusterVersionType CommandType = 13
 
 	// Controller commands (docs/controller.md), from 40 up.
 	ApplyBrokerIDType       CommandType = 40
@@ -71,6 +74,8 @@ var commands = newRegistry(
 		func(_ *FSM, s *state, c *AckMinBrokerIDNotice, _ uint64) (AckResult, bool) {
 			return s.applyAckMinBrokerIDNotice(c)
 		}),
+	command(SetClusterVersionType, "SetClusterVersion", LeaderOnly,
+		func(_ *FSM, s *state, c *SetClusterVersion, _ uint64) bool { return s.applySetClusterVersion(c) }),
 	controllerCommand(ApplyBrokerIDType, "ApplyBrokerID", (*state).applyApplyBrokerID),
 	controllerCommand(UpdateBrokerAddressType, "UpdateBrokerAddress", (*state).applyUpdateBrokerAddress),
 	controllerCommand(ElectMasterType, "ElectMaster", (*state).applyElectMaster),

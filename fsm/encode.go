@@ -25,6 +25,15 @@ func Encode(t CommandType, cmd any) ([]byte, error) {
 	if !spec.matches(cmd) {
 		return nil, fmt.Errorf("%w: %s got %T", ErrCommandMismatch, t, cmd)
 	}
+	entry, err := encodeEntry(t, cmd)
+	if err != nil || spec.needs.IsZero() {
+		return entry, err
+	}
+	return wrapVersioned(spec.needs, entry), nil
+}
+
+// encodeEntry is Encode without the versioned envelope.
+func encodeEntry(t CommandType, cmd any) ([]byte, error) {
 	if rb, ok := registerBrokerOf(cmd); ok {
 		if entry, ok := appendRegisterBroker([]byte{byte(t)}, rb); ok {
 			if len(entry)-1 > compressAbove {
@@ -68,6 +77,9 @@ func EntryType(buf []byte) (CommandType, error) {
 	if err != nil {
 		return requestType, err
 	}
+	if _, buf, err = splitVersioned(buf); err != nil {
+		return versionedType, err
+	}
 	t := CommandType(buf[0])
 	if t == compressedType {
 		if len(buf) < 2 {
@@ -100,6 +112,8 @@ type decodedEntry struct {
 	t          CommandType
 	cmd        any
 	err        error
+	// needs is the release a versioned envelope named, "" without one.
+	needs string
 }
 
 // decodeEntry decodes an entry as Decode does, keeping its RequestID.
@@ -111,6 +125,10 @@ func decodeEntry(buf []byte) (e decodedEntry) {
 	e.id, buf, e.identified, e.err = SplitRequestID(buf)
 	if e.err != nil {
 		e.t = requestType
+		return e
+	}
+	if e.needs, buf, e.err = splitVersioned(buf); e.err != nil {
+		e.t = versionedType
 		return e
 	}
 	e.t = CommandType(buf[0])

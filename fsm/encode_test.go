@@ -23,6 +23,7 @@ func sampleCommands() map[CommandType]any {
 		SetMemberType:            &SetMember{Member: Member{ID: "n1", ClientAddr: "a:1", ClusterAddr: "a:2"}},
 		RemoveMemberType:         &RemoveMember{ID: "n1"},
 		AckMinBrokerIDNoticeType: &AckMinBrokerIDNotice{BrokerName: brokerA, Index: 9},
+		SetClusterVersionType:    &SetClusterVersion{Version: "0.2.0"},
 		ApplyBrokerIDType:        &ApplyBrokerID{ClusterName: cluster, BrokerName: brokerA, BrokerID: 1, Addr: masterAddr, CheckCode: masterAddr + ";1"},
 		UpdateBrokerAddressType:  &UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 1, Addr: slaveAddr},
 		ElectMasterType:          &ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 2, HasNewMaster: true, NewMasterID: 3},

@@ -30,6 +30,8 @@ type FSM struct {
 	// index the last one stood for.
 	restores      atomic.Uint64
 	restoredIndex atomic.Uint64
+	// halt is set when an entry cannot be applied (halt.go).
+	halt halt
 }
 
 // New returns an empty FSM. A nil logger discards logs.

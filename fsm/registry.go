@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/raftns/raftns/internal/feature"
 )
 
 // Forwarding says who may propose a command.
@@ -39,6 +41,9 @@ type commandSpec struct {
 	// when the command answers nothing.
 	encodeResult func(any) ([]byte, error)
 	decodeResult func([]byte) (any, error)
+	// needs is the feature the command needs (versioned.go); zero for
+	// commands every release reads.
+	needs feature.Feature
 }
 
 // command describes a command that answers nothing but success.
@@ -134,7 +139,8 @@ func validate(specs []commandSpec) error {
 			return fmt.Errorf("%w: type %d has no name", errIncompleteCommand, uint8(s.typ))
 		case s.apply == nil:
 			return fmt.Errorf("%w: %s has no apply function", errIncompleteCommand, s.name)
-		case s.typ == 0 || s.typ == compressedType || s.typ == requestType || s.typ&IgnoreUnknownTypeFlag != 0:
+		case s.typ == 0 || s.typ == compressedType || s.typ == requestType || s.typ == versionedType ||
+			s.typ&IgnoreUnknownTypeFlag != 0:
 			return fmt.Errorf("%w: %s uses reserved type %d", errIncompleteCommand, s.name, uint8(s.typ))
 		case types[s.typ] || names[s.name]:
 			return fmt.Errorf("%w: %s (type %d) registered twice", errIncompleteCommand, s.name, uint8(s.typ))

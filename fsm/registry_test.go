@@ -85,8 +85,8 @@ func TestRegistry_RefusesIncompleteDescriptions(t *testing.T) {
 
 func TestRegistry_ForwardingRules(t *testing.T) {
 	leaderOnly := map[CommandType]bool{ExpireBrokersType: true, SetMemberType: true, RemoveMemberType: true,
-		AckMinBrokerIDNoticeType: true,
-		ApplyBrokerIDType:        true, UpdateBrokerAddressType: true, ElectMasterType: true, AlterSyncStateSetType: true, CleanBrokerDataType: true}
+		AckMinBrokerIDNoticeType: true, SetClusterVersionType: true,
+		ApplyBrokerIDType: true, UpdateBrokerAddressType: true, ElectMasterType: true, AlterSyncStateSetType: true, CleanBrokerDataType: true}
 	for _, typ := range CommandTypes() {
 		if got := IsForwardable(typ); got == leaderOnly[typ] {
 			t.Errorf("IsForwardable(%s) = %v", typ, got)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/raftns/raftns/internal/feature"
 	"github.com/raftns/raftns/snapshots"
 )
 
@@ -63,7 +64,7 @@ func readState(r io.Reader) (*state, metaRecord, error) {
 	if meta.Schema < minStateSchema || meta.Schema > stateSchema {
 		return nil, meta, fmt.Errorf("%w: %d (this build reads %d to %d)", ErrSnapshotSchema, meta.Schema, minStateSchema, stateSchema)
 	}
-	rs := &restorer{s: newState(), schema: meta.Schema}
+	rs := &restorer{s: newState(), schema: meta.Schema, needs: meta.Needs}
 	rs.s.lastChange = meta.LastChangeIndex
 	for {
 		typ, payload, err := sr.Next()
@@ -83,6 +84,8 @@ func readState(r io.Reader) (*state, metaRecord, error) {
 type restorer struct {
 	s      *state
 	schema uint32
+	// needs is the release the snapshot's writer said it needs.
+	needs string
 }
 
 func (rs *restorer) record(typ uint8, payload []byte) error {
@@ -112,11 +115,13 @@ func (rs *restorer) record(typ uint8, payload []byte) error {
 		err = restoreInto(payload, rs.replicaGroup)
 	case recSession:
 		err = restoreInto(payload, rs.session)
+	case recClusterVersion:
+		err = restoreInto(payload, rs.clusterVersion)
 	default:
-		err = fmt.Errorf("unknown type (written by a newer version?)")
+		err = &feature.TooNewError{What: fmt.Sprintf("snapshot record type %d", typ), Needs: rs.needs}
 	}
 	if err != nil {
-		return fmt.Errorf("%w: type %d: %v", ErrSnapshotRecord, typ, err)
+		return fmt.Errorf("%w: type %d: %w", ErrSnapshotRecord, typ, err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/snapshots"
 )
 
@@ -21,16 +22,23 @@ type SnapshotSink interface {
 	Cancel() error
 }
 
-// Snapshot freezes the current state and returns at once; the next apply
-// writes to a copy-on-write successor, so Persist can stream the frozen
-// version while applies go on.
+// Snapshot freezes the current state and returns at once (a halted FSM
+// takes none); the next apply writes to a copy-on-write successor, so
+// Persist can stream the frozen version while applies go on.
 func (f *FSM) Snapshot() (*Snapshot, error) {
+	if err := f.Halted(); err != nil {
+		// Raft would label the snapshot with its own applied index, past
+		// the entry this FSM did not apply.
+		return nil, fmt.Errorf("%w: %w", ErrHalted, err)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.st.frozen = true
-	return &Snapshot{st: f.st, meta: metaRecord{
-		Schema: stateSchema, AppliedIndex: f.applied.Load(), LastChangeIndex: f.st.lastChange,
-	}}, nil
+	meta := metaRecord{Schema: stateSchema, AppliedIndex: f.applied.Load(), LastChangeIndex: f.st.lastChange}
+	if f.st.clusterVer != "" {
+		meta.Writer, meta.Needs = buildinfo.Release, f.st.clusterVer
+	}
+	return &Snapshot{st: f.st, meta: meta}, nil
 }
 
 // Persist streams the snapshot to sink in the snapshots format and closes

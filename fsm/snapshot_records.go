@@ -16,6 +16,9 @@ const (
 	recMinIDNotice  uint8 = 11 // MinBrokerIDNotice (absent from older snapshots)
 	recReplicaGroup uint8 = 12 // ReplicaGroup (schema 2)
 	recSession      uint8 = 13 // sessionRecord (absent from older snapshots)
+	// recClusterVersion (clusterVersionRecord) is written only once the
+	// cluster version was raised, so that older releases refuse it.
+	recClusterVersion uint8 = 14
 )
 
 // stateSchema versions the meaning of the records, independently of the
@@ -31,6 +34,14 @@ type metaRecord struct {
 	Schema          uint32
 	AppliedIndex    uint64
 	LastChangeIndex uint64
+	// Writer is the release that wrote the snapshot and Needs the oldest
+	// release that reads it: the cluster version at the time (features
+	// above it write nothing). Both are written only once the cluster
+	// version was raised, so a cluster at the baseline writes the bytes it
+	// always did; a reader names them when it refuses a record it does
+	// not know.
+	Writer string `codec:",omitempty"`
+	Needs  string `codec:",omitempty"`
 }
 
 type clusterRecord struct {
@@ -67,7 +78,7 @@ func (s *state) walk(emit emitFunc) error {
 	steps := []func(emitFunc) error{
 		s.walkClusters, s.walkBrokers, s.walkTopics, s.walkRegistrations,
 		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers, s.walkMinIDNotices, s.walkReplicaGroups,
-		s.walkSessions,
+		s.walkSessions, s.walkClusterVersion,
 	}
 	for _, step := range steps {
 		if err := step(emit); err != nil {

@@ -35,6 +35,10 @@ type state struct {
 
 	// lastChange is the log index of the last entry that changed the state.
 	lastChange uint64
+
+	// clusterVer is the raised cluster version ("" until then;
+	// cluster_version.go).
+	clusterVer string
 }
 
 // owned is an inner table with the state version that may write it in place.
@@ -92,6 +96,7 @@ func (s *state) thaw() *state {
 		sessions:     maps.Clone(s.sessions),
 		lastChange:   s.lastChange,
 		ctrl:         copyMap(s.ctrl),
+		clusterVer:   s.clusterVer,
 
 		ownedSessions: map[string]struct{}{},
 	}

@@ -1,0 +1,101 @@
+package fsm
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/internal/feature"
+	"github.com/raftns/raftns/snapshots"
+)
+
+func TestClusterVersion_RaisedOnlyUpwardAndKeptInSnapshots(t *testing.T) {
+	f := New(testLogger(t))
+	if f.ClusterVersion() != buildinfo.MustParse(buildinfo.Baseline) || f.Gate().Allows(feature.ClusterVersion) {
+		t.Fatalf("a new cluster runs at %s, want the baseline with nothing gated allowed", f.ClusterVersion())
+	}
+	before := snapshotBytes(t, f)
+	f.Apply(makeLog(t, 1, SetClusterVersionType, &SetClusterVersion{Version: "0.2.0"}))
+	for i, lower := range []string{"0.1.5", "0.2.0", "bad", ""} {
+		f.Apply(makeLog(t, uint64(2+i), SetClusterVersionType, &SetClusterVersion{Version: lower}))
+	}
+	if f.ClusterVersion().String() != "0.2.0" || !f.Gate().Allows(feature.ClusterVersion) {
+		t.Fatalf("cluster version %s after raising to 0.2.0 and trying lower and bad ones", f.ClusterVersion())
+	}
+	if f.LastChangeIndex() != 1 {
+		t.Fatalf("last change %d: only the raise changes the state", f.LastChangeIndex())
+	}
+	g := New(testLogger(t))
+	if err := g.Restore(io.NopCloser(bytes.NewReader(snapshotBytes(t, f)))); err != nil {
+		t.Fatal(err)
+	}
+	if g.ClusterVersion().String() != "0.2.0" || g.Digest() != f.Digest() {
+		t.Fatalf("restored cluster version %s, digests equal %v", g.ClusterVersion(), g.Digest() == f.Digest())
+	}
+	// Before the raise the snapshot has no cluster-version record, so the
+	// releases before it read it as they always did.
+	if recordTypes(t, before)[recClusterVersion] || !recordTypes(t, snapshotBytes(t, f))[recClusterVersion] {
+		t.Fatal("the cluster-version record must be written once the version was raised, and only then")
+	}
+}
+
+// A snapshot holding a record this release does not know is refused,
+// naming this release and the one its writer said it needs, and changes
+// nothing.
+func TestRestore_UnknownRecordOfANewerReleaseIsRefusedNamingBoth(t *testing.T) {
+	var buf bytes.Buffer
+	sw, err := snapshots.NewWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, _ := encodeMsgpack(&metaRecord{Schema: stateSchema, AppliedIndex: 9, Writer: "9.2.0", Needs: "9.1.0"})
+	for _, rec := range []struct {
+		typ     uint8
+		payload []byte
+	}{{recMeta, meta}, {200, []byte{0x80}}} {
+		if err := sw.WriteRecord(rec.typ, rec.payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := sw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f := New(testLogger(t))
+	f.Apply(makeLog(t, 1, PutKVType, &PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}))
+	want := f.Digest()
+	err = f.Restore(io.NopCloser(&buf))
+	if !errors.Is(err, feature.ErrTooNew) || !errors.Is(err, ErrSnapshotRecord) {
+		t.Fatalf("restore = %v, want a refusal of the record as too new", err)
+	}
+	for _, s := range []string{"snapshot record type 200", "release " + buildinfo.Release, "release 9.1.0 or newer"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Fatalf("%q lacks %q", err, s)
+		}
+	}
+	if f.Digest() != want || f.AppliedIndex() != 1 {
+		t.Fatal("a refused snapshot changed the state")
+	}
+}
+
+// recordTypes lists the record types of a snapshot.
+func recordTypes(t *testing.T, b []byte) map[uint8]bool {
+	t.Helper()
+	sr, err := snapshots.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[uint8]bool{}
+	for {
+		typ, _, err := sr.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[typ] = true
+	}
+}
