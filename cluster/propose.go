@@ -108,6 +108,11 @@ func (p *proposer) propose(ctx context.Context, t fsm.CommandType, buf []byte, d
 	if err := p.office.readyFor(ctx); err != nil {
 		return nil, err
 	}
+	if f := fsm.NeededFeature(t); !f.IsZero() {
+		if err := p.fsm.Gate().Check(f); err != nil {
+			return nil, err
+		}
+	}
 	if decoded != nil {
 		p.fsm.Expect(buf, *decoded)
 		defer p.fsm.Forget(buf)

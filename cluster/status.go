@@ -32,6 +32,7 @@ func (n *Node) Status() adminapi.Status {
 		Brokers:          brokers,
 		Topics:           topics,
 		Build:            buildinfo.Get(),
+		ClusterVersion:   n.fsm.ClusterVersion().String(),
 	}
 	st.Term = n.raft.CurrentTerm()
 	switch {

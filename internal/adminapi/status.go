@@ -32,6 +32,10 @@ type Status struct {
 	// this answer; a build that predates it leaves it empty, which reads
 	// as buildinfo.Baseline.
 	Build buildinfo.Info `json:"build"`
+	// ClusterVersion is the replicated cluster version: buildinfo.Baseline
+	// until an operator finalized an upgrade (docs/operations.md,
+	// "Upgrading").
+	ClusterVersion string `json:"clusterVersion"`
 }
 
 // IsLeader reports a member that is the Raft leader and has taken office

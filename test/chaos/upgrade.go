@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/nsclient"
 	"github.com/raftns/raftns/transport/remoting"
@@ -108,6 +109,9 @@ func upgradeSteps(cfg UpgradeConfig, c *procCluster, h *history, stop chan struc
 			if err != nil {
 				err = fmt.Errorf("%w: %w", err, last)
 			}
+		}
+		if err == nil && st.kind == StepDowngrade {
+			err = checkFinalizeRefused(c, st.m)
 		}
 		if err != nil {
 			failed := detail + ": " + err.Error()
@@ -226,6 +230,28 @@ func checkReleases(c *procCluster, cfg UpgradeConfig) error {
 		if mixed := strings.Contains(page, `id="mixed"`); mixed != (len(releases) > 1) {
 			return fmt.Errorf("status page of %s shows the mixed-release banner %v, want %v", m.ID, mixed, len(releases) > 1)
 		}
+	}
+	return nil
+}
+
+// checkFinalizeRefused asks the leader, of the new build, to finalize the
+// upgrade while older runs the old build: it must refuse, naming older.
+func checkFinalizeRefused(c *procCluster, older *member) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	leader := c.leader(ctx)
+	if leader == nil || leader == older {
+		return fmt.Errorf("no leader of the new build to ask for finalizing (leader %v)", leader)
+	}
+	resp, err := leader.Do(ctx, http.MethodPost, "/v1/upgrade/finalize")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	want := "member " + older.ID + " runs release " + buildinfo.Baseline
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(string(b), want) {
+		return fmt.Errorf("finalize with %s on the old build = HTTP %d %s, want 409 saying %q", older.ID, resp.StatusCode, b, want)
 	}
 	return nil
 }

@@ -59,6 +59,7 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	s.mux.HandleFunc("POST /v1/leader/transfer", s.authorized(s.anyMember(s.transferLeader)))
 	s.mux.HandleFunc("GET /v1/snapshot", s.authorized(s.leaderOnly(s.saveSnapshot)))
 	s.mux.HandleFunc("POST /v1/snapshot", s.authorized(s.leaderOnly(s.restoreSnapshot)))
+	s.mux.HandleFunc("POST /v1/upgrade/finalize", s.authorized(s.leaderOnly(s.finalizeUpgrade)))
 	s.srv = &http.Server{Handler: s.mux, ReadHeaderTimeout: headerTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	s.Configure(Options{})

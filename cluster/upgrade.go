@@ -1,0 +1,65 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/internal/feature"
+)
+
+// ErrFinalizeRefused reports an upgrade that cannot be finalized yet: a
+// member runs an older release or did not say which it runs.
+var ErrFinalizeRefused = errors.New("cluster: upgrade cannot be finalized")
+
+// Gate is the cluster-wide feature gate: Allows(f) reports whether every
+// member is known to read f (feature.Feature, declared in
+// internal/feature/features.go). A command the fsm table marks with a
+// feature is refused by the leader while its feature is not allowed.
+func (n *Node) Gate() *feature.Gate { return n.fsm.Gate() }
+
+// FinalizeUpgrade raises the cluster version to the leader's release. It
+// runs on the leader and refuses while a member of the configuration
+// (voter or non-voter) does not answer or runs an older release; it
+// changes nothing when the cluster version is that release already. After it, features up to that release are used
+// and a member can no longer be downgraded below it (docs/operations.md,
+// "Upgrading").
+func (n *Node) FinalizeUpgrade(ctx context.Context) (adminapi.FinalizeResult, error) {
+	res := adminapi.FinalizeResult{Previous: n.fsm.ClusterVersion().String(), Members: map[string]string{}}
+	res.Current = res.Previous
+	if !n.LeaderReady() {
+		return res, ErrNotLeader
+	}
+	peers, err := n.Peers(ctx)
+	if err != nil {
+		return res, err
+	}
+	target := buildinfo.Current()
+	for _, p := range peers {
+		if !p.Reachable {
+			return res, fmt.Errorf("%w: member %s (%s) did not answer; every member must report its release", ErrFinalizeRefused, p.ID, p.Address)
+		}
+		v, err := buildinfo.Parse(p.Release)
+		if err != nil {
+			return res, fmt.Errorf("%w: member %s reports release %q: %v", ErrFinalizeRefused, p.ID, p.Release, err)
+		}
+		res.Members[p.ID] = v.String()
+		if v.Less(target) {
+			return res, fmt.Errorf("%w: member %s runs release %s; upgrade it to %s (the leader's) or newer first",
+				ErrFinalizeRefused, p.ID, v, target)
+		}
+	}
+	if !n.fsm.ClusterVersion().Less(target) {
+		return res, nil
+	}
+	if _, err := n.ApplyLeaderOnly(ctx, fsm.SetClusterVersionType, &fsm.SetClusterVersion{Version: target.String()}); err != nil {
+		return res, err
+	}
+	res.Current = n.fsm.ClusterVersion().String()
+	n.logger.Warn("upgrade finalized: features of this release are now used; members can no longer be downgraded below it",
+		"cluster_version", res.Current, "previous", res.Previous)
+	return res, nil
+}

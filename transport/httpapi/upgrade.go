@@ -1,0 +1,23 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/raftns/raftns/cluster"
+)
+
+// finalizeUpgrade raises the cluster version on the leader
+// (cluster.Node.FinalizeUpgrade); refused while a member runs an older
+// release or does not answer.
+func (s *Server) finalizeUpgrade(w http.ResponseWriter, r *http.Request) error {
+	res, err := s.node.FinalizeUpgrade(r.Context())
+	if errors.Is(err, cluster.ErrFinalizeRefused) {
+		return &httpError{code: http.StatusConflict, msg: err.Error()}
+	}
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
