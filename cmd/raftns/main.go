@@ -64,6 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	code := 0
 wait:
 	for {
 		select {
@@ -76,6 +77,7 @@ wait:
 			break wait
 		case err := <-m.errc:
 			logger.Error("server stopped", "error", err)
+			code = 1
 			break wait
 		}
 	}
@@ -83,7 +85,7 @@ wait:
 		logger.Error("shutdown", "error", err)
 		return 1
 	}
-	return 0
+	return code
 }
 
 func printProperties(w io.Writer, props map[string]string) {

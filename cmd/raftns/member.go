@@ -122,9 +122,7 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 		certs: certs, stopCert: make(chan struct{})}
 	ccfg := clusterConfig(cfg, id, lns, logger)
 	ccfg.TLS, ccfg.ClusterKey = clusterTLS, sec.clusterKey
-	f := fsm.New(logger)
-	f.SetObserver(m.events)
-	if m.node, err = cluster.New(ccfg, f, lns.cluster); err != nil {
+	if m.node, err = cluster.New(ccfg, m.newFSM(), lns.cluster); err != nil {
 		lns.close()
 		return nil, err
 	}
@@ -267,4 +265,19 @@ func (m *member) reportReload(err error) {
 		return
 	}
 	m.logger.Info("client TLS certificates reloaded")
+}
+
+// newFSM returns the member's state machine. It reports broker changes to
+// the event ring, and a committed entry it cannot apply stops the member:
+// skipping it would make this member differ from the others.
+func (m *member) newFSM() *fsm.FSM {
+	f := fsm.New(m.logger)
+	f.SetObserver(m.events)
+	f.OnHalt(func(err error) {
+		select {
+		case m.errc <- err:
+		default:
+		}
+	})
+	return f
 }
