@@ -99,3 +99,32 @@ func recordTypes(t *testing.T, b []byte) map[uint8]bool {
 		out[typ] = true
 	}
 }
+
+// A command the table marks with a feature is written in the versioned
+// envelope of the feature's release, and reads back as itself.
+func TestNeeds_MarkedCommandsTravelInTheVersionedEnvelope(t *testing.T) {
+	f := feature.Feature{Name: "test-kv", Since: buildinfo.Current()}
+	spec := commands[PutKVType]
+	marked := needs(*spec, f)
+	commands[PutKVType] = &marked
+	defer func() { commands[PutKVType] = spec }()
+
+	if NeededFeature(PutKVType) != f || !NeededFeature(DeleteKVType).IsZero() {
+		t.Fatal("NeededFeature does not read the table")
+	}
+	cmd := &PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}
+	buf, err := Encode(PutKVType, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if CommandType(buf[0]) != versionedType || string(buf[2:2+int(buf[1])]) != f.Since.String() {
+		t.Fatalf("entry %x does not start with the versioned envelope of %s", buf[:8], f.Since)
+	}
+	typ, got, err := Decode(buf)
+	if err != nil || typ != PutKVType || *got.(*PutKV) != *cmd {
+		t.Fatalf("Decode = %v, %+v, %v", typ, got, err)
+	}
+	if et, err := EntryType(buf); err != nil || et != PutKVType {
+		t.Fatalf("EntryType = %v, %v", et, err)
+	}
+}
