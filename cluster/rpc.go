@@ -119,7 +119,7 @@ func serveRPC(ln net.Listener, e *rpcEndpoint) {
 	if err := srv.RegisterName("Cluster", e); err != nil {
 		panic(err) // the endpoint's method set is fixed at compile time
 	}
-	serveConns(ln, func(c net.Conn) { srv.ServeConn(c) })
+	serveConns(ln, func(c net.Conn) { srv.ServeCodec(newRPCCodec(c, e.n.logger)) })
 }
 
 // serveConns runs serve on a goroutine for every connection ln accepts

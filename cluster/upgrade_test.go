@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/feature"
 )
@@ -54,5 +55,34 @@ func TestCluster_FinalizeRefusedWhileAMemberDoesNotAnswer(t *testing.T) {
 	}
 	if leader.node.FSM().ClusterVersion().String() != buildinfo.Baseline {
 		t.Fatal("a refused finalize raised the cluster version")
+	}
+}
+
+// An RPC a newer release introduced is refused naming both releases; a
+// known method called under its release-qualified name is served.
+func TestCluster_RPCOfANewerReleaseIsRefusedNamingBothReleases(t *testing.T) {
+	tc := newTestCluster(t, 2, nil)
+	leader := tc.waitLeaderReady()
+	other := tc.followers()[0]
+	ctx := context.Background()
+	newer := feature.Feature{Name: "test-rpc", Since: buildinfo.MustParse("9.1.0")}
+	err := leader.node.pool.call(ctx, other.addr, feature.Method(newer, "Rebalance"), &StatusArgs{}, &adminapi.Status{}, true)
+	if err == nil {
+		t.Fatal("an unknown RPC was answered")
+	}
+	for _, want := range []string{"RPC Cluster.Rebalance is unknown to this member's release " + buildinfo.Release,
+		"it needs release 9.1.0 or newer"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("%q lacks %q", err, want)
+		}
+	}
+	var st adminapi.Status
+	known := feature.Feature{Name: "test-known", Since: buildinfo.Current()}
+	if err := leader.node.pool.call(ctx, other.addr, feature.Method(known, "Status"), &StatusArgs{}, &st, false); err != nil || st.ID != other.id {
+		t.Fatalf("Status under its qualified name = %+v, %v", st, err)
+	}
+	if err := leader.node.pool.call(ctx, other.addr, "Rebalance", &StatusArgs{}, &adminapi.Status{}, false); err == nil ||
+		!strings.Contains(err.Error(), "it needs a newer release") {
+		t.Fatalf("an unknown plain method = %v, want a refusal saying a newer release is needed", err)
 	}
 }

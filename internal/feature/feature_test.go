@@ -57,3 +57,16 @@ func TestTooNewError_NamesBothReleases(t *testing.T) {
 		t.Fatal("ErrTooNew must match, and a missing release must read as a newer release")
 	}
 }
+
+func TestMethod_CarriesTheReleaseAndSplitsBack(t *testing.T) {
+	f := Feature{Name: "x", Since: buildinfo.MustParse("0.3.0")}
+	if m := Method(f, "Rebalance"); m != "Rebalance@0.3.0" {
+		t.Fatalf("Method = %q", m)
+	}
+	if name, release := SplitMethod("Rebalance@0.3.0"); name != "Rebalance" || release != "0.3.0" {
+		t.Fatalf("SplitMethod = %q, %q", name, release)
+	}
+	if name, release := SplitMethod("Status"); name != "Status" || release != "" {
+		t.Fatalf("SplitMethod of a plain name = %q, %q", name, release)
+	}
+}

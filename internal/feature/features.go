@@ -9,7 +9,8 @@ package feature
 //
 // Then mark the command in fsm's command table (`.needs(feature.AuditTrail)`),
 // check node.Gate().Allows(feature.AuditTrail) before writing the record or
-// calling the RPC, and give the RPC its name with feature.Method. Nothing
+// calling the RPC, and call the RPC by feature.Method(feature.AuditTrail,
+// "Name") so that a member without it names the release it needs. Nothing
 // declared here is used until an operator finalizes the upgrade
 // (raftnsctl upgrade finalize), which every member must run a release of
 // at least Since for (docs/operations.md, "Upgrading").
