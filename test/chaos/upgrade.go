@@ -197,9 +197,10 @@ func (p *routeProbes) round(nc *nsclient.Client, c *procCluster, topic string) b
 }
 
 // checkReleases asks every member which release it runs: a member of the
-// new build reports cfg.NewRelease, one of the old build none. Each member
-// of the new build must show the mixed-release banner exactly while the
-// members differ.
+// new build reports cfg.NewRelease, one of the old build none. Every
+// member must reach every other one through the status answers members
+// exchange, and each member of the new build must show the mixed-release
+// banner exactly while the members differ.
 func checkReleases(c *procCluster, cfg UpgradeConfig) error {
 	releases := map[string]bool{}
 	var newer []*member
@@ -221,6 +222,22 @@ func checkReleases(c *procCluster, cfg UpgradeConfig) error {
 			return fmt.Errorf("%s reports release %q, want %q", m.ID, st.Build.Release, want)
 		}
 		releases[st.Build.Release] = true
+	}
+	for _, m := range c.current() {
+		// Members read each other's release from the status answer; one
+		// of the old build must still read the new build's.
+		var peers []struct {
+			ID        string `json:"id"`
+			Reachable bool   `json:"reachable"`
+		}
+		if err := getJSON(m, "/v1/peers", &peers); err != nil {
+			return fmt.Errorf("peers of %s: %w", m.ID, err)
+		}
+		for _, p := range peers {
+			if !p.Reachable {
+				return fmt.Errorf("%s (%s) finds %s unreachable", m.ID, buildOf(m, cfg), p.ID)
+			}
+		}
 	}
 	for _, m := range newer {
 		page, err := getPage(m, "/")
@@ -254,6 +271,14 @@ func checkFinalizeRefused(c *procCluster, older *member) error {
 		return fmt.Errorf("finalize with %s on the old build = HTTP %d %s, want 409 saying %q", older.ID, resp.StatusCode, b, want)
 	}
 	return nil
+}
+
+// buildOf names the build m runs.
+func buildOf(m *member, cfg UpgradeConfig) string {
+	if m.Binary == cfg.New {
+		return "new build"
+	}
+	return "old build"
 }
 
 // getPage returns the body of GET path on m's admin address.
