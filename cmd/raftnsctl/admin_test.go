@@ -332,3 +332,19 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+func TestUpgradeStatus_ListsEachMembersRelease(t *testing.T) {
+	f := newFakeAdmin(t, 200, statusAnswer).
+		on("GET", "/v1/status", 200, `{"id":"ns-1","clusterVersion":"0.1.0"}`).
+		on("GET", "/v1/peers", 200, `[{"id":"ns-2","reachable":true,"release":"0.2.0","commit":"0a1b2c"},`+
+			`{"id":"ns-1","reachable":true},{"id":"ns-3","reachable":false}]`)
+	r := ctl(t, "--addr", f.addr(), "upgrade", "status")
+	want := "Cluster version: 0.1.0\n" +
+		"ID    RELEASE         COMMIT\n" +
+		"ns-1  0.1.0 or older  -\n" +
+		"ns-2  0.2.0           0a1b2c\n" +
+		"ns-3  -               -\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("exit %d, stdout:\n%s\nwant:\n%s\nstderr: %s", r.code, r.stdout, want, r.stderr)
+	}
+}
