@@ -231,7 +231,7 @@ func dialForwardLane(opt Options, addr string) (*forwardConn, error) {
 	}
 	_ = conn.SetDeadline(time.Time{})
 	c := &forwardConn{conn: conn, w: newFrameWriter(conn), calls: map[uint64]chan forwardResult{}}
-	c.lastRead.Store(time.Now().UnixNano())
+	c.lastRead.Store(int64(monotonicNow()))
 	go c.readLoop(forwardFrameReader{r: br})
 	return c, nil
 }
@@ -241,7 +241,7 @@ type forwardConn struct {
 	conn net.Conn
 	w    *frameWriter
 	// frames counts the answers read; lastRead is when the last one
-	// arrived (Unix nanoseconds).
+	// arrived (monotonicNow).
 	frames   atomic.Uint64
 	lastRead atomic.Int64
 
@@ -309,7 +309,7 @@ func (c *forwardConn) readLoop(fr forwardFrameReader) {
 			var reply LeaderReply
 			if reply, err = decodeForwardAnswer(payload); err == nil {
 				c.frames.Add(1)
-				c.lastRead.Store(time.Now().UnixNano())
+				c.lastRead.Store(int64(monotonicNow()))
 				c.mu.Lock()
 				ch, ok := c.calls[id]
 				delete(c.calls, id)
@@ -352,5 +352,13 @@ func (c *forwardConn) broken() bool {
 
 // quietFor is how long ago the connection last read an answer (or opened).
 func (c *forwardConn) quietFor() time.Duration {
-	return time.Since(time.Unix(0, c.lastRead.Load()))
+	return monotonicNow() - time.Duration(c.lastRead.Load())
 }
+
+// processStart anchors monotonicNow.
+var processStart = time.Now()
+
+// monotonicNow is the time since the process started on the monotonic
+// clock: an instant that fits an atomic integer and that a step of the
+// wall clock does not move (Unix nanoseconds would).
+func monotonicNow() time.Duration { return time.Since(processStart) }
