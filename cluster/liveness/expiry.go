@@ -51,6 +51,11 @@ func (e *Expirer) Scan() {
 	if !ok {
 		return
 	}
+	if due.paused != 0 {
+		e.cfg.Logger.Warn("this member was paused or its clock jumped since the last expiry scan: every broker lease restarts, nothing expires now",
+			"gap", due.paused, "brokers", due.registered)
+		return
+	}
 	capped := false
 	if due.registered >= massExpiryMinBrokers && float64(len(due.timedOut)) > e.cfg.MassExpiryFraction*float64(due.registered) {
 		e.cfg.Logger.Warn("mass expiry suspected: verifying leadership and expiring at the capped rate",

@@ -23,9 +23,15 @@ type Config struct {
 	HeartbeatBatchInterval     time.Duration
 	ControllerHeartbeatTimeout time.Duration
 	// Clock tells the time every lease is measured with; nil is time.Now.
+	// Its readings must be monotonic (time.Now's carry Go's monotonic
+	// clock): a step of the wall clock must move no lease.
 	// Timers run on real time: the courier's pace and the expiry scan asked
 	// for once a close's grace has passed.
 	Clock func() time.Time
+	// PauseGap is the longest time between two expiry scans that is not
+	// taken for a pause of this member (0: none is); after a longer one
+	// every lease restarts instead of expiring (docs/design.md, "Time").
+	PauseGap time.Duration
 	// Registrations lists the registered brokers.
 	Registrations func() []fsm.BrokerRegistration
 	// ReplicaGroups lists the controller's replica groups (nil: none).
@@ -94,6 +100,7 @@ func (l *Lessor) Promote(epoch uint64) {
 	l.epoch = epoch
 	l.leases = newTracker(l.clock, l.cfg.BrokerExpiry, l.cfg.ConnCloseGrace,
 		heldReportMaxAge*l.cfg.HeartbeatBatchInterval, regs)
+	l.leases.pauseGap = l.cfg.PauseGap
 	l.replicas = newReplicaLeases(l.clock, l.cfg.ControllerHeartbeatTimeout, l.cfg.HeartbeatBatchInterval/2+SettleMargin, others, groups)
 	l.receiveLocked(l.cfg.Self, l.drainLocked())
 }
@@ -203,6 +210,9 @@ type dueExpiries struct {
 	epoch            uint64
 	registered       int
 	timedOut, closed []fsm.ExpiredBroker
+	// paused is the gap since the previous scan when it was a pause of
+	// this member: the leases restarted and nothing is due.
+	paused time.Duration
 }
 
 // due returns the brokers to expire at now, or false when this member
@@ -215,8 +225,8 @@ func (l *Lessor) due(now time.Time) (dueExpiries, bool) {
 		return dueExpiries{}, false
 	}
 	l.leases.setHeld(l.cfg.Self, sortedKeys(l.batch.held))
-	timedOut, closed := l.leases.due(now, regs)
-	return dueExpiries{epoch: l.epoch, registered: len(regs), timedOut: timedOut, closed: closed}, true
+	timedOut, closed, paused := l.leases.due(now, regs)
+	return dueExpiries{epoch: l.epoch, registered: len(regs), timedOut: timedOut, closed: closed, paused: paused}, true
 }
 
 // LastSeenAgo reports how long ago the leader heard from a broker.

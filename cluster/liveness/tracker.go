@@ -22,6 +22,12 @@ type tracker struct {
 	lastSeen map[fsm.BrokerKey]time.Time
 	closedAt map[fsm.BrokerKey]time.Time
 	held     map[string]heldReport
+
+	// pauseGap is the longest time between two looks (due) that is not a
+	// pause of this member; 0 never takes one for a pause. lastLook is
+	// the time of the last look.
+	pauseGap time.Duration
+	lastLook time.Time
 }
 
 // heldReport is one member's set of brokers with a live connection to it.
@@ -44,6 +50,7 @@ func newTracker(now func() time.Time, defaultTTL, grace, heldTTL time.Duration, 
 	for _, r := range regs {
 		t.lastSeen[r.Key] = start
 	}
+	t.lastLook = start
 	return t
 }
 
@@ -97,7 +104,19 @@ func (t *tracker) ttl(r fsm.BrokerRegistration) time.Duration {
 // no sign of life since and no other member holding a connection. It also
 // forgets brokers that are no longer registered and starts the clock for
 // registrations it had not seen.
-func (t *tracker) due(now time.Time, regs []fsm.BrokerRegistration) (timedOut, closed []fsm.ExpiredBroker) {
+//
+// A look that comes longer than pauseGap after the previous one, or
+// before it, means this member was paused (a stalled process, a resumed
+// virtual machine) or its clock jumped: what it did not hear meanwhile
+// says nothing about the brokers, so every lease restarts as on taking
+// office and nothing is due; paused says how long the gap was.
+func (t *tracker) due(now time.Time, regs []fsm.BrokerRegistration) (timedOut, closed []fsm.ExpiredBroker, paused time.Duration) {
+	gap := now.Sub(t.lastLook)
+	t.lastLook = now
+	if t.pauseGap > 0 && (gap > t.pauseGap || gap < 0) {
+		t.restart(now)
+		return nil, nil, gap
+	}
 	known := make(map[fsm.BrokerKey]struct{}, len(regs))
 	for _, r := range regs {
 		known[r.Key] = struct{}{}
@@ -116,7 +135,22 @@ func (t *tracker) due(now time.Time, regs []fsm.BrokerRegistration) (timedOut, c
 		}
 	}
 	t.forgetUnknown(known)
-	return timedOut, closed
+	return timedOut, closed, 0
+}
+
+// restart counts every broker as heard from now, every closed connection
+// as closed now and every member's report of held connections as fresh.
+func (t *tracker) restart(now time.Time) {
+	for k := range t.lastSeen {
+		t.lastSeen[k] = now
+	}
+	for k := range t.closedAt {
+		t.closedAt[k] = now
+	}
+	for m, r := range t.held {
+		r.at = now
+		t.held[m] = r
+	}
 }
 
 func (t *tracker) closeDue(key fsm.BrokerKey, seen, now time.Time) bool {

@@ -34,11 +34,11 @@ func TestTracker_NewLeaderCountsEveryBrokerAsJustHeard(t *testing.T) {
 	tr := newTracker(clk.now, 10*time.Second, time.Second, 3*time.Second, regs)
 
 	clk.advance(10 * time.Second)
-	if out, closed := tr.due(clk.now(), regs); len(out) != 0 || len(closed) != 0 {
+	if out, closed, _ := tr.due(clk.now(), regs); len(out) != 0 || len(closed) != 0 {
 		t.Fatalf("due at exactly TTL = %v %v, want none", keys(out), keys(closed))
 	}
 	clk.advance(time.Millisecond)
-	out, _ := tr.due(clk.now(), regs)
+	out, _, _ := tr.due(clk.now(), regs)
 	if got := keys(out); len(got) != 2 || got[0] != "a" || got[1] != "b" {
 		t.Fatalf("due after TTL = %v, want [a b]", got)
 	}
@@ -54,7 +54,7 @@ func TestTracker_TouchPostponesExpiry(t *testing.T) {
 	clk.advance(8 * time.Second)
 	tr.touch(regs[0].Key)
 	clk.advance(3 * time.Second)
-	out, _ := tr.due(clk.now(), regs)
+	out, _, _ := tr.due(clk.now(), regs)
 	if got := keys(out); len(got) != 1 || got[0] != "b" {
 		t.Fatalf("due = %v, want [b]", got)
 	}
@@ -65,7 +65,7 @@ func TestTracker_OwnHeartbeatTimeoutWins(t *testing.T) {
 	regs := []fsm.BrokerRegistration{reg("short", 1, 2000), reg("default", 1, 0)}
 	tr := newTracker(clk.now, 10*time.Second, time.Second, 3*time.Second, regs)
 	clk.advance(3 * time.Second)
-	out, _ := tr.due(clk.now(), regs)
+	out, _, _ := tr.due(clk.now(), regs)
 	if got := keys(out); len(got) != 1 || got[0] != "short" {
 		t.Fatalf("due = %v, want [short]", got)
 	}
@@ -76,11 +76,11 @@ func TestTracker_NewRegistrationStartsClockAtFirstScan(t *testing.T) {
 	tr := newTracker(clk.now, 10*time.Second, time.Second, 3*time.Second, nil)
 	clk.advance(time.Hour)
 	regs := []fsm.BrokerRegistration{reg("late", 5, 0)}
-	if out, _ := tr.due(clk.now(), regs); len(out) != 0 {
+	if out, _, _ := tr.due(clk.now(), regs); len(out) != 0 {
 		t.Fatalf("a registration the tracker never saw expired at once: %v", keys(out))
 	}
 	clk.advance(11 * time.Second)
-	if out, _ := tr.due(clk.now(), regs); len(out) != 1 {
+	if out, _, _ := tr.due(clk.now(), regs); len(out) != 1 {
 		t.Fatalf("due = %v, want [late]", keys(out))
 	}
 }
@@ -115,7 +115,7 @@ func TestTracker_ClosedConnection(t *testing.T) {
 			tr.connClosed("m1", a.Key)
 			tc.between(tr, clk)
 			clk.advance(2 * time.Second)
-			_, closed := tr.due(clk.now(), []fsm.BrokerRegistration{a})
+			_, closed, _ := tr.due(clk.now(), []fsm.BrokerRegistration{a})
 			if got := len(closed) == 1; got != tc.want {
 				t.Fatalf("expired = %v, want %v", got, tc.want)
 			}
