@@ -71,6 +71,10 @@ type Config struct {
 	// ConnCloseGrace is how long after a broker's last connection closed the
 	// leader waits for a sign of life before expiring it.
 	ConnCloseGrace time.Duration
+	// Clock measures every lease and its readings must be monotonic;
+	// WallClock is only stamped on proposals for people to read. nil is
+	// time.Now for both (docs/design.md, "Time").
+	Clock, WallClock func() time.Time
 	// ExpiryBatchMax bounds the brokers expired by one log entry.
 	ExpiryBatchMax int
 	// MassExpiryFraction makes the leader suspect itself when one scan

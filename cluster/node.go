@@ -110,7 +110,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 	n.leaders = newLeaderSignals()
 	n.lessor = liveness.New(liveness.Config{Self: cfg.ID, BrokerExpiry: cfg.BrokerExpiry, ConnCloseGrace: cfg.ConnCloseGrace,
 		HeartbeatBatchInterval: cfg.HeartbeatBatchInterval, ControllerHeartbeatTimeout: cfg.ControllerHeartbeatTimeout,
-		Clock: time.Now, Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: func() int { return otherVoters(n.raft, cfg.ID) },
+		Clock: clockOr(cfg.Clock), PauseGap: pauseGap(cfg), Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: func() int { return otherVoters(n.raft, cfg.ID) },
 		ConnClosed: n.offices.connClosed})
 	if err := n.start(ln); err != nil {
 		n.closeResources()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/cluster/liveness"
@@ -82,7 +81,7 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 	// The member that took the registration stamps it, so a forwarded one
 	// is encoded once here and proposed by the leader as it came.
 	stamped := *cmd
-	stamped.StampMillis = time.Now().UnixMilli()
+	stamped.StampMillis = clockOr(n.cfg.WallClock)().UnixMilli()
 	id, encoded, err := n.requests.identify(fsm.RegisterBrokerType, &stamped)
 	if err != nil {
 		return fsm.RegisterResult{}, err

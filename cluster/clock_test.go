@@ -1,0 +1,88 @@
+package cluster
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// Every member's wall clock jumps forward and back by an hour while the
+// members' monotonic clocks are skewed by an hour against each other, and
+// leadership changes once: no live broker expires, and a silent one
+// expires after its TTL and no later than its TTL plus the election and a
+// few scans.
+func TestCluster_WallClockJumpsAndSkewedClocksExpireOnlyTheSilentBroker(t *testing.T) {
+	const ttl = 1500 * time.Millisecond
+	var wallJump atomic.Int64
+	skew := map[string]time.Duration{"n1": 0, "n2": time.Hour, "n3": -time.Hour}
+	tc := newTestCluster(t, 3, func(c *Config) {
+		offset := skew[c.ID]
+		c.BrokerExpiry = ttl
+		c.Clock = func() time.Time { return time.Now().Add(offset) }
+		c.WallClock = func() time.Time { return time.Now().Add(offset + time.Duration(wallJump.Load())) }
+	})
+	leader := tc.waitLeaderReady()
+	var alive []*fsm.RegisterBroker
+	for i := range 4 {
+		cmd := registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1)
+		register(t, tc.running()[i%3], cmd)
+		alive = append(alive, cmd)
+	}
+	silent := registration("c1", "broker-silent", "10.0.1.1:10911", 0, 1)
+	register(t, leader, silent)
+	silentSince := time.Now()
+	tc.waitApplied(leader.node.Raft().LastIndex())
+
+	jumps := []time.Duration{time.Hour, -time.Hour, 0}
+	var expiredAfter time.Duration
+	// tookOffice is when the last leader took office, as far as the loop
+	// sees: at the step-down below, and at any election of a slow run.
+	var tookOffice time.Time
+	steppedDown := false
+	term := leader.node.Raft().CurrentTerm()
+	for i := 0; time.Since(silentSince) < 4*ttl && expiredAfter == 0; i++ {
+		wallJump.Store(int64(jumps[i/5%len(jumps)]))
+		if !steppedDown && time.Since(silentSince) > ttl/2 {
+			if err := tc.waitLeaderReady().node.StepDown(); err != nil {
+				t.Fatal(err)
+			}
+			steppedDown = true
+		}
+		if now := tc.waitLeaderReady().node.Raft().CurrentTerm(); now != term {
+			term, tookOffice = now, time.Now()
+		}
+		// Heartbeats through every member, and a changed registration
+		// now and then, stamped with the jumping wall clocks.
+		for j, cmd := range alive {
+			m := tc.running()[(i+j)%3]
+			if i%4 == j {
+				cmd.DataVersion.Counter++
+				register(t, m, cmd)
+			} else {
+				m.node.Heartbeat(cmd.Key())
+			}
+		}
+		for _, m := range tc.running() {
+			for _, cmd := range alive {
+				if !registered(m, cmd) {
+					t.Fatalf("%s lost live broker %s (wall clocks %v off)", m.id, cmd.BrokerAddr, jumps[i/5%len(jumps)])
+				}
+			}
+			if expiredAfter == 0 && !registered(m, silent) {
+				expiredAfter = time.Since(silentSince)
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// The new leader restarts every lease on taking office: the silent
+	// broker is kept at most its TTL after that, plus scans and
+	// replication.
+	latest := tookOffice.Sub(silentSince) + ttl + time.Second
+	if expiredAfter < ttl || expiredAfter > latest {
+		t.Fatalf("silent broker expired %v after it was last heard, want between its TTL %v and %v (TTL after the election, and a second)",
+			expiredAfter, ttl, latest)
+	}
+}
