@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -114,7 +115,7 @@ func (f formation) askToJoin(pool *rpcPool, addr string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), f.cfg.ForwardHold+f.cfg.ApplyTimeout)
 	defer cancel()
 	var reply LeaderReply
-	args := &JoinArgs{ID: f.cfg.ID, ClusterAddr: string(f.trans.LocalAddr())}
+	args := &JoinArgs{ID: f.cfg.ID, ClusterAddr: string(f.trans.LocalAddr()), Release: buildinfo.Release}
 	if err := pool.call(ctx, addr, "Join", args, &reply, false); err != nil {
 		return err
 	}

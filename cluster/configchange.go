@@ -22,6 +22,9 @@ const statusProbeTimeout = time.Second
 type JoinArgs struct {
 	ID          string
 	ClusterAddr string
+	// Release is the joining member's; a build that predates it sends
+	// none, which reads as buildinfo.Baseline.
+	Release string
 }
 
 // RemoveArgs asks the leader to remove a member.

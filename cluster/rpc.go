@@ -90,6 +90,10 @@ func (e *rpcEndpoint) run(reply *LeaderReply, timeout time.Duration, op func(con
 // Join admits a member as a non-voter; it is what a starting member calls
 // on any member it was told to join, which passes it to the leader.
 func (e *rpcEndpoint) Join(args *JoinArgs, reply *LeaderReply) error {
+	if err := e.n.admits(args); err != nil {
+		setReply(reply, err)
+		return nil
+	}
 	return e.run(reply, e.n.cfg.ForwardHold+e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
 		outcome, err := e.n.Join(ctx, args.ID, args.ClusterAddr)
 		return []byte(outcome), err

@@ -11,6 +11,10 @@ import (
 	"github.com/raftns/raftns/internal/feature"
 )
 
+// ErrTooOldToJoin refuses a member whose release is older than the
+// cluster version: it could not read the cluster's log.
+var ErrTooOldToJoin = errors.New("cluster: release too old to join")
+
 // ErrFinalizeRefused reports an upgrade that cannot be finalized yet: a
 // member runs an older release or did not say which it runs.
 var ErrFinalizeRefused = errors.New("cluster: upgrade cannot be finalized")
@@ -62,4 +66,18 @@ func (n *Node) FinalizeUpgrade(ctx context.Context) (adminapi.FinalizeResult, er
 	n.logger.Warn("upgrade finalized: features of this release are now used; members can no longer be downgraded below it",
 		"cluster_version", res.Current, "previous", res.Previous)
 	return res, nil
+}
+
+// admits refuses a starting member's request to join when its release is
+// older than the cluster version.
+func (n *Node) admits(args *JoinArgs) error {
+	v, err := buildinfo.Parse(args.Release)
+	if err != nil {
+		return fmt.Errorf("%w: member %s reports release %q: %v", ErrTooOldToJoin, args.ID, args.Release, err)
+	}
+	if cv := n.fsm.ClusterVersion(); v.Less(cv) {
+		return fmt.Errorf("%w: member %s runs release %s, older than the cluster version %s; start it with release %s or newer",
+			ErrTooOldToJoin, args.ID, v, cv, cv)
+	}
+	return nil
 }

@@ -86,3 +86,31 @@ func TestCluster_RPCOfANewerReleaseIsRefusedNamingBothReleases(t *testing.T) {
 		t.Fatalf("an unknown plain method = %v, want a refusal saying a newer release is needed", err)
 	}
 }
+
+// After finalizing, a starting member of an older release is refused when
+// it asks to join, naming both releases; one of this release is not.
+func TestCluster_AMemberOlderThanTheClusterVersionCannotJoin(t *testing.T) {
+	tc := newTestCluster(t, 2, nil)
+	leader := tc.waitLeaderReady()
+	ctx := context.Background()
+	if _, err := leader.node.FinalizeUpgrade(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tc.waitSame()
+	via := tc.followers()[0]
+	for _, old := range []string{"", buildinfo.Baseline} {
+		var reply LeaderReply
+		args := &JoinArgs{ID: "n9", ClusterAddr: "127.0.0.1:1", Release: old}
+		if err := leader.node.pool.call(ctx, via.addr, "Join", args, &reply, false); err != nil {
+			t.Fatal(err)
+		}
+		err := replyErr(&reply)
+		want := "member n9 runs release " + buildinfo.Baseline + ", older than the cluster version " + buildinfo.Release
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("join with release %q = %v, want a refusal saying %q", old, err, want)
+		}
+	}
+	if err := via.node.admits(&JoinArgs{ID: "n9", Release: buildinfo.Release}); err != nil {
+		t.Fatalf("a member of this release refused: %v", err)
+	}
+}
