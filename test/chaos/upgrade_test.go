@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/internal/launch"
 )
 
 // previousBuild is the commit the rolling-upgrade test starts from: the
