@@ -7,8 +7,9 @@ package feature
 //	// AuditTrail: the AuditEvent log entry and the audit snapshot record.
 //	AuditTrail = declare("audit-trail", "0.3.0")
 //
-// Then mark the command in fsm's command table (`.needs(feature.AuditTrail)`),
-// check node.Gate().Allows(feature.AuditTrail) before writing the record or
+// Then mark the command's line in fsm's command table,
+// `needs(command(AuditEventType, …), feature.AuditTrail)`, check
+// node.Gate().Allows(feature.AuditTrail) before writing the record or
 // calling the RPC, and call the RPC by feature.Method(feature.AuditTrail,
 // "Name") so that a member without it names the release it needs. Nothing
 // declared here is used until an operator finalizes the upgrade
