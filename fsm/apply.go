@@ -44,6 +44,7 @@ func (f *FSM) ApplyBatch(logs []Entry) []any {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	changed := false
+	var applied uint64
 	for i, l := range logs {
 		if f.halt.halted.Load() {
 			out[i] = ErrHalted
@@ -58,10 +59,15 @@ func (f *FSM) ApplyBatch(logs []Entry) []any {
 			out[i], ch = f.applyCommandLocked(l, decoded[i])
 			changed = changed || ch
 		}
-		f.applied.Store(l.Index)
+		applied = l.Index
 	}
 	if changed {
 		f.gen.Add(1)
+	}
+	// After the generation: whoever sees the index applied finds no
+	// cached answer of the state before it (WaitApplied).
+	if applied != 0 {
+		f.applied.Store(applied)
 	}
 	return out
 }

@@ -21,7 +21,7 @@ type FSM struct {
 	mu sync.RWMutex
 	st *state
 
-	applied atomic.Uint64 // last log index handed to the FSM
+	applied appliedIndex // last log index handed to the FSM
 	// expected are entries this member proposes, already decoded
 	// (proposal.go).
 	expected expectations

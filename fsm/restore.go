@@ -24,8 +24,8 @@ func (f *FSM) Restore(rc io.ReadCloser) error {
 	}
 	f.mu.Lock()
 	f.st = st
-	f.applied.Store(meta.AppliedIndex)
 	f.gen.Add(1)
+	f.applied.Store(meta.AppliedIndex)
 	f.restoredIndex.Store(meta.AppliedIndex)
 	f.restores.Add(1)
 	f.mu.Unlock()
