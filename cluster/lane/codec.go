@@ -16,12 +16,19 @@ import (
 //	hello, leader's answer:  "RNSF" version(1 byte), the version both speak
 //	frame:                   length(4, big endian) call id(8) payload(length-8)
 //	request payload:         the forwarded command, as fsm.WithRequestID made it
-//	answer payload:          error kind(1) error length(uvarint) error text, result
+//	answer payload:          error kind(1) error length(uvarint) error text,
+//	                         applied index(uvarint, version 2 on), result
 //
-// A member that does not know the forward-lane byte closes the connection
-// without a hello: the sender then forwards through net/rpc.
+// Each side speaks the lower of the two versions on the connection: a
+// member of version 1 neither sends nor expects the applied index
+// (LeaderReply.Index). A member that does not know the forward-lane byte
+// closes the connection without a hello: the sender then forwards through
+// net/rpc.
 const (
-	forwardLaneVersion byte = 1
+	forwardLaneVersion byte = 2
+	// indexedAnswers is the first version whose answers carry the
+	// leader's applied index.
+	indexedAnswers byte = 2
 	// forwardFrameHeader is the length word and the call id.
 	forwardFrameHeader = 4 + 8
 	// maxForwardFrame bounds a frame's announced length: a forwarded
@@ -77,8 +84,9 @@ func appendForwardRequest(dst []byte, id uint64, command []byte) []byte {
 // forwardErrKinds numbers LeaderReply's error kinds on the wire.
 var forwardErrKinds = [...]string{KindNone, KindNotLeader, KindNotReady, KindOutcomeUnknown, KindOther}
 
-// appendForwardAnswer appends an answer frame for reply.
-func appendForwardAnswer(dst []byte, id uint64, reply *LeaderReply) []byte {
+// appendForwardAnswer appends an answer frame for reply, as a connection
+// of the given version carries it.
+func appendForwardAnswer(dst []byte, id uint64, reply *LeaderReply, version byte) []byte {
 	kind := byte(len(forwardErrKinds) - 1) // KindOther
 	for i, k := range forwardErrKinds {
 		if k == reply.ErrKind {
@@ -94,31 +102,50 @@ func appendForwardAnswer(dst []byte, id uint64, reply *LeaderReply) []byte {
 		b = append(b, kind)
 		b = binary.AppendUvarint(b, uint64(len(text)))
 		b = append(b, text...)
+		if version >= indexedAnswers {
+			b = binary.AppendUvarint(b, reply.Index)
+		}
 		return append(b, reply.Result...)
 	})
 }
 
-// decodeForwardAnswer decodes an answer payload. The result aliases p.
-func decodeForwardAnswer(p []byte) (LeaderReply, error) {
+// decodeForwardAnswer decodes an answer payload of a connection of the
+// given version. The result aliases p.
+func decodeForwardAnswer(p []byte, version byte) (LeaderReply, error) {
 	if len(p) < 1 || int(p[0]) >= len(forwardErrKinds) {
 		return LeaderReply{}, fmt.Errorf("%w: answer without a known error kind", errForwardFrame)
 	}
 	kind := forwardErrKinds[p[0]]
-	n, w := binary.Uvarint(p[1:])
-	// A length written longer than needed (a zero last byte) is refused:
-	// one answer, one encoding.
-	if w <= 0 || (w > 1 && p[w] == 0) || n > maxForwardErrText || n > uint64(len(p)-1-w) {
+	n, rest, ok := canonicalUvarint(p[1:])
+	if !ok || n > maxForwardErrText || n > uint64(len(rest)) {
 		return LeaderReply{}, fmt.Errorf("%w: answer's error text length", errForwardFrame)
 	}
-	text := p[1+w : 1+w+int(n)]
+	text := rest[:n]
 	if (kind == KindNone) != (len(text) == 0) {
 		return LeaderReply{}, fmt.Errorf("%w: error kind %q with error text %q", errForwardFrame, kind, text)
 	}
 	reply := LeaderReply{ErrKind: kind, Err: string(text)}
-	if rest := p[1+w+int(n):]; len(rest) > 0 {
+	rest = rest[n:]
+	if version >= indexedAnswers {
+		if reply.Index, rest, ok = canonicalUvarint(rest); !ok {
+			return LeaderReply{}, fmt.Errorf("%w: answer's applied index", errForwardFrame)
+		}
+	}
+	if len(rest) > 0 {
 		reply.Result = rest
 	}
 	return reply, nil
+}
+
+// canonicalUvarint reads a uvarint from the start of p and returns it and
+// the bytes after it. A number written longer than needed (a zero last
+// byte) is refused: one answer, one encoding.
+func canonicalUvarint(p []byte) (uint64, []byte, bool) {
+	n, w := binary.Uvarint(p)
+	if w <= 0 || (w > 1 && p[w-1] == 0) {
+		return 0, nil, false
+	}
+	return n, p[w:], true
 }
 
 // forwardFrameReader reads frames from a buffered connection.

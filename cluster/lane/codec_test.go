@@ -10,47 +10,54 @@ import (
 )
 
 // Requests and answers of every error kind come back as they were sent,
-// several frames in one stream, each under its own call id.
+// several frames in one stream, each under its own call id; from version
+// 2 on with the leader's applied index, which version 1 does not carry.
 func TestForwardCodec_RoundTrip(t *testing.T) {
 	answers := []LeaderReply{
-		{Result: []byte{1, 2, 3}},
+		{Result: []byte{1, 2, 3}, Index: 41},
+		{Index: 1 << 40},
 		{},
 		{ErrKind: KindNotLeader, Err: "not leader"},
 		{ErrKind: KindNotReady, Err: "not ready"},
 		{ErrKind: KindOutcomeUnknown, Err: "outcome unknown", Result: []byte("ignored but kept")},
 		{ErrKind: KindOther, Err: "refused: ExpireBrokers may not be forwarded"},
 	}
-	var stream []byte
-	stream = appendForwardRequest(stream, 7, []byte("a command"))
-	stream = appendForwardRequest(stream, 8, nil)
-	for i := range answers {
-		stream = appendForwardAnswer(stream, uint64(100+i), &answers[i])
-	}
-	fr := forwardFrameReader{r: bytes.NewReader(stream)}
-	for _, want := range []struct {
-		id      uint64
-		command string
-	}{{7, "a command"}, {8, ""}} {
-		id, p, err := fr.next()
-		if err != nil || id != want.id || string(p) != want.command {
-			t.Fatalf("request = %d %q %v, want %d %q", id, p, err, want.id, want.command)
+	for _, version := range []byte{1, forwardLaneVersion} {
+		var stream []byte
+		stream = appendForwardRequest(stream, 7, []byte("a command"))
+		stream = appendForwardRequest(stream, 8, nil)
+		for i := range answers {
+			stream = appendForwardAnswer(stream, uint64(100+i), &answers[i], version)
 		}
-	}
-	for i, want := range answers {
-		id, p, err := fr.next()
-		if err != nil || id != uint64(100+i) {
-			t.Fatalf("answer %d: id %d, %v", i, id, err)
+		fr := forwardFrameReader{r: bytes.NewReader(stream)}
+		for _, want := range []struct {
+			id      uint64
+			command string
+		}{{7, "a command"}, {8, ""}} {
+			id, p, err := fr.next()
+			if err != nil || id != want.id || string(p) != want.command {
+				t.Fatalf("v%d: request = %d %q %v, want %d %q", version, id, p, err, want.id, want.command)
+			}
 		}
-		got, err := decodeForwardAnswer(p)
-		if err != nil {
-			t.Fatalf("answer %d: %v", i, err)
+		for i, want := range answers {
+			id, p, err := fr.next()
+			if err != nil || id != uint64(100+i) {
+				t.Fatalf("v%d: answer %d: id %d, %v", version, i, id, err)
+			}
+			got, err := decodeForwardAnswer(p, version)
+			if err != nil {
+				t.Fatalf("v%d: answer %d: %v", version, i, err)
+			}
+			if version < indexedAnswers {
+				want.Index = 0
+			}
+			if got.ErrKind != want.ErrKind || got.Err != want.Err || !bytes.Equal(got.Result, want.Result) || got.Index != want.Index {
+				t.Fatalf("v%d: answer %d = %+v, want %+v", version, i, got, want)
+			}
 		}
-		if got.ErrKind != want.ErrKind || got.Err != want.Err || !bytes.Equal(got.Result, want.Result) {
-			t.Fatalf("answer %d = %+v, want %+v", i, got, want)
+		if _, _, err := fr.next(); !errors.Is(err, io.EOF) {
+			t.Fatalf("v%d: after the last frame: %v, want io.EOF", version, err)
 		}
-	}
-	if _, _, err := fr.next(); !errors.Is(err, io.EOF) {
-		t.Fatalf("after the last frame: %v, want io.EOF", err)
 	}
 }
 
@@ -58,8 +65,8 @@ func TestForwardCodec_RoundTrip(t *testing.T) {
 // text is cut to the bound instead of making the frame unreadable.
 func TestForwardCodec_UnknownKindAndLongErrors(t *testing.T) {
 	long := strings.Repeat("x", 3*maxForwardErrText)
-	frame := appendForwardAnswer(nil, 1, &LeaderReply{ErrKind: "from-a-newer-member", Err: long})
-	got, err := decodeForwardAnswer(frame[forwardFrameHeader:])
+	frame := appendForwardAnswer(nil, 1, &LeaderReply{ErrKind: "from-a-newer-member", Err: long}, forwardLaneVersion)
+	got, err := decodeForwardAnswer(frame[forwardFrameHeader:], forwardLaneVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +105,17 @@ func TestForwardCodec_RejectsMalformedInput(t *testing.T) {
 		"success with error text":  {0, 1, 'x'},
 		"error without text":       {1, 0},
 	} {
-		if r, err := decodeForwardAnswer(p); !errors.Is(err, errForwardFrame) {
+		if r, err := decodeForwardAnswer(p, 1); !errors.Is(err, errForwardFrame) {
+			t.Errorf("%s: %+v, %v, want errForwardFrame", name, r, err)
+		}
+	}
+	for name, p := range map[string][]byte{
+		"no applied index":           {0, 0},
+		"applied index cut":          {0, 0, 0x80},
+		"applied index overlong":     {0, 0, 0x81, 0x00},
+		"applied index over 64 bits": {0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+	} {
+		if r, err := decodeForwardAnswer(p, indexedAnswers); !errors.Is(err, errForwardFrame) {
 			t.Errorf("%s: %+v, %v, want errForwardFrame", name, r, err)
 		}
 	}
@@ -117,8 +134,8 @@ func TestForwardCodec_RejectsMalformedInput(t *testing.T) {
 // may panic, and whatever decodes encodes back to the same bytes.
 func FuzzForwardFrames(f *testing.F) {
 	f.Add(appendForwardRequest(nil, 1, []byte("cmd")))
-	f.Add(appendForwardAnswer(nil, 2, &LeaderReply{ErrKind: KindNotLeader, Err: "x", Result: []byte{9}}))
-	f.Add(appendForwardAnswer(appendForwardAnswer(nil, 3, &LeaderReply{Result: []byte("ok")}), 4, &LeaderReply{}))
+	f.Add(appendForwardAnswer(nil, 2, &LeaderReply{ErrKind: KindNotLeader, Err: "x", Result: []byte{9}}, 1))
+	f.Add(appendForwardAnswer(appendForwardAnswer(nil, 3, &LeaderReply{Result: []byte("ok"), Index: 300}, 2), 4, &LeaderReply{}, 2))
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fr := forwardFrameReader{r: bytes.NewReader(data)}
@@ -130,13 +147,15 @@ func FuzzForwardFrames(f *testing.F) {
 			if again := appendForwardRequest(nil, id, p); len(again) != forwardFrameHeader+len(p) {
 				t.Fatalf("request frame of %d bytes re-encodes to %d", len(p), len(again))
 			}
-			reply, err := decodeForwardAnswer(p)
-			if err != nil {
-				continue
-			}
-			again := appendForwardAnswer(nil, id, &reply)
-			if !bytes.Equal(again[forwardFrameHeader:], p) {
-				t.Fatalf("answer % x re-encodes to % x", p, again[forwardFrameHeader:])
+			for _, version := range []byte{1, forwardLaneVersion} {
+				reply, err := decodeForwardAnswer(p, version)
+				if err != nil {
+					continue
+				}
+				again := appendForwardAnswer(nil, id, &reply, version)
+				if !bytes.Equal(again[forwardFrameHeader:], p) {
+					t.Fatalf("v%d answer % x re-encodes to % x", version, p, again[forwardFrameHeader:])
+				}
 			}
 		}
 	})

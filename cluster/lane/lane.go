@@ -215,8 +215,9 @@ func dialForwardLane(opt Options, addr string) (*forwardConn, error) {
 	}
 	_ = conn.SetDeadline(time.Now().Add(opt.HelloTimeout))
 	br := bufio.NewReaderSize(conn, forwardReadBuffer)
+	var version byte
 	if _, err = conn.Write(forwardHello(forwardLaneVersion)); err == nil {
-		_, err = readForwardHello(br)
+		version, err = readForwardHello(br)
 	}
 	if err != nil {
 		conn.Close()
@@ -230,7 +231,8 @@ func dialForwardLane(opt Options, addr string) (*forwardConn, error) {
 		return nil, fmt.Errorf("%w: %s: %w", ErrUnsupported, addr, err)
 	}
 	_ = conn.SetDeadline(time.Time{})
-	c := &forwardConn{conn: conn, w: newFrameWriter(conn), calls: map[uint64]chan forwardResult{}}
+	c := &forwardConn{conn: conn, w: newFrameWriter(conn), calls: map[uint64]chan forwardResult{},
+		version: min(version, forwardLaneVersion)}
 	c.lastRead.Store(int64(monotonicNow()))
 	go c.readLoop(forwardFrameReader{r: br})
 	return c, nil
@@ -240,6 +242,8 @@ func dialForwardLane(opt Options, addr string) (*forwardConn, error) {
 type forwardConn struct {
 	conn net.Conn
 	w    *frameWriter
+	// version is the lane version both sides speak on the connection.
+	version byte
 	// frames counts the answers read; lastRead is when the last one
 	// arrived (monotonicNow).
 	frames   atomic.Uint64
@@ -307,7 +311,7 @@ func (c *forwardConn) readLoop(fr forwardFrameReader) {
 		id, payload, err := fr.next()
 		if err == nil {
 			var reply LeaderReply
-			if reply, err = decodeForwardAnswer(payload); err == nil {
+			if reply, err = decodeForwardAnswer(payload, c.version); err == nil {
 				c.frames.Add(1)
 				c.lastRead.Store(int64(monotonicNow()))
 				c.mu.Lock()

@@ -20,9 +20,11 @@ import (
 // old set, closes forward-lane connections as a member that predates the
 // lane does) and hands each connection's requests to answer.
 type fakeLeader struct {
-	ln    net.Listener
-	old   bool
-	conns atomic.Int32 // forward-lane connections accepted
+	ln  net.Listener
+	old bool
+	// version is the lane version it speaks; 0 for forwardLaneVersion.
+	version byte
+	conns   atomic.Int32 // forward-lane connections accepted
 	// answer is called on the connection's own goroutine with every
 	// request; it writes answers through send whenever it likes.
 	answer func(id uint64, command []byte, send func(id uint64, r LeaderReply))
@@ -31,11 +33,17 @@ type fakeLeader struct {
 
 func newFakeLeader(t *testing.T, old bool, answer func(uint64, []byte, func(uint64, LeaderReply))) *fakeLeader {
 	t.Helper()
+	return startFakeLeader(t, &fakeLeader{old: old, answer: answer})
+}
+
+// startFakeLeader listens and serves for f.
+func startFakeLeader(t *testing.T, f *fakeLeader) *fakeLeader {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fakeLeader{ln: ln, old: old, answer: answer, closed: make(chan struct{}, 100)}
+	f.ln, f.closed = ln, make(chan struct{}, 100)
 	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
@@ -61,15 +69,21 @@ func (f *fakeLeader) serve(conn net.Conn) {
 	}
 	br := bufio.NewReader(conn)
 	f.conns.Add(1)
-	if _, err := readForwardHello(br); err != nil {
+	theirs, err := readForwardHello(br)
+	if err != nil {
 		return
 	}
-	conn.Write(forwardHello(forwardLaneVersion))
+	version := forwardLaneVersion
+	if f.version != 0 {
+		version = f.version
+	}
+	version = min(version, theirs)
+	conn.Write(forwardHello(version))
 	var mu sync.Mutex
 	send := func(id uint64, r LeaderReply) {
 		mu.Lock()
 		defer mu.Unlock()
-		conn.Write(appendForwardAnswer(nil, id, &r))
+		conn.Write(appendForwardAnswer(nil, id, &r, version))
 	}
 	fr := forwardFrameReader{r: br}
 	for {
@@ -146,6 +160,25 @@ func TestForwardLane_ConcurrentWritesShareAConnectionAndGetTheirOwnAnswers(t *te
 	}
 	if got := leader.conns.Load(); got != 1 {
 		t.Fatalf("%d connections for %d concurrent writes, want 1", got, writes)
+	}
+}
+
+// A write's answer carries the leader's applied index from a leader of
+// the current version; one of version 1 sends the result alone, which
+// the member reads as index 0.
+func TestForwardLane_AnswerCarriesTheIndexTheLeaderSpeaks(t *testing.T) {
+	for _, version := range []byte{forwardLaneVersion, 1} {
+		leader := startFakeLeader(t, &fakeLeader{version: version, answer: func(id uint64, command []byte, send func(uint64, LeaderReply)) {
+			send(id, LeaderReply{Result: append([]byte("applied "), command...), Index: 99})
+		}})
+		reply, err := newTestLanes(t).Forward(context.Background(), Cut{}, leader.addr(), []byte("w"), false)
+		want := uint64(99)
+		if version < indexedAnswers {
+			want = 0
+		}
+		if err != nil || string(reply.Result) != "applied w" || reply.Index != want {
+			t.Fatalf("leader of version %d: %+v, %v; want the result and index %d", version, reply, err, want)
+		}
 	}
 }
 

@@ -9,6 +9,13 @@ type LeaderReply struct {
 	// Result is the operation's answer: fsm.EncodeResult's bytes for a
 	// write, the outcome text for a join.
 	Result []byte
+	// Index is, in a successful answer, the log index up to which the
+	// leader's state machine had applied when it answered (for a write it
+	// proposed, the write's own entry): the member that asked shows the
+	// outcome once it has applied as far. A member of a release before it
+	// sends 0 and ignores it (net/rpc's gob skips a field the receiver
+	// does not have; the forward lane carries it from version 2).
+	Index uint64
 }
 
 // Error kinds carried in LeaderReply.

@@ -44,7 +44,8 @@ func (s *Server) ServeConn(conn net.Conn) {
 		s.Logger.Warn("forward lane connection without a valid hello", "remote", conn.RemoteAddr(), "error", err)
 		return
 	}
-	if _, err := conn.Write(forwardHello(min(version, forwardLaneVersion))); err != nil {
+	version = min(version, forwardLaneVersion)
+	if _, err := conn.Write(forwardHello(version)); err != nil {
 		return
 	}
 	_ = conn.SetDeadline(time.Time{})
@@ -72,7 +73,7 @@ func (s *Server) ServeConn(conn net.Conn) {
 			s.Forward(command, &reply)
 			// A connection closed meanwhile drops the answer: the sender
 			// saw the close and retries.
-			_ = w.send(func(b []byte) []byte { return appendForwardAnswer(b, id, &reply) })
+			_ = w.send(func(b []byte) []byte { return appendForwardAnswer(b, id, &reply, version) })
 		}, nil)
 	}
 }
