@@ -15,6 +15,11 @@ var (
 	// entry was in flight): it may or may not have been applied. Retrying
 	// it is safe; the request id makes it apply at most once.
 	ErrOutcomeUnknown = errors.New("cluster: write outcome unknown")
+	// ErrNotVisibleYet is returned for a write the leader applied but this
+	// member did not apply itself within the write's deadline: the write
+	// took effect, but this member's reads do not show it yet, so it must
+	// not answer SUCCESS.
+	ErrNotVisibleYet = errors.New("cluster: write applied by the leader, not yet visible on this member")
 	// ErrLeaderNotReady is returned when the leader did not finish taking
 	// office (Barrier and liveness rebuild) within the request's deadline.
 	ErrLeaderNotReady = errors.New("cluster: leader not ready")

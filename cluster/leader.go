@@ -27,6 +27,10 @@ type leaderOp struct {
 	// decode turns the reply's Result back into what local returns; nil
 	// when the operation answers nothing.
 	decode func([]byte) (any, error)
+	// visible makes a member that sent the operation to the leader wait,
+	// before it returns, until it has applied what the leader's answer
+	// reflects (catchUp): its own reads then show the outcome.
+	visible bool
 }
 
 // onLeader runs op on the leader. While there is no leader, or the one
@@ -86,6 +90,11 @@ func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, a
 	}
 	if err := replyErr(&reply); err != nil {
 		return nil, err
+	}
+	if op.visible {
+		if err := n.catchUp(ctx, reply.Index); err != nil {
+			return nil, err
+		}
 	}
 	if op.decode == nil {
 		return nil, nil

@@ -61,6 +61,7 @@ func (c *LeaderCall[Req, Resp]) Call(ctx context.Context, req Req) (Resp, error)
 			}
 			return resp, nil
 		},
+		visible: true,
 	})
 	resp, _ := res.(Resp)
 	return resp, err
@@ -121,7 +122,7 @@ func (l *leaderCalls) serve(ctx context.Context, name string, request []byte) ([
 // LeaderCall runs a registered call for another member if this member
 // leads.
 func (e *rpcEndpoint) LeaderCall(args *LeaderCallArgs, reply *LeaderReply) error {
-	return e.run(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
+	return e.runChange(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
 		return e.n.calls.serve(ctx, args.Name, args.Request)
 	})
 }

@@ -8,10 +8,11 @@ import "context"
 // nothing. The result says what happened.
 func (n *Node) Join(ctx context.Context, id, addr string) (string, error) {
 	res, err := n.onLeader(ctx, leaderOp{
-		method: "JoinAsLeader",
-		args:   func() (any, error) { return &JoinArgs{ID: id, ClusterAddr: addr}, nil },
-		local:  func(context.Context) (any, error) { return n.members.joinAsLeader(id, addr) },
-		decode: func(b []byte) (any, error) { return string(b), nil },
+		method:  "JoinAsLeader",
+		args:    func() (any, error) { return &JoinArgs{ID: id, ClusterAddr: addr}, nil },
+		local:   func(context.Context) (any, error) { return n.members.joinAsLeader(id, addr) },
+		decode:  func(b []byte) (any, error) { return string(b), nil },
+		visible: true,
 	})
 	outcome, _ := res.(string)
 	return outcome, err
@@ -26,12 +27,14 @@ func (n *Node) AddPeer(ctx context.Context, id, addr string) (string, error) {
 // connected voters than a quorum, and going from two voters to one, unless
 // force is set. Removing the leader transfers leadership first; the new
 // leader then performs the removal. Any member may be asked: it passes the
-// request to the leader.
+// request to the leader. A member removing itself does not wait to apply
+// the removal, which the leader no longer replicates to it.
 func (n *Node) RemovePeer(ctx context.Context, id string, force bool) error {
 	_, err := n.onLeader(ctx, leaderOp{
-		method: "Remove",
-		args:   func() (any, error) { return &RemoveArgs{ID: id, Force: force}, nil },
-		local:  func(ctx context.Context) (any, error) { return nil, n.members.removeAsLeader(ctx, id, force) },
+		method:  "Remove",
+		args:    func() (any, error) { return &RemoveArgs{ID: id, Force: force}, nil },
+		local:   func(ctx context.Context) (any, error) { return nil, n.members.removeAsLeader(ctx, id, force) },
+		visible: id != n.cfg.ID,
 	})
 	return err
 }
@@ -41,9 +44,10 @@ func (n *Node) RemovePeer(ctx context.Context, id string, force bool) error {
 // the request to the leader.
 func (n *Node) TransferLeadership(ctx context.Context, id string) error {
 	_, err := n.onLeader(ctx, leaderOp{
-		method: "Transfer",
-		args:   func() (any, error) { return &TransferArgs{ID: id}, nil },
-		local:  func(context.Context) (any, error) { return nil, n.members.transferAsLeader(id) },
+		method:  "Transfer",
+		args:    func() (any, error) { return &TransferArgs{ID: id}, nil },
+		local:   func(context.Context) (any, error) { return nil, n.members.transferAsLeader(id) },
+		visible: true,
 	})
 	return err
 }

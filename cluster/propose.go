@@ -25,31 +25,34 @@ type proposer struct {
 }
 
 // forwarded runs a follower's encoded write on this member as the
-// leader and encodes the answer for the trip back. Only commands the
+// leader and encodes the answer for the trip back, with the index of the
+// entry it proposed (0 when it proposed none). Only commands the
 // registry marks forwardable are accepted. The entry is decoded once, here
 // (the FSM applies what was decoded when Raft applies the entry on this
 // member): a registration to check that it still changes something, any
 // other command so that one that does not decode never reaches the log. The
 // bytes are proposed as they came.
-func (p *proposer) forwarded(ctx context.Context, buf []byte) ([]byte, error) {
+func (p *proposer) forwarded(ctx context.Context, buf []byte) ([]byte, uint64, error) {
 	decoded, err := fsm.DecodeProposal(buf)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	t := decoded.Type()
 	if !fsm.IsForwardable(t) {
-		return nil, fmt.Errorf("%w: %s", ErrNotForwardable, t)
+		return nil, 0, fmt.Errorf("%w: %s", ErrNotForwardable, t)
 	}
 	var res any
+	var index uint64
 	if cmd, ok := decoded.Command().(*fsm.RegisterBroker); ok {
-		res, err = p.register(ctx, proposedRegistration{cmd: cmd, entry: buf, decoded: &decoded})
+		res, index, err = p.register(ctx, proposedRegistration{cmd: cmd, entry: buf, decoded: &decoded})
 	} else {
-		res, err = p.propose(ctx, t, buf, &decoded)
+		res, index, err = p.propose(ctx, t, buf, &decoded)
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return fsm.EncodeResult(t, res)
+	enc, err := fsm.EncodeResult(t, res)
+	return enc, index, err
 }
 
 // register applies a registration on the leader unless, by now, it
@@ -58,34 +61,36 @@ func (p *proposer) forwarded(ctx context.Context, buf []byte) ([]byte, error) {
 // reg.planned still holds. The entry is proposed as is unless it must be
 // split, in which case the parts go without a request id (a registration
 // that changes nothing is never written, so a retried one is harmless).
-func (p *proposer) register(ctx context.Context, reg proposedRegistration) (fsm.RegisterResult, error) {
+// It returns the index of the last entry it proposed, 0 when none.
+func (p *proposer) register(ctx context.Context, reg proposedRegistration) (fsm.RegisterResult, uint64, error) {
 	if err := p.office.readyFor(ctx); err != nil {
-		return fsm.RegisterResult{}, err
+		return fsm.RegisterResult{}, 0, err
 	}
 	cmd := reg.cmd
 	p.lessor.Heard(cmd.Key(), liveness.ConnNone)
 	if !reg.planned.still(p.fsm) && !p.fsm.WouldChange(cmd) {
 		p.stats.RegistersDeduped.Add(1)
-		return p.fsm.RegisterResult(cmd), nil
+		return p.fsm.RegisterResult(cmd), 0, nil
 	}
 	var res any
+	var index uint64
 	var err error
 	if len(reg.entry) == 0 || len(reg.entry) > fsm.MaxEntrySize {
 		var entries [][]byte
 		if entries, err = fsm.SplitRegistration(cmd); err != nil {
-			return fsm.RegisterResult{}, err
+			return fsm.RegisterResult{}, 0, err
 		}
 		for _, e := range entries {
-			if res, err = p.applyEncoded(ctx, fsm.RegisterBrokerType, e); err != nil {
-				return fsm.RegisterResult{}, err
+			if res, index, err = p.propose(ctx, fsm.RegisterBrokerType, e, nil); err != nil {
+				return fsm.RegisterResult{}, 0, err
 			}
 		}
-	} else if res, err = p.propose(ctx, fsm.RegisterBrokerType, reg.entry, reg.decoded); err != nil {
-		return fsm.RegisterResult{}, err
+	} else if res, index, err = p.propose(ctx, fsm.RegisterBrokerType, reg.entry, reg.decoded); err != nil {
+		return fsm.RegisterResult{}, 0, err
 	}
 	p.stats.RegistersWritten.Add(1)
 	r, _ := res.(fsm.RegisterResult)
-	return r, nil
+	return r, index, nil
 }
 
 // apply proposes a command on this member, which must be a ready leader.
@@ -99,18 +104,20 @@ func (p *proposer) apply(ctx context.Context, t fsm.CommandType, cmd any) (any, 
 
 // applyEncoded proposes an encoded entry.
 func (p *proposer) applyEncoded(ctx context.Context, t fsm.CommandType, buf []byte) (any, error) {
-	return p.propose(ctx, t, buf, nil)
+	res, _, err := p.propose(ctx, t, buf, nil)
+	return res, err
 }
 
 // propose proposes an encoded entry, telling the FSM what it
-// decodes to when decoded is not nil; it is the only path to raft.Apply.
-func (p *proposer) propose(ctx context.Context, t fsm.CommandType, buf []byte, decoded *fsm.Proposal) (any, error) {
+// decodes to when decoded is not nil, and returns the FSM's answer and the
+// entry's index; it is the only path to raft.Apply.
+func (p *proposer) propose(ctx context.Context, t fsm.CommandType, buf []byte, decoded *fsm.Proposal) (any, uint64, error) {
 	if err := p.office.readyFor(ctx); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if f := fsm.NeededFeature(t); !f.IsZero() {
 		if err := p.fsm.Gate().Check(f); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	if decoded != nil {
@@ -127,15 +134,15 @@ func (p *proposer) propose(ctx context.Context, t fsm.CommandType, buf []byte, d
 		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrLeadershipTransferInProgress),
 			errors.Is(err, raft.ErrEnqueueTimeout):
 			// Refused before it entered the log.
-			return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
+			return nil, 0, fmt.Errorf("%w: %v", ErrNotLeader, err)
 		case errors.Is(err, raft.ErrLeadershipLost), errors.Is(err, raft.ErrRaftShutdown):
 			// In the log, maybe replicated: a later leader may commit it.
-			return nil, fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
+			return nil, 0, fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
 		}
-		return nil, fmt.Errorf("apply %s: %w", t, err)
+		return nil, 0, fmt.Errorf("apply %s: %w", t, err)
 	}
 	if e, ok := fut.Response().(error); ok {
-		return nil, e
+		return nil, 0, e
 	}
-	return fut.Response(), nil
+	return fut.Response(), fut.Index(), nil
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/deadline"
@@ -48,14 +49,16 @@ func (e *rpcEndpoint) Forward(args *ForwardArgs, reply *LeaderReply) error {
 // forward applies a follower's encoded write, whichever way it came.
 func (e *rpcEndpoint) forward(command []byte, reply *LeaderReply) {
 	e.n.stats.ForwardedIn.Add(1)
-	_ = e.run(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
-		return e.n.proposer.forwarded(ctx, command)
+	_ = e.runChange(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
+		res, index, err := e.n.proposer.forwarded(ctx, command)
+		reply.Index = index
+		return res, err
 	})
 }
 
 // JoinAsLeader admits a member.
 func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *LeaderReply) error {
-	return e.run(reply, membershipTimeout, func(context.Context) ([]byte, error) {
+	return e.runChange(reply, membershipTimeout, func(context.Context) ([]byte, error) {
 		outcome, err := e.n.members.joinAsLeader(args.ID, args.ClusterAddr)
 		return []byte(outcome), err
 	})
@@ -64,14 +67,14 @@ func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *LeaderReply) error {
 // Remove removes a member, on behalf of a member that took the operator's
 // request or of a leader that stepped down to be removed.
 func (e *rpcEndpoint) Remove(args *RemoveArgs, reply *LeaderReply) error {
-	return e.run(reply, e.n.cfg.ForwardHold+membershipTimeout, func(ctx context.Context) ([]byte, error) {
+	return e.runChange(reply, e.n.cfg.ForwardHold+membershipTimeout, func(ctx context.Context) ([]byte, error) {
 		return nil, e.n.members.removeAsLeader(ctx, args.ID, args.Force)
 	})
 }
 
 // Transfer hands leadership over.
 func (e *rpcEndpoint) Transfer(args *TransferArgs, reply *LeaderReply) error {
-	return e.run(reply, membershipTimeout, func(context.Context) ([]byte, error) {
+	return e.runChange(reply, membershipTimeout, func(context.Context) ([]byte, error) {
 		return nil, e.n.members.transferAsLeader(args.ID)
 	})
 }
@@ -85,6 +88,19 @@ func (e *rpcEndpoint) run(reply *LeaderReply, timeout time.Duration, op func(con
 	reply.Result, err = op(ctx)
 	setReply(reply, err)
 	return nil
+}
+
+// runChange is run for an operation that may change the replicated state
+// on behalf of the member that asked. Its successful reply names the index
+// that member must apply before it answers (LeaderReply.Index): the
+// operation's own entry when it set one, else everything this member had
+// applied when it answered.
+func (e *rpcEndpoint) runChange(reply *LeaderReply, timeout time.Duration, op func(context.Context) ([]byte, error)) error {
+	err := e.run(reply, timeout, op)
+	if reply.ErrKind == lane.KindNone && reply.Index == 0 {
+		reply.Index = e.n.fsm.AppliedIndex()
+	}
+	return err
 }
 
 // Join admits a member as a non-voter; it is what a starting member calls

@@ -28,10 +28,11 @@ func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, erro
 	}
 	defer n.requests.done(id)
 	res, err := n.onLeader(ctx, leaderOp{
-		method: forwardMethod,
-		args:   func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: buf}, nil },
-		local:  func(ctx context.Context) (any, error) { return n.proposer.applyEncoded(ctx, t, buf) },
-		decode: func(b []byte) (any, error) { return fsm.DecodeResult(t, b) },
+		method:  forwardMethod,
+		args:    func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: buf}, nil },
+		local:   func(ctx context.Context) (any, error) { return n.proposer.applyEncoded(ctx, t, buf) },
+		decode:  func(b []byte) (any, error) { return fsm.DecodeResult(t, b) },
+		visible: true,
 	})
 	n.stats.countOutcome(err)
 	if err == nil {
@@ -94,8 +95,12 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 	res, err := n.onLeader(ctx, leaderOp{
 		method: forwardMethod,
 		args:   func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: encoded}, nil },
-		local:  func(ctx context.Context) (any, error) { return n.proposer.register(ctx, reg) },
-		decode: func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
+		local: func(ctx context.Context) (any, error) {
+			r, _, err := n.proposer.register(ctx, reg)
+			return r, err
+		},
+		decode:  func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
+		visible: true,
 	})
 	n.stats.countOutcome(err)
 	r, _ := res.(fsm.RegisterResult)

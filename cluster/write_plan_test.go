@@ -34,7 +34,7 @@ func TestRegisterAsLeader_PlanHoldsOnlyWhileTheStateHasNotMoved(t *testing.T) {
 		t.Fatal("the plan still holds after a registration was applied")
 	}
 	index, written := leader.node.Raft().LastIndex(), leader.node.Stats().RegistersWritten.Load()
-	if _, err := leader.node.proposer.register(ctx, proposedRegistration{cmd: cmd, entry: entry, planned: planned}); err != nil {
+	if _, _, err := leader.node.proposer.register(ctx, proposedRegistration{cmd: cmd, entry: entry, planned: planned}); err != nil {
 		t.Fatal(err)
 	}
 	if got := leader.node.Raft().LastIndex(); got != index {
@@ -51,7 +51,7 @@ func TestRegisterAsLeader_PlanHoldsOnlyWhileTheStateHasNotMoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	planned = plannedAt{gen: f.Generation(), ok: true}
-	if _, err := leader.node.proposer.register(ctx, proposedRegistration{cmd: changed, entry: entry, planned: planned}); err != nil {
+	if _, _, err := leader.node.proposer.register(ctx, proposedRegistration{cmd: changed, entry: entry, planned: planned}); err != nil {
 		t.Fatal(err)
 	}
 	if got := leader.node.Stats().RegistersWritten.Load(); got != written+1 {
