@@ -244,17 +244,34 @@ func (tc *testCluster) followers() []*testMember {
 	return out
 }
 
-// waitApplied waits until every running member applied index.
+// waitApplied waits until every running member applied index: Raft has
+// applied it, and the FSM the last entry up to it that reaches the FSM
+// (barriers and no-ops do not).
 func (tc *testCluster) waitApplied(index uint64) {
 	tc.t.Helper()
 	poll.For(tc.t, 10*time.Second, fmt.Sprintf("every member at index %d", index), func() bool {
 		for _, m := range tc.running() {
-			if m.node.FSM().AppliedIndex() < index {
+			if m.node.Raft().AppliedIndex() < index ||
+				m.node.FSM().AppliedIndex() < lastFSMEntryAtOrBelow(m.node.stores.logs, index) {
 				return false
 			}
 		}
 		return true
 	})
+}
+
+// commandsAfter counts the command entries in m's log after index: the
+// writes, leaving out the barriers and no-ops Raft and the leader append.
+func commandsAfter(m *testMember, index uint64) int {
+	last, _ := m.logs.LastIndex()
+	n := 0
+	for i := index + 1; i <= last; i++ {
+		var l raft.Log
+		if m.logs.GetLog(i, &l) == nil && l.Type == raft.LogCommand {
+			n++
+		}
+	}
+	return n
 }
 
 // waitSame waits until every running member has the same state digest.

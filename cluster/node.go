@@ -178,7 +178,7 @@ func (n *Node) assemble(notify chan bool) {
 		changes: &n.stats.LeaderChanges, shutdown: n.shutdownCh, serve: n.leaderLoop, demote: n.lessor.Demote,
 		readyCh: make(chan struct{})}
 	n.proposer = &proposer{raft: n.raft, fsm: n.fsm, office: n.tenure, lessor: n.lessor, stats: &n.stats,
-		applyTimeout: n.cfg.ApplyTimeout}
+		applyTimeout: n.cfg.ApplyTimeout, notice: newCommitNotice(func() { _ = n.raft.Barrier(barrierTimeout).Error() })}
 	n.expiry = liveness.NewExpirer(n.lessor, liveness.ExpiryConfig{ExpiryBatchMax: n.cfg.ExpiryBatchMax,
 		MassExpiryFraction: n.cfg.MassExpiryFraction, ApplyTimeout: n.cfg.ApplyTimeout, Logger: n.logger,
 		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.tenure.inOffice,
@@ -196,6 +196,7 @@ func (n *Node) assemble(notify chan bool) {
 func (n *Node) runLoops(form formation) {
 	n.goLoop(n.tenure.monitor)
 	n.goLoop(n.readiness.run)
+	n.goLoop(func() { n.proposer.notice.run(n.shutdownCh) })
 	courier := &liveness.Courier{Lessor: n.lessor, Leader: func() string { return remoteLeader(n.raft) },
 		Deliver: deliverBatch(n.pool, n.readiness.noteLeaderCommit), Logger: n.logger}
 	n.goLoop(func() { courier.Run(n.shutdownCh) })

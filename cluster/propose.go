@@ -22,6 +22,8 @@ type proposer struct {
 	lessor       *liveness.Lessor
 	stats        *Stats
 	applyTimeout time.Duration
+	// notice tells followers the commit index once proposals pause.
+	notice *commitNotice
 }
 
 // forwarded runs a follower's encoded write on this member as the
@@ -128,8 +130,11 @@ func (p *proposer) propose(ctx context.Context, t fsm.CommandType, buf []byte, d
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = min(timeout, time.Until(dl))
 	}
+	p.notice.proposing()
 	fut := p.raft.Apply(buf, timeout)
-	if err := fut.Error(); err != nil {
+	err := fut.Error()
+	p.notice.proposed()
+	if err != nil {
 		switch {
 		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrLeadershipTransferInProgress),
 			errors.Is(err, raft.ErrEnqueueTimeout):

@@ -94,11 +94,15 @@ func (e *rpcEndpoint) run(reply *LeaderReply, timeout time.Duration, op func(con
 // on behalf of the member that asked. Its successful reply names the index
 // that member must apply before it answers (LeaderReply.Index): the
 // operation's own entry when it set one, else everything this member had
-// applied when it answered.
+// applied when it answered; and the followers learn the commit index soon
+// (commitNotice).
 func (e *rpcEndpoint) runChange(reply *LeaderReply, timeout time.Duration, op func(context.Context) ([]byte, error)) error {
 	err := e.run(reply, timeout, op)
-	if reply.ErrKind == lane.KindNone && reply.Index == 0 {
-		reply.Index = e.n.fsm.AppliedIndex()
+	if reply.ErrKind == lane.KindNone {
+		if reply.Index == 0 {
+			reply.Index = e.n.fsm.AppliedIndex()
+		}
+		e.n.proposer.notice.answered()
 	}
 	return err
 }
