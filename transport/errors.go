@@ -42,6 +42,8 @@ func errorResponse(req *remoting.Command, err error) *remoting.Command {
 		return resp
 	case errors.As(err, &denied):
 		return remoting.NewResponse(req, refusalCode(denied.Reason), denied.Remark)
+	case errors.Is(err, cluster.ErrNotVisibleYet):
+		return remoting.NewResponse(req, remoting.SystemError, RemarkNotVisibleYet+err.Error())
 	case errors.Is(err, cluster.ErrOutcomeUnknown), errors.Is(err, fsm.ErrSuperseded):
 		return remoting.NewResponse(req, remoting.SystemError, RemarkOutcomeUnknown+err.Error())
 	case errors.Is(err, cluster.ErrNoLeader), errors.Is(err, cluster.ErrLeaderNotReady), errors.Is(err, cluster.ErrNotLeader):
@@ -86,6 +88,10 @@ const (
 	RemarkNotApplied = "raftns: no leader available, nothing was applied; retry another name server: "
 	// RemarkOutcomeUnknown: a leader may have applied the write.
 	RemarkOutcomeUnknown = "raftns: outcome unknown, the write may have been applied; retrying it is safe: "
+	// RemarkNotVisibleYet: the write was applied, but the member that took
+	// it has not applied it itself in time, so its reads do not show it yet.
+	RemarkNotVisibleYet = "raftns: the write was applied, but this name server does not show it yet; " +
+		"it will once it catches up with the leader (retrying the write is safe): "
 )
 
 // success returns an empty SUCCESS answer.

@@ -27,6 +27,8 @@ func TestErrorResponse_MapsEveryKindOnce(t *testing.T) {
 		{"no leader", cluster.ErrNoLeader, remoting.SystemError, "raftns: no leader available"},
 		{"leader not ready", cluster.ErrLeaderNotReady, remoting.SystemError, "raftns: no leader available"},
 		{"timeout", fmt.Errorf("apply: %w", context.DeadlineExceeded), remoting.SystemError, "raftns: write timed out"},
+		{"not visible yet", fmt.Errorf("%w (index 9): %w", cluster.ErrNotVisibleYet, context.DeadlineExceeded), remoting.SystemError,
+			RemarkNotVisibleYet},
 		{"other", errors.New("disk full"), remoting.SystemError, "disk full"},
 		{"controller refusal", fmt.Errorf("register: %w", fsm.RefuseUnknownGroup("b")), remoting.ControllerBrokerNeedToBeRegistered,
 			"Broker-set: b hasn't been registered in controller"},
