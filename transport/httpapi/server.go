@@ -204,6 +204,7 @@ func (s *Server) proxyToLeader(w http.ResponseWriter, r *http.Request) {
 	target := &url.URL{Scheme: s.proxyScheme, Host: st.LeaderHTTPAddr}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.Transport = s.proxyTransport
+	proxy.ModifyResponse = s.showHere
 	proxy.ErrorLog = s.logger.StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true})
 	proxy.ErrorHandler = func(w http.ResponseWriter, _ *http.Request, err error) {
 		s.logger.Warn("leader admin request failed", "leader", st.LeaderHTTPAddr, "error", err)
@@ -235,7 +236,8 @@ func writeError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.As(err, &he):
 		code = he.code
-	case errors.Is(err, cluster.ErrNotLeader), errors.Is(err, cluster.ErrNoLeader), errors.Is(err, cluster.ErrLeaderNotReady):
+	case errors.Is(err, cluster.ErrNotLeader), errors.Is(err, cluster.ErrNoLeader), errors.Is(err, cluster.ErrLeaderNotReady),
+		errors.Is(err, cluster.ErrNotVisibleYet):
 		code = http.StatusServiceUnavailable
 	case errors.Is(err, cluster.ErrQuorumAtRisk):
 		code = http.StatusConflict
