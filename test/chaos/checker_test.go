@@ -80,6 +80,40 @@ func TestStaleReads_Bound(t *testing.T) {
 	}
 }
 
+// A local read on the member that acknowledged a write, invoked after the
+// acknowledgement, must show it or a write that may have come after it;
+// reads on another member, or invoked before the answer, are not held to it.
+func TestOwnWrites_ReadOnTheWritingMemberShowsTheWrite(t *testing.T) {
+	putA := ev(opPut, "k", "a", 0, 1, output{})
+	putB := ev(opPut, "k", "b", 2, 3, output{})
+	on := func(member string, e event) event {
+		e.In.Member = member
+		return e
+	}
+	cases := []struct {
+		name            string
+		events          []event
+		misses, checked int
+	}{
+		{"shows the member's write", []event{putA, putB, local(ev(opReadKV, "k", "", 3.1, 3.2, output{Found: true, Value: "b"}))}, 0, 1},
+		{"shows an older value", []event{putA, putB, local(ev(opReadKV, "k", "", 3.1, 3.2, output{Found: true, Value: "a"}))}, 1, 1},
+		{"absent after the member's put", []event{putA, local(ev(opReadKV, "k", "", 1.5, 1.6, output{}))}, 1, 1},
+		{"shows a later write of another member", []event{putA, on("n2", ev(opDelete, "k", "", 1.2, 1.3, output{})),
+			local(ev(opReadKV, "k", "", 1.5, 1.6, output{}))}, 0, 1},
+		{"shows an unknown write invoked earlier", []event{ev(opPut, "k", "u", 0, 9, output{Unknown: true}), putB,
+			local(ev(opReadKV, "k", "", 3.1, 3.2, output{Found: true, Value: "u"}))}, 0, 1},
+		{"read on another member", []event{putA, putB, on("n2", local(ev(opReadKV, "k", "", 3.1, 3.2, output{Found: true, Value: "a"})))}, 0, 0},
+		{"read invoked before the answer", []event{putA, putB, local(ev(opReadKV, "k", "", 2.5, 3.2, output{Found: true, Value: "a"}))}, 0, 1},
+		{"route of a registered broker", []event{ev(opRegister, "b", "", 0, 1, output{}), local(ev(opReadRoute, "b", "", 1.1, 1.2, output{}))}, 1, 1},
+	}
+	for _, c := range cases {
+		misses, checked, _ := ownWriteMisses(historyOf(c.events...))
+		if misses != c.misses || checked != c.checked {
+			t.Errorf("%s: %d misses of %d checked, want %d of %d", c.name, misses, checked, c.misses, c.checked)
+		}
+	}
+}
+
 func TestLostAcked_NamesAnOverwrittenAcknowledgedWrite(t *testing.T) {
 	putA := ev(opPut, "k", "a", 0, 1, output{})
 	putB := ev(opPut, "k", "b", 2, 3, output{})

@@ -52,6 +52,8 @@ type Result struct {
 	LostAcked   int // keys whose last acknowledged write is not the final value
 	LocalReads  int // client-port reads checked for bounded staleness
 	StaleReads  int // of those, reads older than the bound
+	OwnReads    int // local reads on a member after a write it acknowledged
+	OwnMisses   int // of those, reads that did not show the write
 	LiveExpired int // live brokers expired (log lines) or missing at the end
 	// RouteProbes counts rounds of route queries to every member (upgrade
 	// runs), RouteMisses those that no member answered.
@@ -68,14 +70,14 @@ type Result struct {
 
 // OK reports a run without violations.
 func (r *Result) OK() bool {
-	return r.Check == porcupine.Ok && r.LostAcked == 0 && r.StaleReads == 0 && r.LiveExpired == 0 && !r.Stuck &&
-		r.RouteMisses == 0 && r.StepFailures == 0
+	return r.Check == porcupine.Ok && r.LostAcked == 0 && r.StaleReads == 0 && r.OwnMisses == 0 && r.LiveExpired == 0 &&
+		!r.Stuck && r.RouteMisses == 0 && r.StepFailures == 0
 }
 
 func (r *Result) String() string {
-	return fmt.Sprintf("seed=%d members=%d duration=%v ops=%d checked=%d acked=%d unknown=%d failed=%d faults=%v check=%s lost=%d local_reads=%d stale=%d live_expired=%d route_probes=%d route_misses=%d stuck=%v notes=%q",
+	return fmt.Sprintf("seed=%d members=%d duration=%v ops=%d checked=%d acked=%d unknown=%d failed=%d faults=%v check=%s lost=%d local_reads=%d stale=%d own_write_reads=%d own_write_misses=%d live_expired=%d route_probes=%d route_misses=%d stuck=%v notes=%q",
 		r.Seed, r.Members, r.Duration, r.Operations, r.Checked, r.Acked, r.Unknown, r.Failed, r.Faults, r.Check, r.LostAcked,
-		r.LocalReads, r.StaleReads, r.LiveExpired, r.RouteProbes, r.RouteMisses, r.Stuck, r.Notes)
+		r.LocalReads, r.StaleReads, r.OwnReads, r.OwnMisses, r.LiveExpired, r.RouteProbes, r.RouteMisses, r.Stuck, r.Notes)
 }
 
 // Run boots a cluster, runs the workload under the nemesis, heals, reads
@@ -261,6 +263,8 @@ func check(cfg Config, h *history, res *Result) {
 	res.Checked = len(ops)
 	var examples []string
 	res.StaleReads, res.LocalReads, examples = staleReads(h, staleBound)
+	res.Notes = append(res.Notes, examples...)
+	res.OwnMisses, res.OwnReads, examples = ownWriteMisses(h)
 	res.Notes = append(res.Notes, examples...)
 	result, info := porcupine.CheckOperationsVerbose(model, ops, cfg.CheckTimeout)
 	res.Check = result

@@ -18,40 +18,45 @@ import (
 // registrations and unregistrations. It returns the number of reads that
 // fail the property, the number checked and a description of the first few.
 func staleReads(h *history, bound time.Duration) (stale, checked int, examples []string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	writes := map[string][]event{}
-	for _, e := range h.events {
-		if isWrite(e.In.Kind) && !e.Failed && e.In.Kind != opWipe && e.In.Kind != opAdd {
-			writes[e.In.Key] = append(writes[e.In.Key], e)
-		}
-	}
-	for _, r := range h.events {
-		if isWrite(r.In.Kind) || r.In.Consistent || r.Out.Unknown || r.Failed {
-			continue
-		}
+	eachLocalRead(h, func(r event, ws []event) {
 		checked++
-		if !readPossible(r, writes[r.In.Key], int64(bound)) {
+		if !readPossible(r, ws, int64(bound)) {
 			stale++
 			if len(examples) < 3 {
 				examples = append(examples, fmt.Sprintf("stale local read at %.3fs: %s",
 					time.Duration(r.Call).Seconds(), model.DescribeOperation(r.In, r.Out)))
 			}
 		}
-	}
+	})
 	return stale, checked, examples
+}
+
+// eachLocalRead calls fn, under h's lock, with every client-port read that
+// got an answer and the writes that may have set its key (presenceWrites).
+func eachLocalRead(h *history, fn func(r event, ws []event)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	writes := presenceWrites(h)
+	for _, r := range h.events {
+		if answeredLocalRead(r) {
+			fn(r, writes[r.In.Key])
+		}
+	}
+}
+
+// explains reports whether the state write w leaves is what read r saw:
+// presence for a route, presence and value for a KV key.
+func explains(w, r event) bool {
+	c, _ := effect(w.In)
+	if c.Present != r.Out.Found {
+		return false
+	}
+	return !c.Present || r.In.Kind == opReadRoute || c.Value == r.Out.Value
 }
 
 // readPossible reports whether some write (or the initial state) could
 // explain r within the staleness bound.
 func readPossible(r event, ws []event, bound int64) bool {
-	explains := func(w event) bool {
-		c, _ := effect(w.In)
-		if c.Present != r.Out.Found {
-			return false
-		}
-		return !c.Present || r.In.Kind == opReadRoute || c.Value == r.Out.Value
-	}
 	// supersededBefore reports whether a write that certainly followed w
 	// (invoked after w returned) had returned before t.
 	supersededBefore := func(wReturn, t int64) bool {
@@ -67,7 +72,7 @@ func readPossible(r event, ws []event, bound int64) bool {
 		return true // the initial state
 	}
 	for _, w := range ws {
-		if w.Call > r.Return || !explains(w) {
+		if w.Call > r.Return || !explains(w, r) {
 			continue
 		}
 		end := w.Return
@@ -79,6 +84,25 @@ func readPossible(r event, ws []event, bound int64) bool {
 		}
 	}
 	return false
+}
+
+// presenceWrites returns, by key, the writes that may have taken effect
+// and set a key's presence or value (wipe and add change only a route's
+// permission). The caller holds h.mu.
+func presenceWrites(h *history) map[string][]event {
+	writes := map[string][]event{}
+	for _, e := range h.events {
+		if isWrite(e.In.Kind) && !e.Failed && e.In.Kind != opWipe && e.In.Kind != opAdd {
+			writes[e.In.Key] = append(writes[e.In.Key], e)
+		}
+	}
+	return writes
+}
+
+// answeredLocalRead reports whether e is a client-port read that got an
+// answer.
+func answeredLocalRead(e event) bool {
+	return !isWrite(e.In.Kind) && !e.In.Consistent && !e.Out.Unknown && !e.Failed
 }
 
 // staleBound is how old a local read may be: a member stops serving reads
