@@ -12,13 +12,17 @@ interop_rc=1
 interop_build() {
   local log
   log="$(mktemp)"
-  echo "# building the harness (Maven: RocketMQ 5.5.0, 4.9.7 broker, 4.9.8 client jars)"
+  echo "# building the harness (Maven: RocketMQ 5.5.0 with its proxy, 4.9.7 broker, 4.9.8 client jars, gRPC client 5.0.8)"
   if ! { mvn -B -q -f "$HERE/pom.xml" compile dependency:build-classpath \
           -Dmdep.outputFile="$HERE/target/classpath.txt" \
       && mvn -B -q -f "$HERE/v4/pom.xml" dependency:build-classpath \
           -Dmdep.outputFile="$HERE/v4/target/classpath.txt" \
       && mvn -B -q -f "$HERE/v4client/pom.xml" compile dependency:build-classpath \
-          -Dmdep.outputFile="$HERE/v4client/target/classpath.txt"; } >"$log" 2>&1; then
+          -Dmdep.outputFile="$HERE/v4client/target/classpath.txt" \
+      && mvn -B -q -f "$HERE/proxy/pom.xml" dependency:build-classpath \
+          -Dmdep.outputFile="$HERE/proxy/target/classpath.txt" \
+      && mvn -B -q -f "$HERE/grpcclient/pom.xml" compile dependency:build-classpath \
+          -Dmdep.outputFile="$HERE/grpcclient/target/classpath.txt"; } >"$log" 2>&1; then
     if [ "$INTEROP_OFFLINE_OK" = 1 ] && ! curl -s -o /dev/null -m 20 https://repo.maven.apache.org/maven2/; then
       echo "SKIP interop: Maven Central cannot be reached, so the RocketMQ jars could not be fetched"
       echo "SKIP interop: THE INTEROPERABILITY SCENARIOS DID NOT RUN"
@@ -76,6 +80,9 @@ interop_java() {
     -Dinterop.cp5="$HERE/target/classpath.txt" -Dinterop.classes5="$HERE/target/classes" \
     -Dinterop.cp4="$HERE/v4/target/classpath.txt" \
     -Dinterop.cp4client="$HERE/v4client/target/classpath.txt" -Dinterop.classes4client="$HERE/v4client/target/classes" \
+    -Dinterop.cpProxy="$HERE/proxy/target/classpath.txt" \
+    -Dinterop.cpGrpcClient="$HERE/grpcclient/target/classpath.txt" \
+    -Dinterop.classesGrpcClient="$HERE/grpcclient/target/classes" \
     "$@" \
     -cp "$(cat "$HERE/target/classpath.txt"):$HERE/target/classes" "$main" &
   RUNNER_PID=$!

@@ -46,6 +46,7 @@ props=(
 [ -n "${INTEROP_EXPIRY_DEADLINE:-}" ] && props+=("-Dinterop.expiryDeadlineSeconds=$INTEROP_EXPIRY_DEADLINE")
 [ -n "${INTEROP_CLOSE_DEADLINE:-}" ] && props+=("-Dinterop.closeDeadlineSeconds=$INTEROP_CLOSE_DEADLINE")
 [ -n "${INTEROP_CONTROLLER_ROUNDS:-}" ] && props+=("-Dinterop.controllerRounds=$INTEROP_CONTROLLER_ROUNDS")
+[ -n "${INTEROP_PROXY_STARTS:-}" ] && props+=("-Dinterop.proxyStarts=$INTEROP_PROXY_STARTS")
 [ -n "${INTEROP_TIMEOUT_MINUTES:-}" ] && props+=("-Dinterop.timeoutMinutes=$INTEROP_TIMEOUT_MINUTES")
 
 interop_java io.github.raftns.interop.Main "${props[@]}"

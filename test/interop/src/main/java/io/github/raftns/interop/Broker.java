@@ -30,6 +30,8 @@ final class Broker {
     private final Map<String, String> props = new LinkedHashMap<>();
     /** sysProps are extra JVM system properties (e.g. rocketmq.zone, tls.enable), set before launch. */
     final Map<String, String> sysProps = new LinkedHashMap<>();
+    /** jvmExtra are JVM options after the brokers' common ones, which they override. */
+    final List<String> jvmExtra = new ArrayList<>();
     private Proc proc;
     private long launched;
     /** bootFrom is where this launch's output starts in the log, which earlier launches share. */
@@ -129,6 +131,7 @@ final class Broker {
         // on Java 17 before it sends UNREGISTER_BROKER (RocketMQ's own runbroker.sh adds the same for Java 9+).
         jvm.addAll(List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
             "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED"));
+        jvm.addAll(jvmExtra);
         proc = procs.java("broker-" + name, dir, v5 ? settings.classpath5 : settings.classpath4, jvm,
             "org.apache.rocketmq.broker.BrokerStartup", List.of("-c", conf.toString()), sys);
     }

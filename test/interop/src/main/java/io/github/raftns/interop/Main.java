@@ -104,6 +104,9 @@ public final class Main {
         if (s.wants("migrate")) {
             step(c, "migrate", () -> MigrateScenario.run(c));
         }
+        if (s.wants("proxy")) {
+            step(c, "proxy", () -> ProxyScenario.run(c));
+        }
     }
 
     /** Step is a scenario body that may throw. */

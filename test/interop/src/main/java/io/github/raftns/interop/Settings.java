@@ -24,6 +24,10 @@ final class Settings {
     final String classpath4;
     /** Classpath of the RocketMQ 4.9.x client and mqadmin (4.9.8) plus our 4.x route check. */
     final String classpath4client;
+    /** Classpath of the RocketMQ 5.5.0 proxy (rocketmq-proxy). */
+    final String classpathProxy;
+    /** Classpath of the gRPC client (rocketmq-client-java) plus our traffic program. */
+    final String classpathGrpcClient;
     /** The raftns binary (NAMESRV=raftns). */
     final Path raftnsBin;
     /** The raftnsctl binary (the migrate scenario). */
@@ -34,10 +38,14 @@ final class Settings {
     final List<String> brokerJvm;
     /** JVM options of the reference name servers. */
     final List<String> namesrvJvm;
-    /** JVM options of mqadmin and the 4.x client program. */
+    /** JVM options of mqadmin and the client programs. */
     final List<String> toolJvm;
+    /** JVM options of the proxy. */
+    final List<String> proxyJvm;
     /** Messages per traffic run. */
     final int messages;
+    /** How often the proxy scenario starts the proxy. */
+    final int proxyStarts;
     /** Scenarios to run (names as in Main), empty for all. */
     final List<String> only;
     /** How long a stopped (SIGSTOP) broker may take to expire on every name server. */
@@ -48,23 +56,27 @@ final class Settings {
     final long brokerNotActiveMillis;
 
     private Settings(String namesrv, Path work, Path home, String classpath5, String classpath4,
-                     String classpath4client, Path raftnsBin, Path raftnsctlBin,
-                     List<String> raftnsExtraArgs, List<String> brokerJvm, List<String> namesrvJvm,
-                     List<String> toolJvm, int messages, List<String> only, Duration expiryDeadline,
-                     Duration closeDeadline, long brokerNotActiveMillis) {
+                     String classpath4client, String classpathProxy, String classpathGrpcClient, Path raftnsBin,
+                     Path raftnsctlBin, List<String> raftnsExtraArgs, List<String> brokerJvm, List<String> namesrvJvm,
+                     List<String> toolJvm, List<String> proxyJvm, int messages, int proxyStarts, List<String> only,
+                     Duration expiryDeadline, Duration closeDeadline, long brokerNotActiveMillis) {
         this.namesrv = namesrv;
         this.work = work;
         this.home = home;
         this.classpath5 = classpath5;
         this.classpath4 = classpath4;
         this.classpath4client = classpath4client;
+        this.classpathProxy = classpathProxy;
+        this.classpathGrpcClient = classpathGrpcClient;
         this.raftnsBin = raftnsBin;
         this.raftnsctlBin = raftnsctlBin;
         this.raftnsExtraArgs = raftnsExtraArgs;
         this.brokerJvm = brokerJvm;
         this.namesrvJvm = namesrvJvm;
         this.toolJvm = toolJvm;
+        this.proxyJvm = proxyJvm;
         this.messages = messages;
+        this.proxyStarts = proxyStarts;
         this.only = only;
         this.expiryDeadline = expiryDeadline;
         this.closeDeadline = closeDeadline;
@@ -78,6 +90,8 @@ final class Settings {
         String cp5 = Files.readString(Path.of(required("interop.cp5"))).trim();
         String cp4 = Files.readString(Path.of(required("interop.cp4"))).trim();
         String cp4client = Files.readString(Path.of(required("interop.cp4client"))).trim();
+        String cpProxy = Files.readString(Path.of(required("interop.cpProxy"))).trim();
+        String cpGrpc = Files.readString(Path.of(required("interop.cpGrpcClient"))).trim();
         String namesrv = System.getProperty("interop.namesrv", "java");
         if (!namesrv.equals("java") && !namesrv.equals("raftns")) {
             throw new IllegalArgumentException("NAMESRV must be java or raftns, not " + namesrv);
@@ -87,6 +101,8 @@ final class Settings {
             cp5 + ":" + required("interop.classes5"),
             cp4,
             cp4client + ":" + required("interop.classes4client"),
+            cpProxy,
+            cpGrpc + ":" + required("interop.classesGrpcClient"),
             Path.of(System.getProperty("interop.raftns.bin", "bin/raftns")),
             Path.of(System.getProperty("interop.raftnsctl.bin", "bin/raftnsctl")),
             words(System.getProperty("interop.raftns.extraArgs", "")),
@@ -96,7 +112,10 @@ final class Settings {
                 "-Xms64m -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")),
             words(System.getProperty("interop.jvm.tool",
                 "-Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto")),
+            words(System.getProperty("interop.jvm.proxy",
+                "-Xms96m -Xmx256m -XX:MaxDirectMemorySize=64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")),
             Integer.parseInt(System.getProperty("interop.messages", "200")),
+            Integer.parseInt(System.getProperty("interop.proxyStarts", "10")),
             words(System.getProperty("interop.only", "").replace(',', ' ')),
             Duration.ofSeconds(Long.parseLong(System.getProperty("interop.expiryDeadlineSeconds", "45"))),
             Duration.ofSeconds(Long.parseLong(System.getProperty("interop.closeDeadlineSeconds", "15"))),
