@@ -71,13 +71,15 @@ func (e *env) waitApplied(ctx context.Context, index uint64) error {
 	return nil
 }
 
-// lastIndex is the Raft last index seen by m, 0 when unknown.
-func lastIndex(ctx context.Context, m *member) (uint64, bool) {
+// appliedIndex is the index of the last entry m's state machine applied,
+// 0 when unknown. Every write moves it; the barriers a leader appends to
+// tell followers the commit index, and Raft's no-ops, do not.
+func appliedIndex(ctx context.Context, m *member) (uint64, bool) {
 	st, err := m.Status(ctx)
 	if err != nil {
 		return 0, false
 	}
-	return st.LastIndex, true
+	return st.AppliedIndex, true
 }
 
 // allReady waits until every live member is ready.

@@ -128,7 +128,7 @@ func (s *compareScenario) run(ctx context.Context, e *env, r *Report) error {
 
 // measure runs the rounds: each measures every figure at every
 // concurrency once (compareRig.figures gives the order). It returns how
-// many entries the three-member cluster's log grew by during the heartbeat
+// many entries the three-member cluster wrote during the heartbeat
 // figures.
 func (s *compareScenario) measure(ctx context.Context, rig *compareRig, rec *compareRecorder) (hbEntries int64, err error) {
 	for round := 1; round <= s.Rounds; round++ {
@@ -155,17 +155,19 @@ func (s *compareScenario) measure(ctx context.Context, rig *compareRig, rec *com
 }
 
 // writeFigure measures target t with c clients; for a heartbeat target it
-// returns the growth of the three-member cluster's log meanwhile.
+// returns how far the leader's applied index moved meanwhile: the entries
+// written, without the barrier the previous figure's last writes through a
+// follower may still add.
 func (s *compareScenario) writeFigure(ctx context.Context, rig *compareRig, rec *compareRecorder, t *compareTarget, c int) (int64, error) {
 	if err := rig.keepAlive(ctx); err != nil {
 		return 0, err
 	}
-	before, _ := lastIndex(ctx, rig.leader)
+	before, _ := appliedIndex(ctx, rig.leader)
 	rec.record(t.name, c, s.phase(c).run(ctx, t.send))
 	if t.bumps {
 		return 0, nil
 	}
-	after, _ := lastIndex(ctx, rig.leader)
+	after, _ := appliedIndex(ctx, rig.leader)
 	return int64(after) - int64(before), nil
 }
 

@@ -34,7 +34,7 @@ func TestCompareKeepAlive_WritesNothing(t *testing.T) {
 			}
 		}
 	}
-	before, ok := lastIndex(ctx, m)
+	before, ok := appliedIndex(ctx, m)
 	if !ok {
 		t.Fatal("no status from the member")
 	}
@@ -43,7 +43,7 @@ func TestCompareKeepAlive_WritesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	after, _ := lastIndex(ctx, m)
+	after, _ := appliedIndex(ctx, m)
 	if after != before {
 		t.Fatalf("keepAlive wrote %d log entries, want none", after-before)
 	}
@@ -52,7 +52,7 @@ func TestCompareKeepAlive_WritesNothing(t *testing.T) {
 	if err := tgt.keepAlive(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if changed, _ := lastIndex(ctx, m); changed == after {
+	if changed, _ := appliedIndex(ctx, m); changed == after {
 		t.Fatal("a bumped broker's registration wrote nothing; the index does not show writes")
 	}
 }

@@ -110,14 +110,14 @@ func (s *largeScenario) measure(ctx context.Context, e *env, c *nsclient.Client,
 	if err != nil {
 		return row, err
 	}
-	idxBefore, idxOK := lastIndex(ctx, leader)
+	idxBefore, idxOK := appliedIndex(ctx, leader)
 	dirBefore, dirOK := leader.dataDirBytes()
 	t0 := time.Now()
 	if _, err := c.RegisterBroker(ctx, via.ClientAddr, reg); err != nil {
 		return row, err
 	}
 	row.RegisterMs = ms(time.Since(t0))
-	if idxAfter, ok := lastIndex(ctx, leader); ok && idxOK {
+	if idxAfter, ok := appliedIndex(ctx, leader); ok && idxOK {
 		grown := int64(idxAfter) - int64(idxBefore)
 		row.LogEntries = &grown
 		if err := e.waitApplied(ctx, idxAfter); err != nil {

@@ -164,7 +164,7 @@ func (s *memoryScenario) fill(ctx context.Context, e *env, sh shape, index int) 
 		return row, err
 	}
 	row.FillSeconds = time.Since(t0).Seconds()
-	if idx, ok := lastIndex(ctx, leader); ok {
+	if idx, ok := appliedIndex(ctx, leader); ok {
 		if err := e.waitApplied(ctx, idx); err != nil {
 			return row, err
 		}
