@@ -9,11 +9,12 @@ func (s *state) applySetMember(c *SetMember) bool {
 	return true
 }
 
-// applyRemoveMember removes a member; an unknown id changes nothing.
+// applyRemoveMember removes a member and ends its drain; an unknown id
+// changes nothing.
 func (s *state) applyRemoveMember(c *RemoveMember) bool {
-	if _, ok := s.members[c.ID]; !ok {
-		return false
-	}
+	_, listed := s.members[c.ID]
+	_, draining := s.draining[c.ID]
 	delete(s.members, c.ID)
-	return true
+	delete(s.draining, c.ID)
+	return listed || draining
 }

@@ -30,6 +30,9 @@ const (
 	// SetClusterVersionType raises the cluster version (cluster_version.go);
 	// the leader proposes it only when every member runs that release.
 	SetClusterVersionType CommandType = 13
+	// SetMemberDrainingType starts or ends the drain of a member being
+	// removed (member_draining.go).
+	SetMemberDrainingType CommandType = 15
 
 	// Controller commands (docs/controller.md), from 40 up.
 	ApplyBrokerIDType       CommandType = 40
@@ -70,6 +73,8 @@ var commands = newRegistry(
 		func(_ *FSM, s *state, c *SetMember, _ uint64) bool { return s.applySetMember(c) }),
 	command(RemoveMemberType, "RemoveMember", LeaderOnly,
 		func(_ *FSM, s *state, c *RemoveMember, _ uint64) bool { return s.applyRemoveMember(c) }),
+	command(SetMemberDrainingType, "SetMemberDraining", LeaderOnly,
+		func(_ *FSM, s *state, c *SetMemberDraining, _ uint64) bool { return s.applySetMemberDraining(c) }),
 	commandWithResult(AckMinBrokerIDNoticeType, "AckMinBrokerIDNotice", LeaderOnly,
 		func(_ *FSM, s *state, c *AckMinBrokerIDNotice, _ uint64) (AckResult, bool) {
 			return s.applyAckMinBrokerIDNotice(c)

@@ -22,6 +22,7 @@ func sampleCommands() map[CommandType]any {
 		DeleteKVType:             &DeleteKV{Namespace: "NS", Key: "k"},
 		SetMemberType:            &SetMember{Member: Member{ID: "n1", ClientAddr: "a:1", ClusterAddr: "a:2"}},
 		RemoveMemberType:         &RemoveMember{ID: "n1"},
+		SetMemberDrainingType:    &SetMemberDraining{Member: DrainingMember{ID: "n1", DrainMillis: 30000, SinceMillis: 5, Force: true}, Draining: true},
 		AckMinBrokerIDNoticeType: &AckMinBrokerIDNotice{BrokerName: brokerA, Index: 9},
 		SetClusterVersionType:    &SetClusterVersion{Version: "0.2.0"},
 		ApplyBrokerIDType:        &ApplyBrokerID{ClusterName: cluster, BrokerName: brokerA, BrokerID: 1, Addr: masterAddr, CheckCode: masterAddr + ";1"},

@@ -117,6 +117,8 @@ func (rs *restorer) record(typ uint8, payload []byte) error {
 		err = restoreInto(payload, rs.session)
 	case recClusterVersion:
 		err = restoreInto(payload, rs.clusterVersion)
+	case recDrainingMember:
+		err = restoreInto(payload, rs.drainingMember)
 	default:
 		err = &feature.TooNewError{What: fmt.Sprintf("snapshot record type %d", typ), Needs: rs.needs}
 	}

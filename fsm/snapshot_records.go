@@ -19,6 +19,9 @@ const (
 	// recClusterVersion (clusterVersionRecord) is written only once the
 	// cluster version was raised, so that older releases refuse it.
 	recClusterVersion uint8 = 14
+	// recDrainingMember (DrainingMember) is written only while a member
+	// drains.
+	recDrainingMember uint8 = 15
 )
 
 // stateSchema versions the meaning of the records, independently of the
@@ -78,7 +81,7 @@ func (s *state) walk(emit emitFunc) error {
 	steps := []func(emitFunc) error{
 		s.walkClusters, s.walkBrokers, s.walkTopics, s.walkRegistrations,
 		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers, s.walkMinIDNotices, s.walkReplicaGroups,
-		s.walkSessions, s.walkClusterVersion,
+		s.walkSessions, s.walkClusterVersion, s.walkDraining,
 	}
 	for _, step := range steps {
 		if err := step(emit); err != nil {

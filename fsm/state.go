@@ -20,6 +20,8 @@ type state struct {
 
 	kv      map[string]*kvTable // KVConfigManager.configTable: namespace -> key -> value
 	members map[string]Member   // member directory by Raft id
+	// draining are the members being removed, by Raft id.
+	draining map[string]DrainingMember
 
 	// minIDNotices are the NOTIFY_MIN_BROKER_ID_CHANGE notices the leader
 	// has not sent yet, by broker name (values never mutated in place).
@@ -70,6 +72,7 @@ func newState() *state {
 		mappings: map[string]*mappingTable{},
 		kv:       map[string]*kvTable{},
 		members:  map[string]Member{},
+		draining: map[string]DrainingMember{},
 
 		minIDNotices: map[string]MinBrokerIDNotice{},
 		ctrl:         map[string]*ReplicaGroup{},
@@ -91,6 +94,7 @@ func (s *state) thaw() *state {
 		mappings: maps.Clone(s.mappings),
 		kv:       maps.Clone(s.kv),
 		members:  maps.Clone(s.members),
+		draining: maps.Clone(s.draining),
 
 		minIDNotices: maps.Clone(s.minIDNotices),
 		sessions:     maps.Clone(s.sessions),
