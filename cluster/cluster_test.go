@@ -304,7 +304,7 @@ func TestCluster_RemoveLeader(t *testing.T) {
 	old := tc.waitLeaderReady()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	if err := old.node.RemovePeer(ctx, old.id, false); err != nil {
+	if _, err := old.node.RemovePeer(ctx, old.id, RemoveOptions{}); err != nil {
 		t.Fatalf("remove leader: %v", err)
 	}
 	var newLeader *testMember
@@ -334,12 +334,16 @@ func TestCluster_RemoveRefusesToBreakQuorum(t *testing.T) {
 	tc.stop(fs[0])
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err := leader.node.RemovePeer(ctx, fs[1].id, false)
-	if err == nil {
-		t.Fatal("removing a live voter while another is down was allowed")
-	}
-	if suffrageOf(t, leader, fs[1].id) != raft.Voter {
-		t.Fatalf("refused removal (%v) changed the configuration: suffrage %v", err, suffrageOf(t, leader, fs[1].id))
+	// At once, or after a drain: the drain is refused up front.
+	for _, drain := range []time.Duration{0, DefaultDrain} {
+		_, err := leader.node.RemovePeer(ctx, fs[1].id, RemoveOptions{Drain: drain})
+		if !errors.Is(err, ErrQuorumAtRisk) {
+			t.Fatalf("removing a live voter while another is down (drain %v): %v, want ErrQuorumAtRisk", drain, err)
+		}
+		if suffrageOf(t, leader, fs[1].id) != raft.Voter || len(leader.node.FSM().DrainingMembers()) != 0 {
+			t.Fatalf("refused removal (%v) changed the configuration or began a drain: suffrage %v, drains %+v",
+				err, suffrageOf(t, leader, fs[1].id), leader.node.FSM().DrainingMembers())
+		}
 	}
 }
 

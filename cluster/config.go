@@ -102,6 +102,11 @@ type Config struct {
 	// DirectoryRefresh is how often the leader re-reads every member's
 	// client and admin addresses into the member directory.
 	DirectoryRefresh time.Duration
+	// RemoveDrain is how long a member being removed keeps serving, no
+	// longer listed by the address service, before the leader removes it,
+	// when the removal names no drain: longer than the brokers' 10 s
+	// refresh of the list.
+	RemoveDrain time.Duration
 
 	// SnapshotInterval is how often Raft checks whether to snapshot (each
 	// check waits between one and two intervals); SnapshotThreshold is how
@@ -150,6 +155,10 @@ const (
 	DefaultTrailingLogs      = 8192
 )
 
+// DefaultRemoveDrain is how long a member being removed keeps serving
+// unlisted, three times the brokers' 10 s refresh of the address service.
+const DefaultRemoveDrain = 30 * time.Second
+
 // DefaultConfig returns the defaults for a single member in ./data.
 func DefaultConfig() *Config {
 	return &Config{
@@ -169,6 +178,7 @@ func DefaultConfig() *Config {
 		PromoteAfter:               10 * time.Second,
 		PromoteMaxLag:              256,
 		DirectoryRefresh:           30 * time.Second,
+		RemoveDrain:                DefaultRemoveDrain,
 		SnapshotThreshold:          DefaultSnapshotThreshold,
 		SnapshotInterval:           DefaultSnapshotInterval,
 		TrailingLogs:               DefaultTrailingLogs,
@@ -188,6 +198,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: broker expiry, scan interval and close grace must be positive", ErrBadConfig)
 	case c.HeartbeatBatchInterval <= 0 || c.MaxStale <= 0 || c.ForwardHold <= 0 || c.ApplyTimeout <= 0 || c.DirectoryRefresh <= 0:
 		return fmt.Errorf("%w: heartbeat batch interval, max stale, forward hold, apply timeout and directory refresh must be positive", ErrBadConfig)
+	case c.RemoveDrain < 0:
+		return fmt.Errorf("%w: remove drain must not be negative", ErrBadConfig)
 	case c.ExpiryBatchMax < 1:
 		return fmt.Errorf("%w: expiry batch max must be at least 1", ErrBadConfig)
 	case c.MassExpiryFraction <= 0 || c.MassExpiryFraction > 1:

@@ -27,10 +27,32 @@ type JoinArgs struct {
 	Release string
 }
 
-// RemoveArgs asks the leader to remove a member.
+// RemoveArgs asks the leader to remove a member. A leader of a release
+// without drains reads ID and Force only, and removes at once.
 type RemoveArgs struct {
 	ID    string
 	Force bool
+	// DrainMillis is the drain the operator asked for, when DrainGiven;
+	// otherwise the leader's default applies.
+	DrainMillis int64
+	DrainGiven  bool
+}
+
+func removeArgs(id string, opts RemoveOptions) *RemoveArgs {
+	a := &RemoveArgs{ID: id, Force: opts.Force}
+	if opts.Drain >= 0 {
+		a.DrainMillis, a.DrainGiven = opts.Drain.Milliseconds(), true
+	}
+	return a
+}
+
+// options are the removal's options as the operator gave them.
+func (a *RemoveArgs) options() RemoveOptions {
+	opts := RemoveOptions{Force: a.Force, Drain: DefaultDrain}
+	if a.DrainGiven {
+		opts.Drain = max(0, time.Duration(a.DrainMillis)*time.Millisecond)
+	}
+	return opts
 }
 
 // TransferArgs asks the leader to hand leadership to a member ("" for the
@@ -61,7 +83,11 @@ type membership struct {
 	probe func(ctx context.Context, addr string) (adminapi.Status, error)
 	self  func() adminapi.Status
 	// removeViaLeader asks whoever leads to remove a member.
-	removeViaLeader func(ctx context.Context, id string, force bool) error
+	removeViaLeader func(ctx context.Context, id string, opts RemoveOptions) (adminapi.RemovePeer, error)
+	// drains times the drains of members being removed; drainAllowed
+	// reports whether a drain may be replicated.
+	drains       *drains
+	drainAllowed func() bool
 }
 
 func (m *membership) isLeader() bool { return m.raft.State() == raft.Leader }
@@ -87,6 +113,9 @@ func (m *membership) joinAsLeader(id, addr string) (string, error) {
 			outcome = fmt.Sprintf("replaced %s at %s, then %s", s.ID, s.Address, JoinedAsNonvoter)
 		}
 	}
+	if err := m.admitClientAddr(id, addr); err != nil {
+		return "", err
+	}
 	if err := m.raft.AddNonvoter(raft.ServerID(id), raft.ServerAddress(addr), 0, membershipTimeout).Error(); err != nil {
 		return "", fmt.Errorf("add non-voter %s: %w", id, err)
 	}
@@ -94,24 +123,18 @@ func (m *membership) joinAsLeader(id, addr string) (string, error) {
 	return outcome, nil
 }
 
-func (m *membership) removeAsLeader(ctx context.Context, id string, force bool) error {
+func (m *membership) removeAsLeader(ctx context.Context, id string, opts RemoveOptions) (adminapi.RemovePeer, error) {
 	if !m.isLeader() {
-		return ErrNotLeader
+		return adminapi.RemovePeer{}, ErrNotLeader
 	}
 	conf, err := currentConfiguration(m.raft)
 	if err != nil {
-		return err
+		return adminapi.RemovePeer{}, err
 	}
-	for _, s := range conf.Servers {
-		if string(s.ID) != id {
-			continue
-		}
-		if id == m.cfg.ID {
-			return m.removeSelf(ctx, force)
-		}
-		return m.removeServer(s, force)
+	if s, ok := serverOf(conf, id); ok {
+		return m.startDrain(ctx, s, opts)
 	}
-	return fmt.Errorf("%w: %s", ErrUnknownMember, id)
+	return adminapi.RemovePeer{}, fmt.Errorf("%w: %s", ErrUnknownMember, id)
 }
 
 func (m *membership) removeServer(s raft.Server, force bool) error {
@@ -141,7 +164,7 @@ func (m *membership) removeSelf(ctx context.Context, force bool) error {
 		return fmt.Errorf("transfer leadership before removing the leader: %w", err)
 	}
 	m.logger.Info("leadership transferred; asking the new leader to remove this member")
-	err := m.removeViaLeader(ctx, m.cfg.ID, force)
+	_, err := m.removeViaLeader(ctx, m.cfg.ID, RemoveOptions{Force: force})
 	if errors.Is(err, ErrUnknownMember) {
 		// This member was in the configuration when the removal began, so
 		// a leader that no longer finds it saw the removal done: by an
@@ -236,6 +259,20 @@ func inConfiguration(r *raft.Raft, id string) bool {
 		}
 	}
 	return false
+}
+
+// configurationIDs lists the ids of the members in r's latest
+// configuration, voters and non-voters; nil when it cannot be read.
+func configurationIDs(r *raft.Raft) []string {
+	fut := r.GetConfiguration()
+	if fut.Error() != nil {
+		return nil
+	}
+	var ids []string
+	for _, s := range fut.Configuration().Servers {
+		ids = append(ids, string(s.ID))
+	}
+	return ids
 }
 
 // otherVoters counts the voters in r's latest configuration other than the

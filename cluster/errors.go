@@ -34,6 +34,12 @@ var (
 	ErrUnknownMember = errors.New("cluster: unknown member")
 	// ErrBadBackup refuses a backup that is damaged or too large.
 	ErrBadBackup = errors.New("cluster: refusing backup")
+	// ErrNotReady is returned by what a member answers only while it
+	// serves reads (the address service).
+	ErrNotReady = errors.New("cluster: member not ready")
+	// ErrRemoved is returned by a member that was removed from the
+	// cluster: it no longer takes part.
+	ErrRemoved = errors.New("cluster: removed from the cluster")
 	// ErrBadConfig wraps configuration errors.
 	ErrBadConfig = errors.New("cluster: bad config")
 )

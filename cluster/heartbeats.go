@@ -17,17 +17,33 @@ func remoteLeader(r *raft.Raft) string {
 	return string(addr)
 }
 
+// HeartbeatReply is the leader's answer to a heartbeat batch: a
+// LeaderReply whose Result is the leader's commit index, and the members
+// the leader counts ready. It decodes as a LeaderReply, field by field, so
+// members of a release that expects one read it, and a leader of such a
+// release answers with ReadyMembers empty.
+type HeartbeatReply struct {
+	Result  []byte
+	ErrKind string
+	Err     string
+	// ReadyMembers are the ids of the members the leader counts ready
+	// (readyView).
+	ReadyMembers []string
+}
+
 // deliverBatch sends a member's batch to the leader with the Heartbeats
-// RPC and hands delivered the leader's answer, its commit index.
-func deliverBatch(pool *rpcPool, delivered func(answer []byte)) func(context.Context, string, *liveness.Batch) error {
+// RPC, saying whether this member is ready, and hands delivered the
+// leader's answer: its commit index and the members it counts ready.
+func deliverBatch(pool *rpcPool, ready func() bool, delivered func(commit []byte, readyMembers []string)) func(context.Context, string, *liveness.Batch) error {
 	return func(ctx context.Context, addr string, b *liveness.Batch) error {
-		var reply LeaderReply
+		b.SenderReady = ready()
+		var reply HeartbeatReply
 		err := pool.call(ctx, addr, "Heartbeats", b, &reply, false)
 		if err == nil {
-			err = replyErr(&reply)
+			err = replyErr(&LeaderReply{ErrKind: reply.ErrKind, Err: reply.Err})
 		}
 		if err == nil {
-			delivered(reply.Result)
+			delivered(reply.Result, reply.ReadyMembers)
 		}
 		return err
 	}

@@ -1,6 +1,10 @@
 package cluster
 
-import "context"
+import (
+	"context"
+
+	"github.com/raftns/raftns/internal/adminapi"
+)
 
 // Join admits a member as a non-voter; the leader promotes it once it has
 // caught up (docs/design.md, "Membership"). A follower passes the request
@@ -25,18 +29,24 @@ func (n *Node) AddPeer(ctx context.Context, id, addr string) (string, error) {
 
 // RemovePeer removes a member. It refuses a removal that would leave fewer
 // connected voters than a quorum, and going from two voters to one, unless
-// force is set. Removing the leader transfers leadership first; the new
-// leader then performs the removal. Any member may be asked: it passes the
+// opts.Force is set. With a drain (docs/operations.md, "Adding and
+// removing members without touching brokers and clients") it only starts
+// it: every member stops listing the member in the address service at
+// once, and the leader removes it when the drain is over; the answer says
+// which. Removing the leader transfers leadership first; the new leader
+// then performs the removal. Any member may be asked: it passes the
 // request to the leader. A member removing itself does not wait to apply
 // the removal, which the leader no longer replicates to it.
-func (n *Node) RemovePeer(ctx context.Context, id string, force bool) error {
-	_, err := n.onLeader(ctx, leaderOp{
+func (n *Node) RemovePeer(ctx context.Context, id string, opts RemoveOptions) (adminapi.RemovePeer, error) {
+	res, err := n.onLeader(ctx, leaderOp{
 		method:  "Remove",
-		args:    func() (any, error) { return &RemoveArgs{ID: id, Force: force}, nil },
-		local:   func(ctx context.Context) (any, error) { return nil, n.members.removeAsLeader(ctx, id, force) },
+		args:    func() (any, error) { return removeArgs(id, opts), nil },
+		local:   func(ctx context.Context) (any, error) { return n.members.removeAsLeader(ctx, id, opts) },
+		decode:  decodeRemoveResult,
 		visible: id != n.cfg.ID,
 	})
-	return err
+	out, _ := res.(adminapi.RemovePeer)
+	return out, err
 }
 
 // TransferLeadership hands leadership to the member id, or to the most

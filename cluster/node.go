@@ -52,6 +52,10 @@ type Node struct {
 	readiness *readinessMonitor
 	// leaders wake writes waiting on a leader that changed or went silent.
 	leaders *leaderSignals
+	// ready is who among the members serves reads (readyview.go).
+	ready *readyView
+	// removed is set once this member found it was removed (removed.go).
+	removed atomic.Bool
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}
@@ -108,6 +112,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 	n.forwards = &lane.Server{Workers: lane.NewWorkers(n.shutdownCh), Forward: (&rpcEndpoint{n: n}).forward,
 		HelloTimeout: muxHandshakeTimeout, Stop: n.shutdownCh, Logger: n.logger}
 	n.leaders = newLeaderSignals()
+	n.ready = newReadyView(cfg.HeartbeatBatchInterval)
 	n.lessor = liveness.New(liveness.Config{Self: cfg.ID, BrokerExpiry: cfg.BrokerExpiry, ConnCloseGrace: cfg.ConnCloseGrace,
 		HeartbeatBatchInterval: cfg.HeartbeatBatchInterval, ControllerHeartbeatTimeout: cfg.ControllerHeartbeatTimeout,
 		Clock: clockOr(cfg.Clock), PauseGap: pauseGap(cfg), Registrations: f.Registrations, ReplicaGroups: f.ReplicaGroups, OtherVoters: func() int { return otherVoters(n.raft, cfg.ID) },
@@ -184,12 +189,13 @@ func (n *Node) assemble(notify chan bool) {
 		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.tenure.inOffice,
 		Propose: n.proposer.apply, Expired: &n.stats.Expirations})
 	n.readiness = &readinessMonitor{maxStale: n.cfg.MaxStale, logger: n.logger, raft: n.raft, fsm: n.fsm, logs: n.stores.logs,
-		inOffice: n.tenure.inOffice, inConfig: func() bool { return inConfiguration(n.raft, n.cfg.ID) },
+		inOffice: n.tenure.inOffice, inConfig: func() bool { return inConfiguration(n.raft, n.cfg.ID) }, removed: n.Removed,
 		stop: n.shutdownCh, now: make(chan chan struct{})}
 	n.readiness.current.Store(&verdict{reason: "starting"})
 	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
 		promotions: map[raft.ServerID]time.Time{}, propose: n.proposer.apply,
-		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer}
+		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer,
+		drains: newDrains(), drainAllowed: n.drainAllowed}
 }
 
 // runLoops starts the loops every member runs for its lifetime.
@@ -198,12 +204,19 @@ func (n *Node) runLoops(form formation) {
 	n.goLoop(n.readiness.run)
 	n.goLoop(func() { n.proposer.notice.run(n.shutdownCh) })
 	courier := &liveness.Courier{Lessor: n.lessor, Leader: func() string { return remoteLeader(n.raft) },
-		Deliver: deliverBatch(n.pool, n.readiness.noteLeaderCommit), Logger: n.logger}
+		Deliver: deliverBatch(n.pool, func() bool { ready, _ := n.Ready(); return ready }, func(commit []byte, ready []string) {
+			n.readiness.noteLeaderCommit(commit)
+			n.ready.noteReport(ready)
+		}), Logger: n.logger}
 	n.goLoop(func() { courier.Run(n.shutdownCh) })
 	watch := &leaderWatch{raft: n.raft, lease: n.cfg.raftConfig().LeaderLeaseTimeout, detected: &n.stats.LeaderLossDetected,
 		dial:   func(addr string) (net.Conn, error) { return n.pool.dialer.dial(addr, muxRPC, rpcDialTimeout) },
 		logger: n.logger, stop: n.shutdownCh}
 	n.goLoop(watch.run)
+	hb := n.cfg.raftConfig().HeartbeatTimeout
+	removal := &removalWatch{self: n.cfg.ID, raft: n.raft, grace: max(removedGraceMin, 5*hb), probe: n.memberStatus,
+		removed: n.leaveAsRemoved, logger: n.logger, stop: n.shutdownCh}
+	n.goLoop(removal.run)
 	n.goLoop(func() { n.leaders.observe(n.raft, n.shutdownCh) })
 	n.goLoop(func() { n.leaders.watchSilence(n.raft, n.shutdownCh) })
 	if len(n.cfg.Join) > 0 {

@@ -8,8 +8,12 @@ import (
 )
 
 // Peers lists every member of the configuration with its suffrage, applied
-// index, lag behind the leader's last index and last leader contact.
+// index, lag behind the leader's last index, last leader contact and
+// whether it is being drained.
 func (n *Node) Peers(ctx context.Context) ([]adminapi.PeerStatus, error) {
+	if n.Removed() {
+		return nil, ErrRemoved
+	}
 	conf, err := currentConfiguration(n.raft)
 	if err != nil {
 		return nil, err
@@ -34,6 +38,9 @@ func (n *Node) Peers(ctx context.Context) ([]adminapi.PeerStatus, error) {
 	out := make([]adminapi.PeerStatus, len(conf.Servers))
 	for i, s := range conf.Servers {
 		out[i] = peerStatus(s, statuses[i], reachable[i], string(s.ID) == leaderID, leaderLast)
+		if d, ok := n.fsm.Draining(string(s.ID)); ok {
+			out[i].Membership, out[i].DrainMillis = adminapi.MembershipDraining, d.DrainMillis
+		}
 	}
 	return out, nil
 }

@@ -32,8 +32,10 @@ type readinessMonitor struct {
 	logs     raft.LogStore
 	// inOffice reports whether this member is a leader that took office.
 	inOffice func() bool
-	// inConfig reports whether this member is in the configuration.
+	// inConfig reports whether this member is in the configuration;
+	// removed whether it found it was removed from the cluster.
 	inConfig func() bool
+	removed  func() bool
 	stop     <-chan struct{}
 
 	current atomic.Pointer[verdict]
@@ -105,6 +107,9 @@ func (r *readinessMonitor) update() {
 }
 
 func (r *readinessMonitor) evaluate() (bool, string) {
+	if r.removed() {
+		return false, "removed from the cluster"
+	}
 	if r.raft.State() == raft.Leader {
 		if r.inOffice() {
 			return true, ""

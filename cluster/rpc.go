@@ -68,7 +68,11 @@ func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *LeaderReply) error {
 // request or of a leader that stepped down to be removed.
 func (e *rpcEndpoint) Remove(args *RemoveArgs, reply *LeaderReply) error {
 	return e.runChange(reply, e.n.cfg.ForwardHold+membershipTimeout, func(ctx context.Context) ([]byte, error) {
-		return nil, e.n.members.removeAsLeader(ctx, args.ID, args.Force)
+		res, err := e.n.members.removeAsLeader(ctx, args.ID, args.options())
+		if err != nil {
+			return nil, err
+		}
+		return encodeRemoveResult(res)
 	})
 }
 
@@ -120,14 +124,21 @@ func (e *rpcEndpoint) Join(args *JoinArgs, reply *LeaderReply) error {
 	})
 }
 
-// Heartbeats takes a follower's batch into the leader's liveness lessor.
-func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *LeaderReply) error {
+// Heartbeats takes a follower's batch into the leader's liveness lessor
+// and notes whether the follower is ready.
+func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *HeartbeatReply) error {
 	if !e.n.lessor.Receive(args) {
-		setReply(reply, ErrNotLeader)
+		var lr LeaderReply
+		setReply(&lr, ErrNotLeader)
+		reply.ErrKind, reply.Err = lr.ErrKind, lr.Err
 		return nil
 	}
-	// The follower learns how far behind it is (readiness).
+	now := time.Now()
+	e.n.ready.heardFrom(args.From, args.SenderReady, now)
+	// The follower learns how far behind it is (readiness), and who is
+	// ready (the address service).
 	reply.Result = strconv.AppendUint(nil, e.n.raft.CommitIndex(), 10)
+	reply.ReadyMembers = e.n.ready.leaderReady(e.n.cfg.ID, configurationIDs(e.n.raft), now)
 	return nil
 }
 

@@ -33,6 +33,8 @@ func (n *Node) Status() adminapi.Status {
 		Topics:           topics,
 		Build:            buildinfo.Get(),
 		ClusterVersion:   n.fsm.ClusterVersion().String(),
+		Membership:       n.Membership(),
+		Configuration:    configurationIDs(n.raft),
 	}
 	st.Term = n.raft.CurrentTerm()
 	switch {

@@ -18,6 +18,9 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	defer house.Stop()
 
 	n.tenure.enter()
+	n.ready.takeOffice(time.Now())
+	n.members.drains.reset()
+	defer n.ready.leaveOffice()
 	n.logger.Info("leader ready", "brokers", len(n.fsm.Registrations()))
 	n.members.reconcileMemberDirectory(true)
 	refresh := time.NewTicker(n.cfg.DirectoryRefresh)
@@ -33,6 +36,7 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 		case <-n.expiry.ScanRequests():
 			n.expiry.Scan()
 		case <-house.C:
+			n.members.finishDrains()
 			n.members.promoteCaughtUpNonvoters()
 			n.members.reconcileMemberDirectory(false)
 		case <-refresh.C:

@@ -22,6 +22,11 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 	case !ok:
 		observed = UnsupportedRequest
 		resp = remoting.NewResponse(req, remoting.RequestCodeNotSupported, fmt.Sprintf(" request type %d not supported", req.Code))
+	case s.cluster.Removed():
+		// Said to every request, so a client or broker that still has
+		// this member in its list learns why; the connection is then
+		// shed like an unready member's.
+		resp = remoting.NewResponse(req, remoting.SystemError, RemarkRemoved)
 	case h.read && !s.ready():
 		// An unready member drops the connection so the client moves on
 		// to another name server (docs/design.md, "Readiness").

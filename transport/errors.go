@@ -92,6 +92,9 @@ const (
 	// it has not applied it itself in time, so its reads do not show it yet.
 	RemarkNotVisibleYet = "raftns: the write was applied, but this name server does not show it yet; " +
 		"it will once it catches up with the leader (retrying the write is safe): "
+	// RemarkRemoved answers every request to a member removed from the
+	// cluster.
+	RemarkRemoved = "raftns: this name server was removed from the cluster; nothing was applied; use another name server"
 )
 
 // success returns an empty SUCCESS answer.

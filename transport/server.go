@@ -31,6 +31,9 @@ type Cluster interface {
 	BrokerConnected(key fsm.BrokerKey)
 	BrokerDisconnected(key fsm.BrokerKey)
 	Ready() (bool, string)
+	// Removed reports a member removed from the cluster: every request
+	// is then answered with cluster.RemarkRemoved.
+	Removed() bool
 	FSM() *fsm.FSM
 }
 

@@ -47,6 +47,7 @@ func (c *benchCluster) RegisterUnchanged(fsm.BrokerKey) bool { return true }
 func (c *benchCluster) BrokerConnected(fsm.BrokerKey)        {}
 func (c *benchCluster) BrokerDisconnected(fsm.BrokerKey)     {}
 func (c *benchCluster) Ready() (bool, string)                { return true, "" }
+func (c *benchCluster) Removed() bool                        { return false }
 func (c *benchCluster) LeaderReady() bool                    { return true }
 func (c *benchCluster) FSM() *fsm.FSM                        { return c.f }
 

@@ -34,6 +34,11 @@ type Batch struct {
 	// RecentlyClosed are brokers whose last connection here closed lately
 	// and has not reopened; repeated in every batch while it lasts.
 	RecentlyClosed []fsm.BrokerKey
+	// SenderReady says whether the sending member serves reads. This
+	// package neither sets nor reads it: the cluster package fills it in
+	// before sending, and the leader lists ready members in the address
+	// service. A leader of a release without it ignores it.
+	SenderReady bool
 }
 
 // heardBatch is what this member heard since its last batch: brokers that

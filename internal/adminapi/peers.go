@@ -24,6 +24,10 @@ type PeerStatus struct {
 	// an empty Release runs a build from before versions were exchanged.
 	Release string `json:"release,omitempty"`
 	Commit  string `json:"commit,omitempty"`
+	// Membership is "draining" while the member is being removed; it is
+	// then removed DrainMillis after the drain began.
+	Membership  string `json:"membership,omitempty"`
+	DrainMillis int64  `json:"drainMillis,omitempty"`
 }
 
 // AddPeer is the body of POST /v1/peers: the member to add, by its ID and
@@ -32,3 +36,20 @@ type AddPeer struct {
 	ID      string `json:"id"`
 	Address string `json:"address"`
 }
+
+// RemovePeer is the answer of DELETE /v1/peers/{id}.
+type RemovePeer struct {
+	// Result is "removed", or "draining": the member is no longer listed by
+	// the address service, keeps serving for DrainMillis, and is then
+	// removed by the leader.
+	Result      string `json:"result"`
+	DrainMillis int64  `json:"drainMillis,omitempty"`
+	// Note says why a removal did not drain, when it was asked to.
+	Note string `json:"note,omitempty"`
+}
+
+// The results of a removal.
+const (
+	RemoveResultRemoved  = "removed"
+	RemoveResultDraining = "draining"
+)

@@ -36,7 +36,20 @@ type Status struct {
 	// until an operator finalized an upgrade (docs/operations.md,
 	// "Upgrading").
 	ClusterVersion string `json:"clusterVersion"`
+	// Membership is "draining" while the member is being removed,
+	// "removed" once it found it was removed from the cluster, and empty
+	// otherwise.
+	Membership string `json:"membership,omitempty"`
+	// Configuration lists the ids of the members in this member's latest
+	// Raft configuration.
+	Configuration []string `json:"configuration,omitempty"`
 }
+
+// The values of Status.Membership.
+const (
+	MembershipDraining = "draining"
+	MembershipRemoved  = "removed"
+)
 
 // IsLeader reports a member that is the Raft leader and has taken office
 // (LeaderReady).

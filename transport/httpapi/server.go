@@ -50,6 +50,16 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	s.mux.HandleFunc("GET /v1/peers", s.peers)
 	s.mux.HandleFunc("GET /v1/kv/{namespace}/{key}", s.getKV)
 	s.mux.HandleFunc("GET /v1/routes/{topic}", s.getRoute)
+	// The RocketMQ address service, unauthenticated like the reads above;
+	// over TLS callers could not reach it (they build http:// URLs).
+	addresses := &addressService{members: node}
+	s.mux.HandleFunc(addressServicePattern, func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.TLS != nil {
+			http.Error(w, "the address service is not served over TLS: give the member --address-service-addr", http.StatusNotFound)
+			return
+		}
+		addresses.ServeHTTP(w, r)
+	})
 	// Membership and transfer run on any member, which passes them to the
 	// leader over the cluster port; snapshots stream, so a follower proxies
 	// them to the leader's admin address instead. Each needs the token when
@@ -126,12 +136,23 @@ func (s *Server) addPeer(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// maxDrain bounds the drain a removal may ask for.
+const maxDrain = time.Hour
+
 func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
-	force := r.URL.Query().Get("force") == "true"
-	if err := s.node.RemovePeer(r.Context(), r.PathValue("id"), force); err != nil {
+	opts := cluster.RemoveOptions{Force: r.URL.Query().Get("force") == "true", Drain: cluster.DefaultDrain}
+	if v := r.URL.Query().Get("drain"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > maxDrain {
+			return badRequest(fmt.Sprintf("drain %q: want a duration from 0s to %s, e.g. 30s", v, maxDrain))
+		}
+		opts.Drain = d
+	}
+	res, err := s.node.RemovePeer(r.Context(), r.PathValue("id"), opts)
+	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"result": "removed"})
+	writeJSON(w, http.StatusOK, res)
 	return nil
 }
 
@@ -243,6 +264,8 @@ func writeError(w http.ResponseWriter, err error) {
 		code = http.StatusConflict
 	case errors.Is(err, cluster.ErrUnknownMember):
 		code = http.StatusNotFound
+	case errors.Is(err, cluster.ErrRemoved):
+		code = http.StatusGone
 	}
 	writeJSON(w, code, map[string]string{"error": err.Error()})
 }

@@ -74,6 +74,9 @@ func TestHTTP_BadPeerRequestsAreRefused(t *testing.T) {
 		{http.MethodPost, "/v1/peers", `not json`, http.StatusBadRequest},
 		{http.MethodDelete, "/v1/peers/nobody", ``, http.StatusNotFound},
 		{http.MethodDelete, "/v1/peers/solo", ``, http.StatusConflict},
+		{http.MethodDelete, "/v1/peers/solo?drain=soon", ``, http.StatusBadRequest},
+		{http.MethodDelete, "/v1/peers/solo?drain=-1s", ``, http.StatusBadRequest},
+		{http.MethodDelete, "/v1/peers/solo?drain=2h", ``, http.StatusBadRequest},
 		{http.MethodPost, "/v1/snapshot", `garbage`, http.StatusBadRequest},
 	} {
 		rec := httptest.NewRecorder()
