@@ -12,6 +12,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/transport/httpapi"
 )
 
 // config is the effective configuration of one member: defaults, then the
@@ -79,6 +80,18 @@ type config struct {
 	// ClusterAdvertise is the address other members dial to reach
 	// ClusterAddr (NAT, a proxy); empty means ClusterAddr itself.
 	ClusterAdvertise string
+	// AdvertiseClientAddr is the RocketMQ client address brokers and
+	// clients are given for this member (the address service, the member
+	// directory); empty means Listen with AdvertiseHost for its host.
+	AdvertiseClientAddr string
+	// AddressServiceAddr, when set, serves the RocketMQ address service on
+	// a listener of its own, with at most AddressServiceMaxConns
+	// connections (addrservice.go).
+	AddressServiceAddr     string
+	AddressServiceMaxConns int
+	// RemoveDrain is the drain of a removal that names none, when this
+	// member leads it (cluster.Config.RemoveDrain).
+	RemoveDrain time.Duration
 
 	// SnapshotInterval, SnapshotThreshold and TrailingLogs tune Raft
 	// snapshots and log compaction (cluster.Config).
@@ -120,9 +133,12 @@ func defaultConfig() *config {
 		MaxInflatedBody:  32 << 20,
 		FrameTimeout:     30 * time.Second,
 		HTTPMaxConns:     64,
-		MaxRestoreSize:   1 << 30,
-		ACLMode:          "off",
-		Controller:       defaultControllerConfig(),
+
+		AddressServiceMaxConns: httpapi.DefaultAddressMaxConns,
+		RemoveDrain:            cluster.DefaultRemoveDrain,
+		MaxRestoreSize:         1 << 30,
+		ACLMode:                "off",
+		Controller:             defaultControllerConfig(),
 
 		SnapshotInterval:  cluster.DefaultSnapshotInterval,
 		SnapshotThreshold: cluster.DefaultSnapshotThreshold,
@@ -143,6 +159,7 @@ func defaultConfig() *config {
 // raftnsKeys are the properties RaftNS adds; UPDATE_NAMESRV_CONFIG may not
 // change them and they are never persisted from it.
 var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "clusterAdvertise", "httpAddr", "advertiseHost", "peers", "join", "bootstrap",
+	"advertiseClientAddr", "addressServiceAddr", "addressServiceMaxConnections", "removeDrain",
 	"logLevel", "logFormat", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
 	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa", keyTLSMode, keyTLSCert, keyTLSKey, keyTLSKeyPassword,
 	keyTLSTrustCert, keyTLSAuthClient, keyTLSNeedClientAuth, keyTLSTestMode, keyTLSConfigFile, keyProxyProtocol, keyTLSReload,
@@ -243,6 +260,9 @@ func (c *config) validate() error {
 	if err := c.validateHTTPSecurity(); err != nil {
 		return err
 	}
+	if err := c.validateAddressService(); err != nil {
+		return err
+	}
 	return c.validateACL()
 }
 
@@ -278,9 +298,11 @@ func (c *config) properties() map[string]string {
 		"httpPprof":          strconv.FormatBool(c.HTTPPprof),
 		"maxRestoreSize":     strconv.FormatInt(c.MaxRestoreSize, 10),
 		"aclMode":            c.ACLMode, "aclFile": c.ACLFile, "aclBrokerAddrs": strings.Join(c.ACLBrokerAddrs, ","),
-		"snapshotInterval":  c.SnapshotInterval.String(),
-		"snapshotThreshold": strconv.FormatUint(c.SnapshotThreshold, 10),
-		"trailingLogs":      strconv.FormatUint(c.TrailingLogs, 10),
+		"snapshotInterval":    c.SnapshotInterval.String(),
+		"snapshotThreshold":   strconv.FormatUint(c.SnapshotThreshold, 10),
+		"trailingLogs":        strconv.FormatUint(c.TrailingLogs, 10),
+		"advertiseClientAddr": c.AdvertiseClientAddr, "addressServiceAddr": c.AddressServiceAddr,
+		"addressServiceMaxConnections": strconv.Itoa(c.AddressServiceMaxConns), "removeDrain": c.RemoveDrain.String(),
 	} {
 		p[k] = v
 	}

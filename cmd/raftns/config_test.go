@@ -146,7 +146,11 @@ func TestConfig_SnapshotSettingsReachTheCluster(t *testing.T) {
 	}
 	defer ln.Close()
 	lns := &listeners{client: ln, cluster: ln}
-	rc := clusterConfig(cfg, "n1", lns, hclog.NewNullLogger()).RaftSettings()
+	cc, err := clusterConfig(cfg, "n1", lns, hclog.NewNullLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := cc.RaftSettings()
 	if rc.SnapshotInterval != 750*time.Millisecond || rc.SnapshotThreshold != 500 || rc.TrailingLogs != 900 {
 		t.Fatalf("raft runs with interval %v, threshold %d, trailing %d; want 750ms, 500 (file), 900 (flag over file)",
 			rc.SnapshotInterval, rc.SnapshotThreshold, rc.TrailingLogs)

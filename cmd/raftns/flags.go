@@ -29,7 +29,8 @@ var flagKeys = map[string]string{
 	"elect-unclean-master": transport.PropEnableElectUncleanMaster,
 	"cluster-advertise":    "clusterAdvertise",
 	"snapshot-interval":    "snapshotInterval", "snapshot-threshold": "snapshotThreshold", "trailing-logs": "trailingLogs",
-	"gc-percent": "gcPercent",
+	"gc-percent": "gcPercent", "advertise-client-addr": "advertiseClientAddr", "address-service-addr": "addressServiceAddr",
+	"address-service-max-connections": "addressServiceMaxConnections", "remove-drain": "removeDrain",
 }
 
 type flagValues struct {
@@ -100,6 +101,10 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"snapshot-threshold":                    "log entries past the last snapshot before a check takes a new one (default 4096)",
 		"trailing-logs":                         "log entries a snapshot leaves in the log; a member further behind receives the snapshot instead (default 8192)",
 		"gc-percent":                            "garbage collector heap target in percent of the live heap, 10 to 1000 (default 300; without it, a GOGC environment variable applies)",
+		"advertise-client-addr":                 "RocketMQ client address host:port that brokers and clients are given for this member (the address service); default --listen with --advertise-host for an unspecified host",
+		"address-service-addr":                  "serve the RocketMQ address service (GET /rocketmq/nsaddr) on this plain-HTTP address host:port, e.g. :8080; it is also served on a plain-HTTP --http-addr (default none)",
+		"address-service-max-connections":       "address service connection limit (default 256)",
+		"remove-drain":                          "how long a member being removed keeps serving, no longer listed by the address service, when this member leads the removal and it names no drain (default 30s)",
 	}
 	for name := range flagKeys {
 		key := flagKeys[name]

@@ -26,7 +26,10 @@ type member struct {
 	node   *cluster.Node
 	ns     *transport.Server
 	http   *httpapi.Server
-	errc   chan error
+	// addrs serves the address service on a listener of its own; nil
+	// without --address-service-addr.
+	addrs *httpapi.AddressServer
+	errc  chan error
 	// events is what this member saw happen, for the status page;
 	// stopEvents ends its Raft watcher.
 	events     *events.Ring
@@ -36,8 +39,9 @@ type member struct {
 	stopCert chan struct{}
 }
 
-// listeners are a member's three ports; http is nil when disabled.
-type listeners struct{ client, cluster, http, controller net.Listener }
+// listeners are a member's ports; http, controller and address are nil
+// when disabled.
+type listeners struct{ client, cluster, http, controller, address net.Listener }
 
 func openListeners(cfg *config) (*listeners, error) {
 	l := &listeners{}
@@ -61,11 +65,17 @@ func openListeners(cfg *config) (*listeners, error) {
 			return nil, fmt.Errorf("listen for admin HTTP on %s: %w", cfg.HTTPAddr, err)
 		}
 	}
+	if cfg.AddressServiceAddr != "" {
+		if l.address, err = net.Listen("tcp", cfg.AddressServiceAddr); err != nil {
+			l.close()
+			return nil, fmt.Errorf("listen for the address service on %s: %w", cfg.AddressServiceAddr, err)
+		}
+	}
 	return l, nil
 }
 
 func (l *listeners) close() {
-	for _, ln := range []net.Listener{l.client, l.cluster, l.http, l.controller} {
+	for _, ln := range []net.Listener{l.client, l.cluster, l.http, l.controller, l.address} {
 		if ln != nil {
 			ln.Close()
 		}
@@ -118,9 +128,13 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	if err := httpapi.InstallRaftMetrics(registry); err != nil {
 		logger.Warn("raft metrics unavailable", "error", err)
 	}
-	m := &member{logger: logger, errc: make(chan error, 3), events: events.NewRing(events.DefaultCapacity), stopEvents: make(chan struct{}),
+	m := &member{logger: logger, errc: make(chan error, 4), events: events.NewRing(events.DefaultCapacity), stopEvents: make(chan struct{}),
 		certs: certs, stopCert: make(chan struct{})}
-	ccfg := clusterConfig(cfg, id, lns, logger)
+	ccfg, err := clusterConfig(cfg, id, lns, logger)
+	if err != nil {
+		lns.close()
+		return nil, err
+	}
 	ccfg.TLS, ccfg.ClusterKey = clusterTLS, sec.clusterKey
 	if m.node, err = cluster.New(ccfg, m.newFSM(), lns.cluster); err != nil {
 		lns.close()
@@ -150,30 +164,43 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	if ctrlLn != nil {
 		go func() { m.errc <- m.ns.ServeExtra(ctrlLn) }()
 	}
-	if lns.http != nil {
-		m.http = httpapi.New(m.node, registry, logger)
-		m.http.EnableStatusPage(m.events)
-		m.http.Configure(sec.http)
-		registry.MustRegister(httpapi.NewAdminCollector(m.http))
-		go func() { m.errc <- m.http.Serve(lns.http) }()
-	}
+	m.serveHTTP(cfg, lns, registry, sec.http)
 	logger.Info("raftns member started", "client_addr", lns.client.Addr().String(),
 		"cluster_addr", lns.cluster.Addr().String(), "cluster_tls", clusterTLS != nil, "cluster_key", sec.clusterKey != nil,
-		"http_addr", addrOf(lns.http), "http_token", sec.http.Token != "", "http_tls", sec.http.TLS != nil,
+		"http_addr", addrOf(lns.http), "address_service_addr", addrOf(lns.address), "http_token", sec.http.Token != "", "http_tls", sec.http.TLS != nil,
 		"acl", cfg.ACLMode, "max_request_memory", cfg.MaxRequestMemory, "data_dir", cfg.DataDir,
 		"client_tls", cps.mode.String(), "proxy_protocol", cps.proxyProtocol)
 	sec.warn(cfg, logger)
 	return m, nil
 }
 
-func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) *cluster.Config {
+// serveHTTP starts the admin port and the address service's own port,
+// each when configured.
+func (m *member) serveHTTP(cfg *config, lns *listeners, registry *prometheus.Registry, opts httpapi.Options) {
+	if lns.http != nil {
+		m.http = httpapi.New(m.node, registry, m.logger)
+		m.http.EnableStatusPage(m.events)
+		m.http.Configure(opts)
+		registry.MustRegister(httpapi.NewAdminCollector(m.http))
+		go func() { m.errc <- m.http.Serve(lns.http) }()
+	}
+	if lns.address != nil {
+		m.addrs = httpapi.NewAddressServer(m.node, cfg.AddressServiceMaxConns, m.logger)
+		go func() { m.errc <- m.addrs.Serve(lns.address) }()
+	}
+}
+
+func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) (*cluster.Config, error) {
 	c := cluster.DefaultConfig()
 	c.ID, c.DataDir = id, cfg.DataDir
 	c.ClusterAddr = advertised(cfg.ClusterAddr, lns.cluster, cfg.AdvertiseHost)
 	if cfg.ClusterAdvertise != "" {
 		c.ClusterAddr = cfg.ClusterAdvertise
 	}
-	c.ClientAddr = advertised(cfg.Listen, lns.client, cfg.AdvertiseHost)
+	var err error
+	if c.ClientAddr, err = cfg.clientAddr(id, lns.client); err != nil {
+		return nil, err
+	}
 	if lns.http != nil {
 		c.HTTPAddr = advertised(cfg.HTTPAddr, lns.http, cfg.AdvertiseHost)
 	}
@@ -181,8 +208,9 @@ func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) 
 	c.RaftMultiplier = cfg.RaftMultiplier
 	c.SnapshotInterval, c.SnapshotThreshold, c.TrailingLogs = cfg.SnapshotInterval, cfg.SnapshotThreshold, cfg.TrailingLogs
 	c.BrokerExpiry, c.ScanInterval, c.ConnCloseGrace, c.MaxStale = cfg.BrokerExpiry, cfg.ScanInterval, cfg.ConnCloseGrace, cfg.MaxStale
+	c.RemoveDrain = cfg.RemoveDrain
 	c.Logger = logger
-	return c
+	return c, nil
 }
 
 // advertised returns the configured address with the bound port filled in
@@ -243,10 +271,13 @@ func (m *member) shutdown() error {
 	m.ns.Close()
 	close(m.stopEvents)
 	err := m.node.Shutdown()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
 	if m.http != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
 		m.http.Shutdown(ctx)
+	}
+	if m.addrs != nil {
+		m.addrs.Shutdown(ctx)
 	}
 	return err
 }

@@ -131,6 +131,10 @@ func (c *config) setters() map[string]func(string) error {
 		"snapshotThreshold":               setParsed(&c.SnapshotThreshold, parseCount),
 		"trailingLogs":                    setParsed(&c.TrailingLogs, parseCount),
 		"gcPercent":                       setParsed(&c.GCPercent, parseGCPercent),
+		"advertiseClientAddr":             setString(&c.AdvertiseClientAddr),
+		"addressServiceAddr":              setString(&c.AddressServiceAddr),
+		"addressServiceMaxConnections":    setParsed(&c.AddressServiceMaxConns, strconv.Atoi),
+		"removeDrain":                     setParsed(&c.RemoveDrain, parseDuration),
 	}
 }
 
