@@ -56,19 +56,26 @@ Topics:           0
 Build:            raftns 0.1.0 or older (reports no version)
 `
 
+var removedTable = strings.Replace(strings.Replace(noLeaderTable, "Candidate", "Shutdown", 1),
+	"Ready:            no (no leader)\nLeader ready:     no\n",
+	"Ready:            no (removed from the cluster)\nLeader ready:     no\nMembership:       removed (removed from the cluster: refuses client requests)\n", 1)
+
 const peersAnswer = `[
  {"id":"ns-1","address":"10.0.0.1:9866","suffrage":"Voter","leader":false,"reachable":true,"state":"Follower",
   "ready":true,"appliedIndex":118,"lag":3,"lastContactMillis":35,"clientAddr":"10.0.0.1:9876","httpAddr":"10.0.0.1:9856"},
  {"id":"ns-2","address":"10.0.0.2:9866","suffrage":"Voter","leader":true,"reachable":true,"state":"Leader",
   "ready":true,"appliedIndex":121,"lag":0,"lastContactMillis":0},
  {"id":"ns-3","address":"10.0.0.3:9866","suffrage":"Nonvoter","leader":false,"reachable":false,"ready":false,
-  "appliedIndex":0,"lag":0,"lastContactMillis":0}
+  "appliedIndex":0,"lag":0,"lastContactMillis":0},
+ {"id":"ns-5","address":"10.0.0.5:9866","suffrage":"Voter","leader":false,"reachable":true,"state":"Follower",
+  "ready":true,"appliedIndex":121,"lag":0,"lastContactMillis":20,"membership":"draining","drainMillis":30000}
 ]`
 
-const peersTable = `ID    ADDRESS        SUFFRAGE  LEADER  STATE        READY  APPLIED  LAG  LAST CONTACT
-ns-1  10.0.0.1:9866  Voter             Follower     yes    118      3    35ms
-ns-2  10.0.0.2:9866  Voter     *       Leader       yes    121      0    -
-ns-3  10.0.0.3:9866  Nonvoter          unreachable  -      -        -    -
+const peersTable = `ID    ADDRESS        SUFFRAGE  LEADER  STATE               READY  APPLIED  LAG  LAST CONTACT
+ns-1  10.0.0.1:9866  Voter             Follower            yes    118      3    35ms
+ns-2  10.0.0.2:9866  Voter     *       Leader              yes    121      0    -
+ns-3  10.0.0.3:9866  Nonvoter          unreachable         -      -        -    -
+ns-5  10.0.0.5:9866  Voter             Follower, draining  yes    121      0    20ms
 `
 
 func TestAdminCommands_RequestAndOutput(t *testing.T) {
@@ -87,6 +94,9 @@ func TestAdminCommands_RequestAndOutput(t *testing.T) {
 	}{
 		{name: "status table", args: []string{"status"}, status: 200, answer: statusAnswer,
 			wantMethod: "GET", wantPath: "/v1/status", wantStdout: statusTable},
+		{name: "status of a removed member", args: []string{"status"}, status: 200,
+			answer:     `{"id":"ns-9","state":"Shutdown","ready":false,"readyReason":"removed from the cluster","lastContactMillis":-1,"membership":"removed"}`,
+			wantMethod: "GET", wantPath: "/v1/status", wantStdout: removedTable},
 		{name: "status without a leader", args: []string{"status"}, status: 200,
 			answer:     `{"id":"ns-9","state":"Candidate","ready":false,"readyReason":"no leader","lastContactMillis":-1}`,
 			wantMethod: "GET", wantPath: "/v1/status", wantStdout: noLeaderTable},
@@ -118,6 +128,18 @@ func TestAdminCommands_RequestAndOutput(t *testing.T) {
 		{name: "peers remove force escapes the id", args: []string{"peers", "remove", "--force", "ns/3 x"}, status: 200,
 			answer: `{"result":"removed"}`, wantMethod: "DELETE", wantPath: "/v1/peers/ns%2F3%20x", wantQuery: "force=true",
 			wantStdout: "peer ns/3 x: removed\n"},
+		{name: "peers remove at once", args: []string{"peers", "remove", "--drain", "0s", "ns-3"}, status: 200,
+			answer: `{"result":"removed"}`, wantMethod: "DELETE", wantPath: "/v1/peers/ns-3", wantQuery: "drain=0s",
+			wantStdout: "peer ns-3: removed\n"},
+		{name: "peers remove without a drain the cluster cannot replicate", args: []string{"peers", "remove", "ns-3"}, status: 200,
+			answer: `{"result":"removed","note":"removed without a drain: why"}`, wantMethod: "DELETE", wantPath: "/v1/peers/ns-3",
+			wantStdout: "peer ns-3: removed without a drain: why\npeer ns-3: removed\n"},
+		{name: "peers remove no wait", args: []string{"peers", "remove", "--no-wait", "--drain", "1m", "ns-3"}, status: 200,
+			answer: `{"result":"draining","drainMillis":60000}`, wantMethod: "DELETE", wantPath: "/v1/peers/ns-3", wantQuery: "drain=1m0s",
+			wantStdout: "peer ns-3: draining for 1m0s: no longer listed by the address service, still serving; removed when the drain is over\n"},
+		{name: "peers remove json does not wait", args: []string{"-o", "json", "peers", "remove", "ns-3"}, status: 200,
+			answer: `{"result":"draining","drainMillis":30000}`, wantMethod: "DELETE", wantPath: "/v1/peers/ns-3",
+			wantStdout: `{"result":"draining","drainMillis":30000}` + "\n"},
 		{name: "peers remove unknown member", args: []string{"peers", "remove", "nope"}, status: 404,
 			answer: `{"error":"cluster: unknown member: nope"}`, wantMethod: "DELETE", wantPath: "/v1/peers/nope",
 			wantCode: 1, wantStderr: "raftnsctl: cluster: unknown member: nope (HTTP 404)\n"},

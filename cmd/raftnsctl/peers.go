@@ -26,7 +26,7 @@ func (a *app) peersListCommand() *cobra.Command {
 cluster address and suffrage, a "*" on the leader, and, as the member reports
 itself, its Raft state, readiness, applied index, lag behind the leader's last
 log index and time since it last heard from the leader. A member that did not
-answer shows as unreachable.
+answer shows as unreachable; one being removed as draining (peers remove).
 
 With -o json the member's answer is printed unchanged.`,
 		Example: `  raftnsctl peers list
@@ -52,11 +52,18 @@ func printPeers(w io.Writer, peers []adminapi.PeerStatus) error {
 		if p.Leader {
 			leader = "*"
 		}
+		state := orDash(p.State)
 		if !p.Reachable {
-			row(tw, p.ID, p.Address, p.Suffrage, leader, "unreachable", "-", "-", "-", "-")
+			state = "unreachable"
+		}
+		if p.Membership != "" {
+			state += ", " + p.Membership
+		}
+		if !p.Reachable {
+			row(tw, p.ID, p.Address, p.Suffrage, leader, state, "-", "-", "-", "-")
 			continue
 		}
-		row(tw, p.ID, p.Address, p.Suffrage, leader, orDash(p.State), yesNo(p.Ready), p.AppliedIndex, p.Lag,
+		row(tw, p.ID, p.Address, p.Suffrage, leader, state, yesNo(p.Ready), p.AppliedIndex, p.Lag,
 			lastContact(p.LastContactMillis, p.Leader))
 	}
 	return tw.Flush()

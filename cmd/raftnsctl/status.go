@@ -47,6 +47,9 @@ func printStatus(w io.Writer, st *adminapi.Status) error {
 	}
 	row(tw, "Ready:", ready)
 	row(tw, "Leader ready:", yesNo(st.LeaderReady))
+	if st.Membership != "" {
+		row(tw, "Membership:", membershipLine(st.Membership))
+	}
 	row(tw, "Commit index:", st.CommitIndex)
 	row(tw, "Applied index:", st.AppliedIndex)
 	row(tw, "Last index:", st.LastIndex)
@@ -73,4 +76,15 @@ func leaderLine(st *adminapi.Status) string {
 		s += ", http " + st.LeaderHTTPAddr
 	}
 	return s + ")"
+}
+
+// membershipLine says what a member's membership state means.
+func membershipLine(m string) string {
+	switch m {
+	case adminapi.MembershipDraining:
+		return m + " (being removed: no longer listed by the address service, still serving)"
+	case adminapi.MembershipRemoved:
+		return m + " (removed from the cluster: refuses client requests)"
+	}
+	return m
 }
