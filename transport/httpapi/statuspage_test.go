@@ -7,13 +7,16 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 func TestStatusPage_LeaderViewIsSelfContained(t *testing.T) {
@@ -89,5 +92,50 @@ func TestClusterViews_JoinsLivenessByClusterAndAddress(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("broker %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+func TestStatusPage_ShowsDrainingAndRemovedMembers(t *testing.T) {
+	ms := clustertest.Start(t, 3, nil)
+	leader := ms.Leader()
+	var draining, removed *cluster.Node
+	for _, n := range ms.Followers() {
+		if draining == nil {
+			draining = n
+		} else {
+			removed = n
+		}
+	}
+	page := func(n *cluster.Node) string {
+		s := New(n, prometheus.NewRegistry(), nil)
+		s.EnableStatusPage(events.NewRing(5))
+		_, body := get(t, s.Handler(), "/?part=main")
+		return body
+	}
+	ctx := t.Context()
+	if res, err := leader.RemovePeer(ctx, draining.ID(), cluster.RemoveOptions{Drain: time.Hour}); err != nil || res.Result != adminapi.RemoveResultDraining {
+		t.Fatalf("drain %s: %+v, %v", draining.ID(), res, err)
+	}
+	poll.For(t, 5*time.Second, "the drain on every member", func() bool {
+		return draining.Membership() == adminapi.MembershipDraining
+	})
+	if p := page(draining); !strings.Contains(p, `data-membership="draining"`) {
+		t.Fatalf("the draining member's page does not say so:\n%s", p)
+	}
+	if p := page(leader); !strings.Contains(p, `data-member="`+draining.ID()+`" data-role="follower (draining)"`) {
+		t.Fatalf("the leader's page does not show the drain:\n%s", p)
+	}
+	// Cancel the drain by removing the member at once, then remove the
+	// other follower at once too (quorum: force).
+	if _, err := leader.RemovePeer(ctx, draining.ID(), cluster.RemoveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := leader.RemovePeer(ctx, removed.ID(), cluster.RemoveOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	poll.For(t, 20*time.Second, removed.ID()+" to find it was removed", removed.Removed)
+	p := page(removed)
+	if !strings.Contains(p, `data-membership="removed"`) || strings.Contains(p, "Not ready:") {
+		t.Fatalf("the removed member's page:\n%s", p)
 	}
 }

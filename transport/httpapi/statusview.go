@@ -196,12 +196,15 @@ func roleOf(raftState string) string {
 }
 
 func peerRole(p adminapi.PeerStatus) string {
-	if !p.Reachable {
-		return "unreachable"
+	r := "unreachable"
+	if p.Reachable {
+		r = roleOf(p.State)
 	}
-	r := roleOf(p.State)
-	if p.Suffrage != "Voter" {
+	if p.Reachable && p.Suffrage != "Voter" {
 		r += " (non-voter)"
+	}
+	if p.Membership != "" {
+		r += " (" + p.Membership + ")"
 	}
 	return r
 }
