@@ -92,10 +92,13 @@ func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.statefulSets) != 1 || len(m.services) != 1 || len(m.pdbs) != 1 {
-		t.Fatalf("want one StatefulSet, Service and PodDisruptionBudget; got %d, %d, %d", len(m.statefulSets), len(m.services), len(m.pdbs))
+	if len(m.statefulSets) != 1 || len(m.services) != 2 || len(m.pdbs) != 1 {
+		t.Fatalf("want one StatefulSet, two Services and one PodDisruptionBudget; got %d, %d, %d", len(m.statefulSets), len(m.services), len(m.pdbs))
 	}
-	sts, svc, pdb := m.statefulSets[0], m.services[0], m.pdbs[0]
+	sts, svc, client, pdb := m.statefulSets[0], m.services[0], m.services[1], m.pdbs[0]
+	if svc.Spec.ClusterIP != corev1.ClusterIPNone {
+		svc, client = client, svc
+	}
 
 	if svc.Spec.ClusterIP != corev1.ClusterIPNone || !svc.Spec.PublishNotReadyAddresses {
 		t.Fatalf("service %s must be headless and publish not-ready members", svc.Name)
@@ -111,9 +114,10 @@ func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
 	}
 	labels := sts.Spec.Template.Labels
 	for what, sel := range map[string]map[string]string{
-		"StatefulSet selector": sts.Spec.Selector.MatchLabels,
-		"Service selector":     svc.Spec.Selector,
-		"PDB selector":         pdb.Spec.Selector.MatchLabels,
+		"StatefulSet selector":    sts.Spec.Selector.MatchLabels,
+		"Service selector":        svc.Spec.Selector,
+		"client Service selector": client.Spec.Selector,
+		"PDB selector":            pdb.Spec.Selector.MatchLabels,
 	} {
 		if len(sel) == 0 {
 			t.Fatalf("%s is empty", what)
@@ -152,11 +156,12 @@ func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
 			t.Fatalf("%s probe port %s is not a container port (%v)", probe.name, probe.probe.HTTPGet.Port.String(), ports)
 		}
 	}
-	for _, sp := range svc.Spec.Ports {
+	for _, sp := range append(svc.Spec.Ports, client.Spec.Ports...) {
 		if _, ok := ports[sp.TargetPort.String()]; !ok {
 			t.Fatalf("service port %s targets %s, which the container does not name", sp.Name, sp.TargetPort.String())
 		}
 	}
+	checkClientService(t, client, c, ports)
 	if len(sts.Spec.VolumeClaimTemplates) != 1 {
 		t.Fatal("want one volume claim template for the data dir")
 	}
@@ -181,6 +186,27 @@ func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
 	}
 	if !containsArg(c.Args, "--id=$(POD_NAME)") {
 		t.Fatalf("the member ID must come from the pod name: %v", c.Args)
+	}
+}
+
+// checkClientService checks the Service brokers and clients use: a
+// load-balanced one (not headless) that sends traffic to ready members
+// only, with the RocketMQ port and the address-service port the members
+// serve (--address-service-addr).
+func checkClientService(t *testing.T, client *corev1.Service, c corev1.Container, ports map[string]int32) {
+	t.Helper()
+	if client.Spec.ClusterIP == corev1.ClusterIPNone || client.Spec.PublishNotReadyAddresses {
+		t.Fatalf("client service %s must balance over ready members only", client.Name)
+	}
+	served := map[string]bool{}
+	for _, sp := range client.Spec.Ports {
+		served[sp.TargetPort.String()] = true
+	}
+	if !served["namesrv"] || !served["nsaddr"] {
+		t.Fatalf("client service %s must serve the namesrv and nsaddr ports, serves %v", client.Name, served)
+	}
+	if want := fmt.Sprintf("--address-service-addr=:%d", ports["nsaddr"]); !containsArg(c.Args, want) {
+		t.Fatalf("the nsaddr port is not where the members serve the address service (%s): %v", want, c.Args)
 	}
 }
 

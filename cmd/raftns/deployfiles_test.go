@@ -132,6 +132,17 @@ func TestSystemdUnitAndSampleProperties(t *testing.T) {
 	if cfg.ID == "" || len(cfg.Peers) != 3 || cfg.LogFormat != "json" {
 		t.Fatalf("sample: id %q, %d peers, log format %q", cfg.ID, len(cfg.Peers), cfg.LogFormat)
 	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if addr, err := cfg.clientAddr(cfg.ID, ln); err != nil || addr != "10.0.0.1:9876" {
+		t.Fatalf("sample advertises client address %q (%v), want 10.0.0.1:9876 accepted", addr, err)
+	}
+	if cfg.AddressServiceAddr == "" {
+		t.Fatal("the sample serves no address service")
+	}
 	for _, key := range []string{"NoNewPrivileges", "ProtectSystem", "ProtectHome", "PrivateTmp", "CapabilityBoundingSet",
 		"RestrictAddressFamilies", "SystemCallFilter", "MemoryDenyWriteExecute", "DynamicUser"} {
 		if _, ok := unit[key]; !ok {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/raftns/raftns/internal/poll"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -176,6 +177,7 @@ func TestProcessKubernetesStatefulSetAsLocalProcesses(t *testing.T) {
 	}
 	leader := leaderOf(t, procs)
 	wantVoters(t, leader, replicas)
+	pods.wantAddressService(t, replicas)
 
 	for i := replicas; i < 5; i++ {
 		pr := pods.start(t, i)
@@ -197,6 +199,33 @@ func TestProcessKubernetesStatefulSetAsLocalProcesses(t *testing.T) {
 		return true
 	})
 	poll.For(t, 60*time.Second, "five voters", func() bool { return voters(t, leader) == 5 })
+	pods.wantAddressService(t, 5)
+}
+
+// wantAddressService waits until every pod's address-service port (what
+// the client Service balances over) answers the client addresses of the
+// first n pods, in member-id order.
+func (p *statefulSetPods) wantAddressService(t *testing.T, n int) {
+	t.Helper()
+	var want []string
+	for i := 0; i < n; i++ {
+		want = append(want, p.addr(t, i, 9876))
+	}
+	client := &http.Client{Timeout: 2 * time.Second}
+	poll.For(t, 30*time.Second, fmt.Sprintf("the address service of %d pods to list %v", n, want), func() bool {
+		for i := 0; i < n; i++ {
+			resp, err := client.Get("http://" + p.addr(t, i, p.portOf("nsaddr")) + "/rocketmq/nsaddr")
+			if err != nil {
+				return false
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || string(body) != strings.Join(want, ";") {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // addPeer sends what "raftnsctl peers add ID ADDR" sends.
