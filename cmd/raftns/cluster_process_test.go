@@ -271,7 +271,10 @@ func TestProcess_QuorumLossRecoveryFromPeersFile(t *testing.T) {
 
 // TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl adds a member with
 // "raftnsctl peers add" sent to a follower (which passes it to the leader),
-// checks it serves the same routes, then removes it.
+// checks it serves the same routes and is listed by every member's address
+// service, then removes it with a drain: every member stops listing it at
+// once while it still serves; once out, the member, still running, says it
+// was removed and refuses client requests with a remark.
 func TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl(t *testing.T) {
 	ps := startCluster(t, 3)
 	leader := leaderOf(t, ps)
@@ -308,10 +311,25 @@ func TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl(t *testing.T) {
 	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("n4 route = %+v, %v; want %+v", got, err, want)
 	}
-	ctl("peers", "remove", "n4")
-	poll.For(t, 30*time.Second, "n4 out of the configuration and unready", func() bool {
-		return !strings.Contains(ctl("-o", "json", "peers", "list"), `"id": "n4"`) && !n4.ready()
-	})
+	all := append(append([]*proc{}, ps...), n4)
+	wantAddressService(t, all, all)
+
+	remove := exec.Command(raftnsctlBinary(t), "--addr", follower.HTTPAddr, "peers", "remove", "--drain", "10s", "n4")
+	var out strings.Builder
+	remove.Stdout, remove.Stderr = &out, &out
+	if err := remove.Start(); err != nil {
+		t.Fatal(err)
+	}
+	wantAddressService(t, all, ps)
+	if _, err := c.GetRoute(ctx, n4.ClientAddr, "TopicA"); err != nil {
+		t.Fatalf("n4 stopped serving while it drains: %v", err)
+	}
+	if err := remove.Wait(); err != nil || !strings.Contains(out.String(), "peer n4: draining for 10s") ||
+		!strings.HasSuffix(out.String(), "peer n4: removed\n") {
+		t.Fatalf("raftnsctl peers remove: %v\n%s", err, out.String())
+	}
+	wantRemoved(t, c, n4, "TopicA")
+	wantAddressService(t, ps, ps)
 }
 
 var regexpVoter = regexp.MustCompile(`"id": "n4",\s*"address": "[^"]+",\s*"suffrage": "Voter"`)
