@@ -198,8 +198,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: broker expiry, scan interval and close grace must be positive", ErrBadConfig)
 	case c.HeartbeatBatchInterval <= 0 || c.MaxStale <= 0 || c.ForwardHold <= 0 || c.ApplyTimeout <= 0 || c.DirectoryRefresh <= 0:
 		return fmt.Errorf("%w: heartbeat batch interval, max stale, forward hold, apply timeout and directory refresh must be positive", ErrBadConfig)
-	case c.RemoveDrain < 0:
-		return fmt.Errorf("%w: remove drain must not be negative", ErrBadConfig)
+	case c.RemoveDrain < 0 || c.RemoveDrain > MaxDrain:
+		return fmt.Errorf("%w: remove drain %v not in 0s..%v", ErrBadConfig, c.RemoveDrain, MaxDrain)
 	case c.ExpiryBatchMax < 1:
 		return fmt.Errorf("%w: expiry batch max must be at least 1", ErrBadConfig)
 	case c.MassExpiryFraction <= 0 || c.MassExpiryFraction > 1:

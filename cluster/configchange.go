@@ -50,7 +50,7 @@ func removeArgs(id string, opts RemoveOptions) *RemoveArgs {
 func (a *RemoveArgs) options() RemoveOptions {
 	opts := RemoveOptions{Force: a.Force, Drain: DefaultDrain}
 	if a.DrainGiven {
-		opts.Drain = max(0, time.Duration(a.DrainMillis)*time.Millisecond)
+		opts.Drain = time.Duration(min(max(a.DrainMillis, 0), MaxDrain.Milliseconds())) * time.Millisecond
 	}
 	return opts
 }

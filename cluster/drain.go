@@ -16,6 +16,9 @@ import (
 // DefaultDrain asks for the leader's Config.RemoveDrain.
 const DefaultDrain time.Duration = -1
 
+// MaxDrain is the longest drain a removal may ask for.
+const MaxDrain = time.Hour
+
 // RemoveOptions are an operator's choices for removing a member.
 type RemoveOptions struct {
 	// Force removes a voter even when the voters left could not form a
@@ -35,8 +38,12 @@ func (n *Node) drainAllowed() bool { return true }
 
 // drains times, on the leader, the drains of members being removed. The
 // drain itself is replicated (fsm.DrainingMember); its end is timed on the
-// leader's own clock from when the leader began it or, for a drain it
-// inherited from an earlier leader, from when it took office.
+// leader's own monotonic clock: from when the leader began it or, for a
+// drain it inherited from an earlier leader, for what is left of it by the
+// wall-clock start the drain records, at most the whole drain time. So
+// leader changes neither restart a drain nor stretch it beyond one drain
+// time from the change, and a clock that is off shortens or lengthens
+// only the drain the new leader inherited.
 type drains struct {
 	mu sync.Mutex
 	// ends is when each drain this leader knows of is over.
@@ -66,7 +73,8 @@ func (d *drains) due(dm fsm.DrainingMember, now time.Time) bool {
 	defer d.mu.Unlock()
 	end, ok := d.ends[dm.ID]
 	if !ok {
-		end = now.Add(time.Duration(dm.DrainMillis) * time.Millisecond)
+		left := min(max(dm.SinceMillis+dm.DrainMillis-now.UnixMilli(), 0), dm.DrainMillis)
+		end = now.Add(time.Duration(left) * time.Millisecond)
 		d.ends[dm.ID] = end
 	}
 	if now.Before(end) || d.finishing[dm.ID] {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -73,9 +74,9 @@ func TestCluster_RemovalDrainsThenRemovesAndTheMemberKnowsIt(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := via.node.RemovePeer(ctx, "n4", RemoveOptions{Drain: 2 * time.Second})
-	if err != nil || res.Result != adminapi.RemoveResultDraining || res.DrainMillis != 2000 {
-		t.Fatalf("remove n4 = %+v, %v; want draining for 2000 ms", res, err)
+	res, err := via.node.RemovePeer(ctx, "n4", RemoveOptions{Drain: 5 * time.Second})
+	if err != nil || res.Result != adminapi.RemoveResultDraining || res.DrainMillis != 5000 {
+		t.Fatalf("remove n4 = %+v, %v; want draining for 5000 ms", res, err)
 	}
 	// Every member stops listing n4 at once, while n4 still serves.
 	waitAddressLists(t, tc, []string{"client-n1", "client-n2", "client-n3"})
@@ -87,7 +88,7 @@ func TestCluster_RemovalDrainsThenRemovesAndTheMemberKnowsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range peers {
-		if p.ID == "n4" && (p.Membership != adminapi.MembershipDraining || p.DrainMillis != 2000) {
+		if p.ID == "n4" && (p.Membership != adminapi.MembershipDraining || p.DrainMillis != 5000) {
 			t.Fatalf("peers list shows n4 as %+v", p)
 		}
 	}
@@ -96,12 +97,13 @@ func TestCluster_RemovalDrainsThenRemovesAndTheMemberKnowsIt(t *testing.T) {
 		t.Fatalf("second removal = %+v, %v", again, err)
 	}
 
-	poll.For(t, 10*time.Second, "n4 out of the configuration", func() bool { return suffrageOf(t, tc.waitLeaderReady(), "n4") == -1 })
-	poll.For(t, 15*time.Second, "n4 to find it was removed", n4.node.Removed)
-	if ready, why := n4.node.Ready(); ready || why != "removed from the cluster" {
-		t.Fatalf("removed n4: ready %v (%q)", ready, why)
-	}
-	if st := n4.node.Status(); st.Membership != adminapi.MembershipRemoved || st.State != raft.Shutdown.String() {
+	poll.For(t, 20*time.Second, "n4 out of the configuration", func() bool { return suffrageOf(t, tc.waitLeaderReady(), "n4") == -1 })
+	poll.For(t, 15*time.Second, "n4 to find it was removed and say so", func() bool {
+		ready, why := n4.node.Ready()
+		return n4.node.Removed() && !ready && why == "removed from the cluster"
+	})
+	poll.For(t, 5*time.Second, "n4's Raft node to stop", func() bool { return n4.node.Status().State == raft.Shutdown.String() })
+	if st := n4.node.Status(); st.Membership != adminapi.MembershipRemoved {
 		t.Fatalf("removed n4 status: membership %q, state %q", st.Membership, st.State)
 	}
 	if _, err := n4.node.ClientAddresses(); !errors.Is(err, ErrNotReady) {
@@ -161,10 +163,42 @@ func TestCluster_MemberRemovedWhileAwayFindsOutAndStopsCampaigning(t *testing.T)
 	}
 	poll.For(t, 20*time.Second, "the returning member to find it was removed", away.node.Removed)
 	// A removed member no longer campaigns: its Raft node is stopped.
-	if st := away.node.Status(); st.State != raft.Shutdown.String() || st.Membership != adminapi.MembershipRemoved {
-		t.Fatalf("removed member: Raft state %s, membership %q", st.State, st.Membership)
+	poll.For(t, 5*time.Second, "the removed member's Raft node to stop", func() bool {
+		return away.node.Status().State == raft.Shutdown.String()
+	})
+	if st := away.node.Status(); st.Membership != adminapi.MembershipRemoved {
+		t.Fatalf("removed member: membership %q", st.Membership)
 	}
 	if ready, _ := away.node.Ready(); ready {
 		t.Fatal("the removed member counts itself ready")
+	}
+}
+
+func TestDrains_AnInheritedDrainEndsWhenItsStartSaysAtMostOneDrainLater(t *testing.T) {
+	now := time.Unix(10_000, 0)
+	for _, tc := range []struct {
+		name    string
+		since   time.Time
+		dueAt   time.Duration // after now
+		comment string
+	}{
+		{"begun 10 s ago", now.Add(-10 * time.Second), 20 * time.Second, "the rest of it"},
+		{"begun long ago", now.Add(-time.Hour), 0, "over at once"},
+		{"a start ahead of this clock", now.Add(time.Hour), 30 * time.Second, "never more than one drain"},
+	} {
+		d := newDrains()
+		dm := fsm.DrainingMember{ID: "n3", DrainMillis: 30_000, SinceMillis: tc.since.UnixMilli()}
+		if tc.dueAt > 0 && d.due(dm, now) {
+			t.Fatalf("%s: due at once, want %s (%s)", tc.name, tc.dueAt, tc.comment)
+		}
+		if tc.dueAt > 0 && d.due(dm, now.Add(tc.dueAt-time.Millisecond)) {
+			t.Fatalf("%s: due before %s (%s)", tc.name, tc.dueAt, tc.comment)
+		}
+		if !d.due(dm, now.Add(tc.dueAt)) {
+			t.Fatalf("%s: not due at %s (%s)", tc.name, tc.dueAt, tc.comment)
+		}
+		if d.due(dm, now.Add(tc.dueAt+time.Second)) {
+			t.Fatalf("%s: due again while its removal is under way", tc.name)
+		}
 	}
 }

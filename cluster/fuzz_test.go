@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-msgpack/v2/codec"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/adminapi"
 )
 
 // The fuzz targets below cover every decoder the cluster port runs on what
@@ -61,15 +62,18 @@ func FuzzMuxWithKey(f *testing.F) {
 
 // FuzzRPCArgs decodes arbitrary gob streams into each argument type the
 // RPC endpoint takes, as net/rpc does, and a forwarded command as Forward
-// does.
+// does; and into the answers a member reads from another (a heartbeat
+// batch's, a status, a removal's result).
 func FuzzRPCArgs(f *testing.F) {
 	put, _ := fsm.Encode(fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true})
 	for _, v := range []any{
 		&ForwardArgs{From: "n2", Command: put},
-		&HeartbeatArgs{From: "n2", Touched: []fsm.BrokerKey{{}}},
+		&HeartbeatArgs{From: "n2", Touched: []fsm.BrokerKey{{}}, SenderReady: true},
 		&JoinArgs{ID: "n4", ClusterAddr: "127.0.0.1:1"},
-		&RemoveArgs{ID: "n4", Force: true},
+		&RemoveArgs{ID: "n4", Force: true, DrainMillis: 30000, DrainGiven: true},
 		&StatusArgs{},
+		&HeartbeatReply{Result: []byte("42"), ReadyMembers: []string{"n1", "n2"}},
+		&adminapi.Status{ID: "n2", Ready: true, LeaderID: "n1", Configuration: []string{"n1", "n2"}},
 	} {
 		var buf bytes.Buffer
 		if err := gob.NewEncoder(&buf).Encode(v); err != nil {
@@ -82,9 +86,16 @@ func FuzzRPCArgs(f *testing.F) {
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&fwd) == nil {
 			_, _, _ = fsm.Decode(fwd.Command)
 		}
-		for _, v := range []any{&HeartbeatArgs{}, &JoinArgs{}, &RemoveArgs{}, &StatusArgs{}} {
+		for _, v := range []any{&HeartbeatArgs{}, &JoinArgs{}, &RemoveArgs{}, &StatusArgs{}, &HeartbeatReply{}, &adminapi.Status{}} {
 			_ = gob.NewDecoder(bytes.NewReader(data)).Decode(v)
 		}
+		var ra RemoveArgs
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&ra) == nil {
+			if d := ra.options().Drain; d < DefaultDrain || d > MaxDrain || (ra.DrainGiven && d < 0) {
+				t.Fatalf("a removal's drain decoded as %v from %+v", d, ra)
+			}
+		}
+		_, _ = decodeRemoveResult(data)
 	})
 }
 

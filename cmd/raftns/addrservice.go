@@ -3,13 +3,9 @@ package main
 import (
 	"fmt"
 	"net"
-	"time"
 
 	"github.com/raftns/raftns/cluster"
 )
-
-// maxRemoveDrain bounds --remove-drain.
-const maxRemoveDrain = time.Hour
 
 // validateAddressService checks the settings of the address service,
 // the advertised client address and removals.
@@ -25,8 +21,8 @@ func (c *config) validateAddressService() error {
 	switch {
 	case c.AddressServiceMaxConns < 1:
 		return fmt.Errorf("address service max connections %d must be at least 1", c.AddressServiceMaxConns)
-	case c.RemoveDrain < 0 || c.RemoveDrain > maxRemoveDrain:
-		return fmt.Errorf("remove drain %v must be from 0s to %v", c.RemoveDrain, maxRemoveDrain)
+	case c.RemoveDrain < 0 || c.RemoveDrain > cluster.MaxDrain:
+		return fmt.Errorf("remove drain %v must be from 0s to %v", c.RemoveDrain, cluster.MaxDrain)
 	}
 	return nil
 }

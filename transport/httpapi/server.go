@@ -136,15 +136,12 @@ func (s *Server) addPeer(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// maxDrain bounds the drain a removal may ask for.
-const maxDrain = time.Hour
-
 func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
 	opts := cluster.RemoveOptions{Force: r.URL.Query().Get("force") == "true", Drain: cluster.DefaultDrain}
 	if v := r.URL.Query().Get("drain"); v != "" {
 		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > maxDrain {
-			return badRequest(fmt.Sprintf("drain %q: want a duration from 0s to %s, e.g. 30s", v, maxDrain))
+		if err != nil || d < 0 || d > cluster.MaxDrain {
+			return badRequest(fmt.Sprintf("drain %q: want a duration from 0s to %s, e.g. 30s", v, cluster.MaxDrain))
 		}
 		opts.Drain = d
 	}
