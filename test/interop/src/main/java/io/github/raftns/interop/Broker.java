@@ -39,7 +39,8 @@ final class Broker {
 
     /**
      * Broker prepares (does not start) a broker. brokerId 0 is a master (ASYNC_MASTER), anything else a SLAVE.
-     * namesrvAddr is the broker's namesrvAddr value; extra overrides or adds properties.
+     * namesrvAddr is the broker's namesrvAddr value, null for none (a broker that fetches its list from an
+     * address server); extra overrides or adds properties.
      */
     Broker(Settings s, Ports ports, String name, String brokerName, long brokerId, Version version,
            String namesrvAddr, Map<String, String> extra) {
@@ -56,7 +57,9 @@ final class Broker {
         props.put("brokerId", Long.toString(brokerId));
         props.put("brokerRole", brokerId == 0 ? "ASYNC_MASTER" : "SLAVE");
         props.put("flushDiskType", "ASYNC_FLUSH");
-        props.put("namesrvAddr", namesrvAddr);
+        if (namesrvAddr != null) {
+            props.put("namesrvAddr", namesrvAddr);
+        }
         props.put("brokerIP1", "127.0.0.1");
         props.put("brokerIP2", "127.0.0.1");
         props.put("listenPort", Integer.toString(port));

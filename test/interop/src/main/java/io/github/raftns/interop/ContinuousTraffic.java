@@ -17,10 +17,12 @@ import org.apache.rocketmq.common.message.MessageExt;
 
 /**
  * ContinuousTraffic keeps a real 5.x producer sending a message every 20 ms, with the client's own
- * retries only, and a push consumer receiving them, for as long as a migration runs. switchTo moves
- * both to another namesrvAddr the way an application is redeployed: a new producer and consumer with
- * the new list start, sends go through the new producer, then the old ones shut down. Every failed
- * send is counted; nothing is retried by the harness.
+ * retries only, and a push consumer receiving them, for as long as a migration or a membership change
+ * runs. switchTo moves both to another namesrvAddr the way an application is redeployed: a new producer
+ * and consumer with the new list start, sends go through the new producer, then the old ones shut down.
+ * With a null namesrvAddr the clients get none and fetch their list from the address server the
+ * rocketmq.namesrv.domain system property names. Every failed send is counted; nothing is retried by
+ * the harness.
  */
 final class ContinuousTraffic {
     /** Outcome of the whole run. */
@@ -70,6 +72,11 @@ final class ContinuousTraffic {
     /** failedSends returns how many sends failed so far. */
     int failedSends() {
         return failed.get();
+    }
+
+    /** nameServers returns the producer's name-server list as its client instance holds it now. */
+    java.util.List<String> nameServers() {
+        return producer.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl().getNameServerAddressList();
     }
 
     /** switchTo starts a producer and a consumer on namesrvAddr, moves the sends to it and stops the old ones. */
@@ -130,7 +137,9 @@ final class ContinuousTraffic {
 
     private DefaultMQProducer producer(String namesrvAddr) throws Exception {
         DefaultMQProducer p = new DefaultMQProducer(group + "_producer");
-        p.setNamesrvAddr(namesrvAddr);
+        if (namesrvAddr != null) {
+            p.setNamesrvAddr(namesrvAddr);
+        }
         p.setInstanceName(group + "-p" + generation.incrementAndGet() + "-" + System.nanoTime());
         p.setPollNameServerInterval(1000);
         p.start();
@@ -139,7 +148,9 @@ final class ContinuousTraffic {
 
     private DefaultMQPushConsumer consumer(String namesrvAddr) throws Exception {
         DefaultMQPushConsumer c = new DefaultMQPushConsumer(group);
-        c.setNamesrvAddr(namesrvAddr);
+        if (namesrvAddr != null) {
+            c.setNamesrvAddr(namesrvAddr);
+        }
         c.setInstanceName(group + "-c" + generation.incrementAndGet() + "-" + System.nanoTime());
         c.setPollNameServerInterval(1000);
         c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);

@@ -107,6 +107,9 @@ public final class Main {
         if (s.wants("proxy")) {
             step(c, "proxy", () -> ProxyScenario.run(c));
         }
+        if (s.wants("addrsvc")) {
+            step(c, "addrsvc", () -> AddressServiceScenario.run(c));
+        }
     }
 
     /** Step is a scenario body that may throw. */

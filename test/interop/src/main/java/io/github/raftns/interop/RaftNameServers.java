@@ -29,6 +29,8 @@ final class RaftNameServers implements NameServers {
         final int httpPort;
         final Path dir;
         Proc proc;
+        /** added is set for a member added to the running cluster rather than one of the initial --peers. */
+        boolean added;
 
         Node(String id, int port, int clusterPort, int httpPort, Path dir) {
             this.id = id;
@@ -50,6 +52,11 @@ final class RaftNameServers implements NameServers {
 
         String http() {
             return "http://127.0.0.1:" + httpPort;
+        }
+
+        /** admin is the member's admin address (raftnsctl --addr, the address service's domain). */
+        String admin() {
+            return "127.0.0.1:" + httpPort;
         }
     }
 
@@ -86,17 +93,45 @@ final class RaftNameServers implements NameServers {
     }
 
     private void launch(Node n) throws IOException {
+        String peers = nodes.stream().filter(x -> !x.added).map(x -> x.id + "=127.0.0.1:" + x.clusterPort)
+            .collect(Collectors.joining(","));
+        launch(n, n.added ? List.of("--bootstrap=false") : List.of("--peers", peers));
+    }
+
+    private void launch(Node n, List<String> formation) throws IOException {
         Files.createDirectories(n.dir.resolve("data"));
-        String peers = nodes.stream().map(x -> x.id + "=127.0.0.1:" + x.clusterPort).collect(Collectors.joining(","));
         List<String> cmd = new ArrayList<>(List.of(settings.raftnsBin.toAbsolutePath().toString(),
             "--id", n.id,
             "--listen", n.addr(),
             "--cluster-addr", "127.0.0.1:" + n.clusterPort,
             "--http-addr", "127.0.0.1:" + n.httpPort,
-            "--data-dir", n.dir.resolve("data").toString(),
-            "--peers", peers));
+            "--data-dir", n.dir.resolve("data").toString()));
+        cmd.addAll(formation);
         cmd.addAll(settings.raftnsExtraArgs);
         n.proc = procs.start("raftns-" + n.id, n.dir, cmd, Map.of());
+    }
+
+    /**
+     * launchJoiner starts one more member, id, empty and waiting to be added (--bootstrap=false); it is
+     * one of members() from now on. Adding it is the caller's (raftnsctl peers add).
+     */
+    Node launchJoiner(String id, Ports ports) throws IOException {
+        Node n = new Node(id, ports.one(), ports.one(), ports.one(), settings.work.resolve("raftns-" + id));
+        n.added = true;
+        nodes.add(n);
+        launch(n);
+        return n;
+    }
+
+    /** addressService returns what n's address service answers (GET /rocketmq/nsaddr): "CODE BODY". */
+    String addressService(Node n) throws IOException, InterruptedException {
+        HttpResponse<String> resp = get(n, "/rocketmq/nsaddr");
+        return resp.statusCode() + " " + resp.body();
+    }
+
+    /** metrics returns n's Prometheus metrics text (GET /metrics). */
+    String metrics(Node n) throws IOException, InterruptedException {
+        return get(n, "/metrics").body();
     }
 
     private void awaitReady(Node n, Duration deadline) {

@@ -30,7 +30,7 @@ final class Settings {
     final String classpathGrpcClient;
     /** The raftns binary (NAMESRV=raftns). */
     final Path raftnsBin;
-    /** The raftnsctl binary (the migrate scenario). */
+    /** The raftnsctl binary (the migrate and addrsvc scenarios). */
     final Path raftnsctlBin;
     /** Extra arguments for every raftns member, split on spaces (RAFTNS_EXTRA_ARGS). */
     final List<String> raftnsExtraArgs;
