@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-msgpack/v2/codec"
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 )
@@ -68,7 +69,7 @@ func FuzzRPCArgs(f *testing.F) {
 	put, _ := fsm.Encode(fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true})
 	for _, v := range []any{
 		&ForwardArgs{From: "n2", Command: put},
-		&HeartbeatArgs{From: "n2", Touched: []fsm.BrokerKey{{}}, SenderReady: true},
+		&HeartbeatArgs{From: "n2", Touched: []fsm.BrokerKey{{}}, SenderReadiness: liveness.SenderNotReady},
 		&JoinArgs{ID: "n4", ClusterAddr: "127.0.0.1:1"},
 		&RemoveArgs{ID: "n4", Force: true, DrainMillis: 30000, DrainGiven: true},
 		&StatusArgs{},

@@ -36,7 +36,10 @@ type HeartbeatReply struct {
 // leader's answer: its commit index and the members it counts ready.
 func deliverBatch(pool *rpcPool, ready func() bool, delivered func(commit []byte, readyMembers []string)) func(context.Context, string, *liveness.Batch) error {
 	return func(ctx context.Context, addr string, b *liveness.Batch) error {
-		b.SenderReady = ready()
+		b.SenderReadiness = liveness.SenderNotReady
+		if ready() {
+			b.SenderReadiness = liveness.SenderReady
+		}
 		var reply HeartbeatReply
 		err := pool.call(ctx, addr, "Heartbeats", b, &reply, false)
 		if err == nil {

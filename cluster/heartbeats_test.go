@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/raftns/raftns/cluster/liveness"
@@ -35,7 +36,7 @@ func TestHeartbeats_ReadinessFieldsCrossReleases(t *testing.T) {
 		Replicas       []liveness.ControllerHeartbeat
 		RecentlyClosed []fsm.BrokerKey
 	}
-	b := &liveness.Batch{From: "n2", Touched: []fsm.BrokerKey{{Cluster: "c", Addr: "a:1"}}, SenderReady: true}
+	b := &liveness.Batch{From: "n2", Touched: []fsm.BrokerKey{{Cluster: "c", Addr: "a:1"}}, SenderReadiness: liveness.SenderReady}
 	var old oldBatch
 	gobInto(t, b, &old)
 	if old.From != "n2" || len(old.Touched) != 1 {
@@ -43,8 +44,8 @@ func TestHeartbeats_ReadinessFieldsCrossReleases(t *testing.T) {
 	}
 	var fromOld liveness.Batch
 	gobInto(t, &oldBatch{From: "n3"}, &fromOld)
-	if fromOld.From != "n3" || fromOld.SenderReady {
-		t.Fatalf("an older follower's batch reads as %+v", fromOld)
+	if fromOld.From != "n3" || fromOld.SenderReadiness != 0 {
+		t.Fatalf("an older follower's batch reads as %+v, want its readiness not said", fromOld)
 	}
 
 	reply := &HeartbeatReply{Result: []byte("42"), ReadyMembers: []string{"n1", "n2"}}
@@ -62,5 +63,33 @@ func TestHeartbeats_ReadinessFieldsCrossReleases(t *testing.T) {
 	gobInto(t, &LeaderReply{ErrKind: "not-leader", Err: "cluster: not leader"}, &refused)
 	if !reflect.DeepEqual(refused, HeartbeatReply{ErrKind: "not-leader", Err: "cluster: not leader"}) {
 		t.Fatalf("a refusal reads as %+v", refused)
+	}
+}
+
+// TestHeartbeats_AFollowerThatDoesNotSayIsCountedReady sends the leader
+// batches in the name of a stopped follower, as a member of a release
+// without SenderReadiness would send them: it is counted ready while it
+// sends, and one that says it is not ready is not.
+func TestHeartbeats_AFollowerThatDoesNotSayIsCountedReady(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	quiet := tc.followers()[0]
+	tc.stop(quiet)
+	endpoint := &rpcEndpoint{n: leader.node}
+	listed := func(readiness uint8) bool {
+		var reply HeartbeatReply
+		if err := endpoint.Heartbeats(&HeartbeatArgs{From: quiet.id, SenderReadiness: readiness}, &reply); err != nil || reply.ErrKind != "" {
+			t.Fatalf("heartbeats: %v %+v", err, reply)
+		}
+		return slices.Contains(reply.ReadyMembers, quiet.id) && slices.Contains(reply.ReadyMembers, leader.id)
+	}
+	if !listed(0) {
+		t.Fatal("a follower that does not say whether it is ready was not counted ready")
+	}
+	if listed(liveness.SenderNotReady) {
+		t.Fatal("a follower that says it is not ready was counted ready")
+	}
+	if !listed(liveness.SenderReady) {
+		t.Fatal("a ready follower was not counted ready")
 	}
 }

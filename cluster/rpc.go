@@ -134,7 +134,9 @@ func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *HeartbeatReply) err
 		return nil
 	}
 	now := time.Now()
-	e.n.ready.heardFrom(args.From, args.SenderReady, now)
+	// A member of a release that does not say is counted ready while it
+	// sends batches.
+	e.n.ready.heardFrom(args.From, args.SenderReadiness != liveness.SenderNotReady, now)
 	// The follower learns how far behind it is (readiness), and who is
 	// ready (the address service).
 	reply.Result = strconv.AppendUint(nil, e.n.raft.CommitIndex(), 10)

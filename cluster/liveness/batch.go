@@ -34,12 +34,20 @@ type Batch struct {
 	// RecentlyClosed are brokers whose last connection here closed lately
 	// and has not reopened; repeated in every batch while it lasts.
 	RecentlyClosed []fsm.BrokerKey
-	// SenderReady says whether the sending member serves reads. This
-	// package neither sets nor reads it: the cluster package fills it in
-	// before sending, and the leader lists ready members in the address
-	// service. A leader of a release without it ignores it.
-	SenderReady bool
+	// SenderReadiness says whether the sending member serves reads:
+	// SenderReady, SenderNotReady, or zero from a member of a release
+	// that does not say. This package neither sets nor reads it: the
+	// cluster package fills it in before sending, and the leader lists
+	// ready members in the address service. A leader of a release without
+	// it ignores it.
+	SenderReadiness uint8
 }
+
+// The values of Batch.SenderReadiness; zero is "not said".
+const (
+	SenderReady    uint8 = 1
+	SenderNotReady uint8 = 2
+)
 
 // heardBatch is what this member heard since its last batch: brokers that
 // showed a sign of life, brokers with a live connection here (by count of
