@@ -329,6 +329,7 @@ func TestCluster_RemoveLeader(t *testing.T) {
 
 func TestCluster_RemoveRefusesToBreakQuorum(t *testing.T) {
 	tc := newTestCluster(t, 3, nil)
+	allowDrains(t, tc)
 	leader := tc.waitLeaderReady()
 	fs := tc.followers()
 	tc.stop(fs[0])

@@ -84,10 +84,10 @@ type membership struct {
 	self  func() adminapi.Status
 	// removeViaLeader asks whoever leads to remove a member.
 	removeViaLeader func(ctx context.Context, id string, opts RemoveOptions) (adminapi.RemovePeer, error)
-	// drains times the drains of members being removed; drainAllowed
-	// reports whether a drain may be replicated.
+	// drains times the drains of members being removed; drainRefusal
+	// says why a drain may not be replicated (nil when it may).
 	drains       *drains
-	drainAllowed func() bool
+	drainRefusal func() error
 }
 
 func (m *membership) isLeader() bool { return m.raft.State() == raft.Leader }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/feature"
 )
 
 // DefaultDrain asks for the leader's Config.RemoveDrain.
@@ -31,10 +32,9 @@ type RemoveOptions struct {
 	Drain time.Duration
 }
 
-// drainAllowed reports whether the leader may propose SetMemberDraining:
-// only once every member reads it.
-// TODO(gate): switch to the cluster version gate when it is available.
-func (n *Node) drainAllowed() bool { return true }
+// drainRefusal says why a removal cannot drain: nil once the cluster
+// version gate allows SetMemberDraining, which every member must read.
+func (n *Node) drainRefusal() error { return n.Gate().Check(feature.DrainedRemoval) }
 
 // drains times, on the leader, the drains of members being removed. The
 // drain itself is replicated (fsm.DrainingMember); its end is timed on the
@@ -121,9 +121,10 @@ func (m *membership) startDrain(ctx context.Context, s raft.Server, opts RemoveO
 		return adminapi.RemovePeer{Result: adminapi.RemoveResultDraining, DrainMillis: cur.DrainMillis}, nil
 	}
 	var note string
-	if drain > 0 && !m.drainAllowed() {
-		note = "removed without a drain: not every member's release knows drains yet (docs/operations.md, \"Upgrading\")"
-		drain = 0
+	if drain > 0 {
+		if err := m.drainRefusal(); err != nil {
+			note, drain = "removed at once, without a drain: "+err.Error(), 0
+		}
 	}
 	if drain <= 0 {
 		err := m.removeNow(ctx, s, opts.Force)

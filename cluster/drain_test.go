@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,17 @@ import (
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 )
+
+// allowDrains raises the cluster version so that the gate allows drains
+// (a new cluster starts at the baseline, where removals take effect at
+// once).
+func allowDrains(t *testing.T, tc *testCluster) {
+	t.Helper()
+	if _, err := tc.waitLeaderReady().node.FinalizeUpgrade(context.Background()); err != nil {
+		t.Fatalf("finalize: %v", err)
+	}
+	tc.waitSame()
+}
 
 // addressLists returns what every running member's address service
 // answers ("!" and the error for a refusal).
@@ -62,6 +74,7 @@ func TestCluster_AddressServiceListsTheReadyVotersInIDOrder(t *testing.T) {
 
 func TestCluster_RemovalDrainsThenRemovesAndTheMemberKnowsIt(t *testing.T) {
 	tc := newTestCluster(t, 3, nil)
+	allowDrains(t, tc)
 	leader := tc.waitLeaderReady()
 	n4 := tc.newMember("n4")
 	tc.start(n4, func(c *Config) { c.Join = []string{leader.addr}; c.Bootstrap = false })
@@ -122,6 +135,7 @@ func TestCluster_RemovalDrainsThenRemovesAndTheMemberKnowsIt(t *testing.T) {
 
 func TestCluster_RemovingTheLeaderDrainsItFirst(t *testing.T) {
 	tc := newTestCluster(t, 3, nil)
+	allowDrains(t, tc)
 	old := tc.waitLeaderReady()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -143,6 +157,21 @@ func TestCluster_RemovingTheLeaderDrainsItFirst(t *testing.T) {
 		if m != old && suffrageOf(t, m, old.id) != -1 {
 			t.Fatalf("%s still has %s in its configuration", m.id, old.id)
 		}
+	}
+}
+
+func TestCluster_WithoutTheGateARemovalTakesEffectAtOnceAndSaysWhy(t *testing.T) {
+	tc := newTestCluster(t, 3, nil)
+	leader := tc.waitLeaderReady()
+	gone := tc.followers()[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := leader.node.RemovePeer(ctx, gone.id, RemoveOptions{Drain: DefaultDrain})
+	if err != nil || res.Result != adminapi.RemoveResultRemoved || !strings.Contains(res.Note, "raftnsctl upgrade finalize") {
+		t.Fatalf("remove %s before finalizing = %+v, %v; want removed at once with a note saying why", gone.id, res, err)
+	}
+	if suffrageOf(t, leader, gone.id) != -1 || len(leader.node.FSM().DrainingMembers()) != 0 {
+		t.Fatalf("%s still in the configuration, or a drain was written", gone.id)
 	}
 }
 

@@ -195,7 +195,7 @@ func (n *Node) assemble(notify chan bool) {
 	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
 		promotions: map[raft.ServerID]time.Time{}, propose: n.proposer.apply,
 		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer,
-		drains: newDrains(), drainAllowed: n.drainAllowed}
+		drains: newDrains(), drainRefusal: n.drainRefusal}
 }
 
 // runLoops starts the loops every member runs for its lifetime.

@@ -1,5 +1,7 @@
 package fsm
 
+import "github.com/raftns/raftns/internal/feature"
+
 // CommandType identifies a state change in the Raft log. The values live in
 // the Raft log and in snapshots of every member: they are only ever added,
 // never renumbered or reused. A retired value stays declared, marked
@@ -73,8 +75,9 @@ var commands = newRegistry(
 		func(_ *FSM, s *state, c *SetMember, _ uint64) bool { return s.applySetMember(c) }),
 	command(RemoveMemberType, "RemoveMember", LeaderOnly,
 		func(_ *FSM, s *state, c *RemoveMember, _ uint64) bool { return s.applyRemoveMember(c) }),
-	command(SetMemberDrainingType, "SetMemberDraining", LeaderOnly,
+	needs(command(SetMemberDrainingType, "SetMemberDraining", LeaderOnly,
 		func(_ *FSM, s *state, c *SetMemberDraining, _ uint64) bool { return s.applySetMemberDraining(c) }),
+		feature.DrainedRemoval),
 	commandWithResult(AckMinBrokerIDNoticeType, "AckMinBrokerIDNotice", LeaderOnly,
 		func(_ *FSM, s *state, c *AckMinBrokerIDNotice, _ uint64) (AckResult, bool) {
 			return s.applyAckMinBrokerIDNotice(c)

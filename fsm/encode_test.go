@@ -41,8 +41,18 @@ func TestEncode_RoundTripsEveryCommand(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Encode: %v", err)
 				}
-				if buf[0] != byte(flagged) {
-					t.Fatalf("type byte = %d, want %d", buf[0], flagged)
+				// A command that needs a feature travels in the versioned
+				// envelope of the feature's release.
+				want := ""
+				if f := NeededFeature(typ); !f.IsZero() {
+					want = f.Since.String()
+				}
+				release, inner, err := splitVersioned(buf)
+				if err != nil || release != want {
+					t.Fatalf("envelope of %x: release %q, %v; want %q", buf, release, err, want)
+				}
+				if inner[0] != byte(flagged) {
+					t.Fatalf("type byte = %d, want %d", inner[0], flagged)
 				}
 				gotType, got, err := Decode(buf)
 				if err != nil || gotType != flagged || !reflect.DeepEqual(got, cmd) {

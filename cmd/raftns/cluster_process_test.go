@@ -285,6 +285,7 @@ func TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl(t *testing.T) {
 	if _, err := c.RegisterBroker(ctx, follower.ClientAddr, reg); err != nil {
 		t.Fatal(err)
 	}
+	allowDrains(t, follower)
 	n4 := newProc(t, "n4", "--bootstrap=false")
 	n4.start()
 	ctl := func(args ...string) string {

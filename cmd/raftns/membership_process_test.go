@@ -79,23 +79,34 @@ func wantRemoved(t *testing.T, c *nsclient.Client, p *proc, topic string) {
 	}
 }
 
-// removeVia sends what "raftnsctl peers remove ID --drain DRAIN" sends,
-// without waiting for the drain.
-func removeVia(t *testing.T, via *proc, id string, drain time.Duration) adminapi.RemovePeer {
+// adminDo sends method path to p's admin port, as raftnsctl does, and
+// decodes the JSON answer into out; it fails the test on anything but 200.
+func adminDo(t *testing.T, p *proc, method, path string, out any) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodDelete, "http://"+via.HTTPAddr+"/v1/peers/"+id+"?drain="+drain.String(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := p.Do(ctxT(t, 30*time.Second), method, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var res adminapi.RemovePeer
-	if err := json.NewDecoder(resp.Body).Decode(&res); resp.StatusCode != http.StatusOK || err != nil {
-		t.Fatalf("remove %s: HTTP %d (%v)", id, resp.StatusCode, err)
+	if err := json.NewDecoder(resp.Body).Decode(out); resp.StatusCode != http.StatusOK || err != nil {
+		t.Fatalf("%s %s: HTTP %d (%v)", method, path, resp.StatusCode, err)
 	}
+}
+
+// allowDrains raises the cluster version (raftnsctl upgrade finalize), so
+// that removals drain: a new cluster starts at the baseline version.
+func allowDrains(t *testing.T, via *proc) {
+	t.Helper()
+	var res adminapi.FinalizeResult
+	adminDo(t, via, http.MethodPost, "/v1/upgrade/finalize", &res)
+}
+
+// removeVia sends what "raftnsctl peers remove ID --drain DRAIN" sends,
+// without waiting for the drain.
+func removeVia(t *testing.T, via *proc, id string, drain time.Duration) adminapi.RemovePeer {
+	t.Helper()
+	var res adminapi.RemovePeer
+	adminDo(t, via, http.MethodDelete, "/v1/peers/"+id+"?drain="+drain.String(), &res)
 	return res
 }
 
@@ -112,6 +123,7 @@ func TestProcess_GoClientFindsTheMembersThroughTheAddressService(t *testing.T) {
 	if _, err := c.RegisterBroker(ctx, ps[1].ClientAddr, brokerRegistration("DefaultCluster", "broker-a", fb.addr, 0, 1, "TopicTest")); err != nil {
 		t.Fatal(err)
 	}
+	allowDrains(t, ps[0])
 	instance := fmt.Sprintf("raftns-test-%d", rand.Uint64())
 	resolver := primitive.NewHttpResolver(instance, "http://"+ps[0].HTTPAddr+"/rocketmq/nsaddr")
 	t.Cleanup(func() { removeResolverSnapshot(instance) })

@@ -21,4 +21,10 @@ var (
 	// record. Finalizing checks every member's release directly, since
 	// the gate cannot vouch for the entry that raises it.
 	ClusterVersion = declare("cluster-version", "0.2.0")
+
+	// DrainedRemoval is the SetMemberDraining log entry and the draining
+	// member snapshot record: a removal that drains the member first
+	// (docs/operations.md, "Membership changes"). Without it a removal
+	// takes effect at once.
+	DrainedRemoval = declare("drained-removal", "0.2.0")
 )

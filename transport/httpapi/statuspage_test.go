@@ -113,6 +113,9 @@ func TestStatusPage_ShowsDrainingAndRemovedMembers(t *testing.T) {
 		return body
 	}
 	ctx := t.Context()
+	if _, err := leader.FinalizeUpgrade(ctx); err != nil { // drains need the cluster version
+		t.Fatal(err)
+	}
 	if res, err := leader.RemovePeer(ctx, draining.ID(), cluster.RemoveOptions{Drain: time.Hour}); err != nil || res.Result != adminapi.RemoveResultDraining {
 		t.Fatalf("drain %s: %+v, %v", draining.ID(), res, err)
 	}

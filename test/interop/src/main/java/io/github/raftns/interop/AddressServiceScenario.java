@@ -102,6 +102,11 @@ final class AddressServiceScenario {
         c.check("addrsvc.added-member-answers-the-route", Duration.ofSeconds(10),
             () -> NsView.routeHas(c.view.route(added, TOPIC), BROKER_NAME, Map.of(0L, broker.addr()), 4, 6));
 
+        // A new cluster runs at the baseline cluster version, where a removal takes effect at once: raise it
+        // so that removals drain (docs/operations.md, "Upgrading").
+        Ctl.Result fin = ctl.run("--addr", via.admin(), "upgrade", "finalize");
+        fin.print("raftnsctl upgrade finalize");
+        c.report.check("addrsvc.upgrade-finalize", fin.exitCode() == 0 ? null : fin.brief());
         RaftNameServers.Node removed = four.get(2);
         Ctl.Result rm = ctl.run("--addr", via.admin(), "peers", "remove", "--drain", DRAIN.toSeconds() + "s", removed.id);
         rm.print("raftnsctl peers remove " + removed.id);
