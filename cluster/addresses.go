@@ -26,7 +26,7 @@ func (n *Node) ClientAddresses() ([]string, error) {
 	}
 	readyIDs, known := n.ready.followerReady()
 	if n.tenure.inOffice() {
-		readyIDs, known = n.ready.leaderReady(n.cfg.ID, configurationIDs(n.raft), time.Now()), true
+		readyIDs, known = n.ready.leaderReady(n.cfg.ID, serverIDs(conf), time.Now()), true
 	}
 	ready := map[string]bool{}
 	for _, id := range readyIDs {

@@ -268,8 +268,13 @@ func configurationIDs(r *raft.Raft) []string {
 	if fut.Error() != nil {
 		return nil
 	}
-	var ids []string
-	for _, s := range fut.Configuration().Servers {
+	return serverIDs(fut.Configuration())
+}
+
+// serverIDs lists the ids of the members of conf.
+func serverIDs(conf raft.Configuration) []string {
+	ids := make([]string, 0, len(conf.Servers))
+	for _, s := range conf.Servers {
 		ids = append(ids, string(s.ID))
 	}
 	return ids

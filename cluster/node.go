@@ -215,7 +215,7 @@ func (n *Node) runLoops(form formation) {
 	n.goLoop(watch.run)
 	hb := n.cfg.raftConfig().HeartbeatTimeout
 	removal := &removalWatch{self: n.cfg.ID, raft: n.raft, grace: max(removedGraceMin, 5*hb), probe: n.memberStatus,
-		removed: n.leaveAsRemoved, logger: n.logger, stop: n.shutdownCh}
+		removed: n.leaveAsRemoved, stop: n.shutdownCh}
 	n.goLoop(removal.run)
 	n.goLoop(func() { n.leaders.observe(n.raft, n.shutdownCh) })
 	n.goLoop(func() { n.leaders.watchSilence(n.raft, n.shutdownCh) })

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
@@ -42,7 +41,6 @@ type removalWatch struct {
 	probe func(ctx context.Context, addr string) (adminapi.Status, error)
 	// removed is called once with what showed the removal.
 	removed func(reason string)
-	logger  hclog.Logger
 	stop    <-chan struct{}
 }
 
