@@ -58,7 +58,8 @@ func newDrains() *drains {
 	return &drains{ends: map[string]time.Time{}, finishing: map[string]bool{}, warned: map[string]time.Time{}}
 }
 
-// reset forgets every drain's end: a new term of office starts them over.
+// reset forgets every drain's end: a new term of office derives them again
+// from the replicated drains (due).
 func (d *drains) reset() {
 	d.mu.Lock()
 	defer d.mu.Unlock()

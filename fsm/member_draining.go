@@ -14,8 +14,8 @@ type DrainingMember struct {
 	// removed.
 	DrainMillis int64
 	// SinceMillis is the proposing leader's wall clock when the drain
-	// began, for display only: the leader times the drain on its own
-	// clock, and a new leader drains for the whole time again.
+	// began. That leader times the drain on its monotonic clock; a new
+	// leader takes what is left of it by this start, at most DrainMillis.
 	SinceMillis int64
 	// Force removes the member at the end of the drain even when the
 	// voters left could not form a quorum without it.
