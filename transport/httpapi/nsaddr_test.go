@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"io"
@@ -136,7 +137,7 @@ func TestAddressService_OwnListenerIsBounded(t *testing.T) {
 	}
 	srv := NewAddressServer(&fixedLister{addrs: []string{"10.0.0.1:9876", "10.0.0.2:9876"}}, 1, nil)
 	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Shutdown(t.Context()) })
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
 	url := "http://" + ln.Addr().String() + "/rocketmq/nsaddr"
 	client := &http.Client{Timeout: 500 * time.Millisecond, Transport: &http.Transport{DisableKeepAlives: true}}
 	fetch := func() (string, error) {
