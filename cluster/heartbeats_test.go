@@ -6,9 +6,11 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // gobInto encodes v as the cluster port's RPCs do and decodes it into out.
@@ -73,6 +75,9 @@ func TestHeartbeats_ReadinessFieldsCrossReleases(t *testing.T) {
 func TestHeartbeats_AFollowerThatDoesNotSayIsCountedReady(t *testing.T) {
 	tc := newTestCluster(t, 3, nil)
 	leader := tc.waitLeaderReady()
+	// The leader answers about the members of the directory: wait until
+	// it lists the one that will go quiet.
+	poll.For(t, 10*time.Second, "every member in the directory", func() bool { return len(leader.node.FSM().Members()) == 3 })
 	quiet := tc.followers()[0]
 	tc.stop(quiet)
 	endpoint := &rpcEndpoint{n: leader.node}

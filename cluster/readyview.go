@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/raftns/raftns/fsm"
 )
 
 // readyView is who, among the members, serves reads: what the address
@@ -31,6 +33,20 @@ type readyView struct {
 type heardReady struct {
 	at    time.Time
 	ready bool
+}
+
+// directoryIDs lists the members of the replicated member directory: the
+// candidates the leader answers a batch about. Reading it costs a read
+// lock, where the Raft configuration would cost a round trip through
+// Raft's main loop on every batch; a member the directory does not list
+// yet has no client address to be listed with anyway.
+func directoryIDs(f *fsm.FSM) []string {
+	members := f.Members()
+	ids := make([]string, len(members))
+	for i, m := range members {
+		ids[i] = m.ID
+	}
+	return ids
 }
 
 func newReadyView(batchInterval time.Duration) *readyView {

@@ -140,7 +140,7 @@ func (e *rpcEndpoint) Heartbeats(args *HeartbeatArgs, reply *HeartbeatReply) err
 	// The follower learns how far behind it is (readiness), and who is
 	// ready (the address service).
 	reply.Result = strconv.AppendUint(nil, e.n.raft.CommitIndex(), 10)
-	reply.ReadyMembers = e.n.ready.leaderReady(e.n.cfg.ID, configurationIDs(e.n.raft), now)
+	reply.ReadyMembers = e.n.ready.leaderReady(e.n.cfg.ID, directoryIDs(e.n.fsm), now)
 	return nil
 }
 
