@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/internal/raftobs"
 )
 
 // leaderChanges lets waiting writes learn at once that this member's view
@@ -54,16 +55,11 @@ func newLeaderSignals() *leaderSignals {
 
 // observe feeds r's leader observations into changed until stop closes.
 func (s *leaderSignals) observe(r *raft.Raft, stop <-chan struct{}) {
-	obsCh := make(chan raft.Observation, 16)
-	obs := raft.NewObserver(obsCh, false, func(o *raft.Observation) bool {
-		_, ok := o.Data.(raft.LeaderObservation)
-		return ok
-	})
-	r.RegisterObserver(obs)
-	defer r.DeregisterObserver(obs)
+	changes, stopObserving := raftobs.Leaders(r)
+	defer stopObserving()
 	for {
 		select {
-		case <-obsCh:
+		case <-changes:
 			s.changed.fire()
 		case <-stop:
 			return

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/internal/raftobs"
 )
 
 // configPollInterval is how often WatchRaft compares the configuration.
@@ -16,13 +17,8 @@ const configPollInterval = time.Second
 // stop is closed. It runs on every member, so each member's ring tells what
 // that member saw.
 func WatchRaft(r *raft.Raft, ring *Ring, stop <-chan struct{}) {
-	obs := make(chan raft.Observation, 16)
-	observer := raft.NewObserver(obs, false, func(o *raft.Observation) bool {
-		_, ok := o.Data.(raft.LeaderObservation)
-		return ok
-	})
-	r.RegisterObserver(observer)
-	defer r.DeregisterObserver(observer)
+	leaders, stopObserving := raftobs.Leaders(r)
+	defer stopObserving()
 	tick := time.NewTicker(configPollInterval)
 	defer tick.Stop()
 	var known map[raft.ServerID]raft.Server
@@ -30,7 +26,7 @@ func WatchRaft(r *raft.Raft, ring *Ring, stop <-chan struct{}) {
 		select {
 		case <-stop:
 			return
-		case o := <-obs:
+		case o := <-leaders:
 			lo := o.Data.(raft.LeaderObservation)
 			ring.Add(leaderEvent(string(lo.LeaderID), string(lo.LeaderAddr), r.CurrentTerm()))
 		case <-tick.C:

@@ -52,11 +52,11 @@ func (rec *compareRecorder) record(figure string, c int, out loadOutcome) {
 		rec.rows[rowKey(figure, c)] = row
 		rec.order = append(rec.order, row)
 	}
-	ops := rate(len(out.lat), out.elapsed)
-	row.Rounds = append(row.Rounds, ops)
-	row.Errors += out.errors
-	row.P50Ms = append(row.P50Ms, summarize(out.lat).P50Ms)
-	rec.e.logf("  %-75s c=%-3d %9.0f ops/s  errors %d", figure, c, ops, out.errors)
+	tp := throughputOf(out.lat, out.errors, out.elapsed)
+	row.Rounds = append(row.Rounds, tp.OpsPerS)
+	row.Errors += tp.Errors
+	row.P50Ms = append(row.P50Ms, tp.Latency.P50Ms)
+	rec.e.logf("  %-75s c=%-3d %9.0f ops/s  errors %d", figure, c, tp.OpsPerS, tp.Errors)
 	if out.firstErr != nil {
 		rec.e.logf("    first error: %v", out.firstErr)
 	}

@@ -43,13 +43,10 @@ func (s *registerScenario) check(c *commonOptions, set map[string]bool) error {
 
 // registerResults is the outcome of the run.
 type registerResults struct {
-	Member   string  `json:"member"`
-	Role     string  `json:"role,omitempty"`
-	Mode     string  `json:"mode"`
-	Requests int     `json:"requests"`
-	Errors   int     `json:"errors"`
-	OpsPerS  float64 `json:"opsPerSecond"`
-	Latency  Summary `json:"latency"`
+	Member string `json:"member"`
+	Role   string `json:"role,omitempty"`
+	Mode   string `json:"mode"`
+	throughput
 	// LogEntries is the growth of the leader's last index during the run,
 	// warm-up included; -1 when unknown.
 	LogEntries int64 `json:"logEntries"`
@@ -88,9 +85,8 @@ func (s *registerScenario) run(ctx context.Context, e *env, r *Report) error {
 	if len(out.lat) == 0 {
 		return fmt.Errorf("register: %w: %v", errNoSuccess, out.firstErr)
 	}
-	res := registerResults{Member: via.ID, Mode: mode, Requests: len(out.lat), Errors: out.errors,
-		OpsPerS: rate(len(out.lat), out.elapsed), Latency: summarize(out.lat), LogEntries: -1,
-		Written: after.written - before.written, Deduped: after.deduped - before.deduped}
+	res := registerResults{Member: via.ID, Mode: mode, throughput: throughputOf(out.lat, out.errors, out.elapsed),
+		LogEntries: -1, Written: after.written - before.written, Deduped: after.deduped - before.deduped}
 	if before.known && after.known {
 		res.LogEntries = int64(after.lastIndex) - int64(before.lastIndex)
 		res.Role = via.role(ctx)
@@ -118,7 +114,7 @@ func (s *registerScenario) table(res registerResults) Table {
 	if res.LogEntries < 0 {
 		logEntries = "-"
 	}
-	t.add(via, res.Requests, res.Errors, res.OpsPerS, res.Latency.P50Ms, res.Latency.P99Ms, res.Latency.P999Ms,
-		res.Latency.MaxMs, logEntries, int64(res.Written), int64(res.Deduped))
+	row := append([]any{via}, res.cells()...)
+	t.add(append(row, logEntries, int64(res.Written), int64(res.Deduped))...)
 	return t
 }

@@ -55,12 +55,9 @@ func (s *routeScenario) check(*commonOptions, map[string]bool) error {
 
 // routeRow is the outcome against one member (or all, in the total row).
 type routeRow struct {
-	Member     string  `json:"member"`
-	Clients    int     `json:"clients"`
-	Requests   int     `json:"requests"`
-	Errors     int     `json:"errors"`
-	QPS        float64 `json:"qps"`
-	Latency    Summary `json:"latency"`
+	Member  string `json:"member"`
+	Clients int    `json:"clients"`
+	throughput
 	CPUSeconds float64 `json:"memberCpuSeconds,omitempty"`
 	// QPSPerCore is requests per second of the member's own CPU time.
 	QPSPerCore float64 `json:"qpsPerMemberCore,omitempty"`
@@ -179,23 +176,21 @@ func (s *routeScenario) rows(e *env, out loadOutcome, cpu map[string]float64) []
 	var rows []routeRow
 	var allCPU float64
 	for mi, m := range e.members {
-		row := routeRow{Member: m.ID}
 		var lat []time.Duration
+		var errs int
 		for w, wr := range out.workers {
 			if (w/s.Pipeline)%len(e.members) != mi {
 				continue
 			}
 			lat = append(lat, wr.lat...)
-			row.Errors += wr.errors
+			errs += wr.errors
 		}
+		row := routeRow{Member: m.ID, throughput: throughputOf(lat, errs, out.elapsed)}
 		for c := 0; c < s.Clients; c++ {
 			if c%len(e.members) == mi {
 				row.Clients++
 			}
 		}
-		row.Requests = len(lat)
-		row.QPS = rate(len(lat), out.elapsed)
-		row.Latency = summarize(lat)
 		row.CPUSeconds = cpu[m.ID]
 		allCPU += cpu[m.ID]
 		if row.CPUSeconds > 0 {
@@ -204,8 +199,7 @@ func (s *routeScenario) rows(e *env, out loadOutcome, cpu map[string]float64) []
 		rows = append(rows, row)
 	}
 	if len(rows) > 1 {
-		total := routeRow{Member: "all", Clients: s.Clients, Requests: len(out.lat), Errors: out.errors,
-			QPS: rate(len(out.lat), out.elapsed), Latency: summarize(out.lat), CPUSeconds: allCPU}
+		total := routeRow{Member: "all", Clients: s.Clients, throughput: throughputOf(out.lat, out.errors, out.elapsed), CPUSeconds: allCPU}
 		if allCPU > 0 {
 			total.QPSPerCore = float64(total.Requests) / allCPU
 		}
@@ -220,8 +214,8 @@ func (s *routeScenario) table(res routeResults) Table {
 		Columns: []string{"member", "clients", "requests", "errors", "qps", "p50 ms", "p99 ms", "p999 ms", "max ms", "member cpu s", "q/cpu-s"},
 	}
 	for _, row := range res.Rows {
-		t.add(row.Member, row.Clients, row.Requests, row.Errors, row.QPS, row.Latency.P50Ms, row.Latency.P99Ms,
-			row.Latency.P999Ms, row.Latency.MaxMs, orDash(row.CPUSeconds), orDash(row.QPSPerCore))
+		cells := append([]any{row.Member, row.Clients}, row.cells()...)
+		t.add(append(cells, orDash(row.CPUSeconds), orDash(row.QPSPerCore))...)
 	}
 	return t
 }

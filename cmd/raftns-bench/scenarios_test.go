@@ -25,8 +25,8 @@ func TestRoute_SmokeAgainstRunningMember(t *testing.T) {
 		t.Fatalf("results = %+v, want one member row, 10 topics and a route body", res)
 	}
 	row := res.Rows[0]
-	if row.Requests == 0 || row.Errors != 0 || row.QPS <= 0 || row.Clients != 2 {
-		t.Fatalf("row = %+v, want requests, no errors, QPS > 0 and 2 clients", row)
+	if row.Requests == 0 || row.Errors != 0 || row.OpsPerS <= 0 || row.Clients != 2 {
+		t.Fatalf("row = %+v, want requests, no errors, ops/s > 0 and 2 clients", row)
 	}
 	checkSummary(t, "route", row.Latency)
 	if row.CPUSeconds <= 0 || row.QPSPerCore <= 0 {

@@ -19,6 +19,27 @@ type Summary struct {
 	MaxMs  float64 `json:"maxMs"`
 }
 
+// throughput is what one load did in its measured window, as register and
+// route report it.
+type throughput struct {
+	Requests int     `json:"requests"`
+	Errors   int     `json:"errors"`
+	OpsPerS  float64 `json:"opsPerSecond"`
+	Latency  Summary `json:"latency"`
+}
+
+// throughputOf sums up a window: lat holds the latencies of the requests
+// that succeeded (it is sorted in place), errors counts the others.
+func throughputOf(lat []time.Duration, errors int, window time.Duration) throughput {
+	return throughput{Requests: len(lat), Errors: errors, OpsPerS: rate(len(lat), window), Latency: summarize(lat)}
+}
+
+// cells are t's table cells: requests, errors, ops/s, then p50, p99, p999
+// and maximum latency in milliseconds.
+func (t throughput) cells() []any {
+	return []any{t.Requests, t.Errors, t.OpsPerS, t.Latency.P50Ms, t.Latency.P99Ms, t.Latency.P999Ms, t.Latency.MaxMs}
+}
+
 // summarize returns the distribution of samples; it sorts samples in place.
 // An empty set gives a zero Summary.
 func summarize(samples []time.Duration) Summary {
