@@ -134,6 +134,9 @@ type Config struct {
 	// the member at a cluster address is cut: every RPC to it fails, as a
 	// partition would make it (Raft traffic is cut in the test transport).
 	linkDown func(addr string) bool
+	// release, set by in-process tests only, is the release the member
+	// says it runs in its status; empty is this build's.
+	release string
 	// withoutForwardLane, set by in-process tests only, makes the member
 	// behave as one that predates the forward lane: its cluster port
 	// closes muxForward connections.

@@ -15,6 +15,11 @@ import (
 // cluster version: it could not read the cluster's log.
 var ErrTooOldToJoin = errors.New("cluster: release too old to join")
 
+// ErrReleaseUnknown refuses an operator's "peers add" while the cluster
+// version is raised and the member to add does not say which release it
+// runs.
+var ErrReleaseUnknown = errors.New("cluster: the member's release is unknown")
+
 // ErrFinalizeRefused reports an upgrade that cannot be finalized yet: a
 // member runs an older release or did not say which it runs.
 var ErrFinalizeRefused = errors.New("cluster: upgrade cannot be finalized")
@@ -80,4 +85,30 @@ func (n *Node) admits(args *JoinArgs) error {
 			ErrTooOldToJoin, args.ID, v, cv, cv)
 	}
 	return nil
+}
+
+// admitsPeer refuses an operator's "peers add" of a member whose release is
+// older than the cluster version, as admits does for a member that asks to
+// join itself. The member is asked over the cluster port: a member waiting
+// to be added (--bootstrap=false) answers. Below a raised cluster version
+// every release may join, and a member already in the configuration under
+// that ID and address is left to Join to report: nothing is asked.
+func (n *Node) admitsPeer(ctx context.Context, id, addr string) error {
+	cv := n.fsm.ClusterVersion()
+	if !buildinfo.MustParse(buildinfo.Baseline).Less(cv) {
+		return nil
+	}
+	if conf, err := currentConfiguration(n.raft); err == nil {
+		if s, ok := serverOf(conf, id); ok && string(s.Address) == addr {
+			return nil
+		}
+	}
+	pctx, cancel := context.WithTimeout(ctx, statusProbeTimeout)
+	st, err := n.memberStatus(pctx, addr)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("%w: member %s at %s did not answer (%v); the cluster version is %s, so a member is added only "+
+			"once it runs and says its release: start it with release %s or newer, then add it", ErrReleaseUnknown, id, addr, err, cv, cv)
+	}
+	return n.admits(&JoinArgs{ID: id, ClusterAddr: addr, Release: st.Build.Release})
 }
