@@ -33,10 +33,21 @@ func (n *Node) Gate() *feature.Gate { return n.fsm.Gate() }
 // FinalizeUpgrade raises the cluster version to the leader's release. It
 // runs on the leader and refuses while a member of the configuration
 // (voter or non-voter) does not answer or runs an older release; it
-// changes nothing when the cluster version is that release already. After it, features up to that release are used
-// and a member can no longer be downgraded below it (docs/operations.md,
-// "Upgrading").
+// changes nothing when the cluster version is that release already. After
+// it, features up to that release are used and a member can no longer be
+// downgraded below it (docs/operations.md, "Upgrading").
 func (n *Node) FinalizeUpgrade(ctx context.Context) (adminapi.FinalizeResult, error) {
+	res, err := n.raiseClusterVersion(ctx, buildinfo.Current())
+	if err == nil && res.Current != res.Previous {
+		n.logger.Warn("upgrade finalized: features of this release are now used; members can no longer be downgraded below it",
+			"cluster_version", res.Current, "previous", res.Previous)
+	}
+	return res, err
+}
+
+// raiseClusterVersion raises the cluster version to target once every
+// member of the configuration answers with a release at least target.
+func (n *Node) raiseClusterVersion(ctx context.Context, target buildinfo.Version) (adminapi.FinalizeResult, error) {
 	res := adminapi.FinalizeResult{Previous: n.fsm.ClusterVersion().String(), Members: map[string]string{}}
 	res.Current = res.Previous
 	if !n.LeaderReady() {
@@ -46,7 +57,6 @@ func (n *Node) FinalizeUpgrade(ctx context.Context) (adminapi.FinalizeResult, er
 	if err != nil {
 		return res, err
 	}
-	target := buildinfo.Current()
 	for _, p := range peers {
 		if !p.Reachable {
 			return res, fmt.Errorf("%w: member %s (%s) did not answer; every member must report its release", ErrFinalizeRefused, p.ID, p.Address)
@@ -57,8 +67,7 @@ func (n *Node) FinalizeUpgrade(ctx context.Context) (adminapi.FinalizeResult, er
 		}
 		res.Members[p.ID] = v.String()
 		if v.Less(target) {
-			return res, fmt.Errorf("%w: member %s runs release %s; upgrade it to %s (the leader's) or newer first",
-				ErrFinalizeRefused, p.ID, v, target)
+			return res, fmt.Errorf("%w: member %s runs release %s; upgrade it to %s or newer first", ErrFinalizeRefused, p.ID, v, target)
 		}
 	}
 	if !n.fsm.ClusterVersion().Less(target) {
@@ -68,8 +77,6 @@ func (n *Node) FinalizeUpgrade(ctx context.Context) (adminapi.FinalizeResult, er
 		return res, err
 	}
 	res.Current = n.fsm.ClusterVersion().String()
-	n.logger.Warn("upgrade finalized: features of this release are now used; members can no longer be downgraded below it",
-		"cluster_version", res.Current, "previous", res.Previous)
 	return res, nil
 }
 

@@ -11,8 +11,12 @@ import (
 	"github.com/raftns/raftns/internal/feature"
 )
 
+// formedAtBaseline forms a cluster as a release before the cluster
+// version would: it stays at the baseline until finalized.
+func formedAtBaseline(c *Config) { c.InitialClusterVersion = buildinfo.Baseline }
+
 func TestCluster_FinalizeRaisesTheClusterVersionOnEveryMember(t *testing.T) {
-	tc := newTestCluster(t, 3, nil)
+	tc := newTestCluster(t, 3, formedAtBaseline)
 	leader := tc.waitLeaderReady()
 	ctx := context.Background()
 	newer := feature.Feature{Name: "test-newer", Since: buildinfo.Current()}
@@ -45,7 +49,7 @@ func TestCluster_FinalizeRaisesTheClusterVersionOnEveryMember(t *testing.T) {
 }
 
 func TestCluster_FinalizeRefusedWhileAMemberDoesNotAnswer(t *testing.T) {
-	tc := newTestCluster(t, 3, nil)
+	tc := newTestCluster(t, 3, formedAtBaseline)
 	leader := tc.waitLeaderReady()
 	down := tc.followers()[0]
 	tc.stop(down)
