@@ -54,6 +54,9 @@ func (f formation) bootstrap(r *raft.Raft) error {
 		f.logger.Info("waiting to be added to a cluster", "join", f.cfg.Join)
 		return nil
 	}
+	if err := f.recordFormation(); err != nil {
+		return err
+	}
 	err = r.BootstrapCluster(raft.Configuration{Servers: servers}).Error()
 	if err != nil && !errors.Is(err, raft.ErrCantBootstrap) {
 		return fmt.Errorf("bootstrap: %w", err)

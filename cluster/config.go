@@ -52,6 +52,14 @@ type Config struct {
 	// Bootstrap allows a member without Peers and Join to bootstrap a
 	// single-member cluster. False: wait to be added by an operator.
 	Bootstrap bool
+	// InitialClusterVersion is the cluster version a cluster this member
+	// forms (Peers, or Bootstrap alone) starts at: empty for this release,
+	// so that a new cluster uses every feature at once; an older release
+	// such as buildinfo.Baseline starts it as that release would, so that
+	// members of it may still join until an upgrade is finalized
+	// (docs/operations.md, "Upgrading"). It never lowers the version of a
+	// cluster that exists.
+	InitialClusterVersion string
 
 	// RaftMultiplier scales Raft's timers (1 = the library's LAN defaults).
 	RaftMultiplier int
@@ -134,6 +142,9 @@ type Config struct {
 	// the member at a cluster address is cut: every RPC to it fails, as a
 	// partition would make it (Raft traffic is cut in the test transport).
 	linkDown func(addr string) bool
+	// release, set by in-process tests only, is the release the member
+	// says it runs in its status; empty is this build's.
+	release string
 	// withoutForwardLane, set by in-process tests only, makes the member
 	// behave as one that predates the forward lane: its cluster port
 	// closes muxForward connections.
@@ -206,6 +217,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: mass expiry fraction %v not in (0,1]", ErrBadConfig, c.MassExpiryFraction)
 	case len(c.Peers) > 0 && len(c.Join) > 0:
 		return fmt.Errorf("%w: peers and join are exclusive", ErrBadConfig)
+	}
+	if err := c.validateInitialClusterVersion(); err != nil {
+		return err
 	}
 	if c.ClusterKey != nil && len(c.ClusterKey) < MinClusterKeyLen {
 		return fmt.Errorf("%w: cluster key is %d bytes, need at least %d", ErrBadConfig, len(c.ClusterKey), MinClusterKeyLen)

@@ -16,8 +16,9 @@ import (
 )
 
 // allowDrains raises the cluster version so that the gate allows drains
-// (a new cluster starts at the baseline, where removals take effect at
-// once).
+// now: a new cluster reaches it only once its leader has heard from every
+// member (formed_version.go); at the baseline removals take effect at
+// once.
 func allowDrains(t *testing.T, tc *testCluster) {
 	t.Helper()
 	if _, err := tc.waitLeaderReady().node.FinalizeUpgrade(context.Background()); err != nil {
@@ -161,7 +162,7 @@ func TestCluster_RemovingTheLeaderDrainsItFirst(t *testing.T) {
 }
 
 func TestCluster_WithoutTheGateARemovalTakesEffectAtOnceAndSaysWhy(t *testing.T) {
-	tc := newTestCluster(t, 3, nil)
+	tc := newTestCluster(t, 3, formedAtBaseline)
 	leader := tc.waitLeaderReady()
 	gone := tc.followers()[0]
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -22,8 +22,12 @@ func (n *Node) Join(ctx context.Context, id, addr string) (string, error) {
 	return outcome, err
 }
 
-// AddPeer is the operator's "peers add": Join under another name.
+// AddPeer is the operator's "peers add": Join under another name, refused
+// when the member runs a release older than the cluster version.
 func (n *Node) AddPeer(ctx context.Context, id, addr string) (string, error) {
+	if err := n.admitsPeer(ctx, id, addr); err != nil {
+		return "", err
+	}
 	return n.Join(ctx, id, addr)
 }
 

@@ -42,6 +42,8 @@ type Node struct {
 	// they register (office.go).
 	calls   leaderCalls
 	offices officeHooks
+	// formed raises a new cluster's version (formed_version.go).
+	formed *formedVersionDuty
 
 	// proposer is the leader's side of writes (propose.go).
 	proposer *proposer
@@ -196,6 +198,8 @@ func (n *Node) assemble(notify chan bool) {
 		promotions: map[raft.ServerID]time.Time{}, propose: n.proposer.apply,
 		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer,
 		drains: newDrains(), drainRefusal: n.drainRefusal}
+	n.formed = &formedVersionDuty{n: n}
+	n.offices.register(n, "formed-cluster-version", n.formed)
 }
 
 // runLoops starts the loops every member runs for its lifetime.

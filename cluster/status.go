@@ -31,7 +31,7 @@ func (n *Node) Status() adminapi.Status {
 		HTTPAddr:         n.cfg.HTTPAddr,
 		Brokers:          brokers,
 		Topics:           topics,
-		Build:            buildinfo.Get(),
+		Build:            n.build(),
 		ClusterVersion:   n.fsm.ClusterVersion().String(),
 		Membership:       n.Membership(),
 		Configuration:    configurationIDs(n.raft),
@@ -62,4 +62,13 @@ func (n *Node) memberStatus(ctx context.Context, addr string) (adminapi.Status, 
 		return adminapi.Status{}, err
 	}
 	return st, nil
+}
+
+// build is what this member says of its build.
+func (n *Node) build() buildinfo.Info {
+	b := buildinfo.Get()
+	if n.cfg.release != "" {
+		b.Release = n.cfg.release
+	}
+	return b
 }

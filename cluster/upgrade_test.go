@@ -11,8 +11,12 @@ import (
 	"github.com/raftns/raftns/internal/feature"
 )
 
+// formedAtBaseline forms a cluster as a release before the cluster
+// version would: it stays at the baseline until finalized.
+func formedAtBaseline(c *Config) { c.InitialClusterVersion = buildinfo.Baseline }
+
 func TestCluster_FinalizeRaisesTheClusterVersionOnEveryMember(t *testing.T) {
-	tc := newTestCluster(t, 3, nil)
+	tc := newTestCluster(t, 3, formedAtBaseline)
 	leader := tc.waitLeaderReady()
 	ctx := context.Background()
 	newer := feature.Feature{Name: "test-newer", Since: buildinfo.Current()}
@@ -45,7 +49,7 @@ func TestCluster_FinalizeRaisesTheClusterVersionOnEveryMember(t *testing.T) {
 }
 
 func TestCluster_FinalizeRefusedWhileAMemberDoesNotAnswer(t *testing.T) {
-	tc := newTestCluster(t, 3, nil)
+	tc := newTestCluster(t, 3, formedAtBaseline)
 	leader := tc.waitLeaderReady()
 	down := tc.followers()[0]
 	tc.stop(down)
@@ -87,17 +91,23 @@ func TestCluster_RPCOfANewerReleaseIsRefusedNamingBothReleases(t *testing.T) {
 	}
 }
 
-// After finalizing, a starting member of an older release is refused when
-// it asks to join, naming both releases; one of this release is not.
-func TestCluster_AMemberOlderThanTheClusterVersionCannotJoin(t *testing.T) {
-	tc := newTestCluster(t, 2, nil)
-	leader := tc.waitLeaderReady()
-	ctx := context.Background()
-	if _, err := leader.node.FinalizeUpgrade(ctx); err != nil {
+// finalizedCluster starts two members of this release and finalizes: the
+// cluster version is this release. It returns the leader and the follower.
+func finalizedCluster(t *testing.T) (tc *testCluster, leader, follower *testMember) {
+	tc = newTestCluster(t, 2, nil)
+	leader = tc.waitLeaderReady()
+	if _, err := leader.node.FinalizeUpgrade(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	tc.waitSame()
-	via := tc.followers()[0]
+	return tc, leader, tc.followers()[0]
+}
+
+// After finalizing, a starting member of an older release is refused when
+// it asks to join, naming both releases; one of this release is not.
+func TestCluster_AMemberOlderThanTheClusterVersionCannotJoin(t *testing.T) {
+	_, leader, via := finalizedCluster(t)
+	ctx := context.Background()
 	for _, old := range []string{"", buildinfo.Baseline} {
 		var reply LeaderReply
 		args := &JoinArgs{ID: "n9", ClusterAddr: "127.0.0.1:1", Release: old}
@@ -112,5 +122,35 @@ func TestCluster_AMemberOlderThanTheClusterVersionCannotJoin(t *testing.T) {
 	}
 	if err := via.node.admits(&JoinArgs{ID: "n9", Release: buildinfo.Release}); err != nil {
 		t.Fatalf("a member of this release refused: %v", err)
+	}
+}
+
+// After finalizing, "peers add" asks the member to add for its release:
+// one older than the cluster version, or one that does not answer, is
+// refused with a message naming both releases, and the configuration does
+// not change; one of this release is added.
+func TestCluster_PeersAddRefusesAMemberOlderThanTheClusterVersion(t *testing.T) {
+	tc, leader, via := finalizedCluster(t)
+	ctx := context.Background()
+	old := tc.newMember("n3")
+	tc.start(old, func(c *Config) { c.Bootstrap, c.release = false, buildinfo.Baseline })
+	_, err := via.node.AddPeer(ctx, old.id, old.addr)
+	want := "member n3 runs release " + buildinfo.Baseline + ", older than the cluster version " + buildinfo.Release +
+		"; start it with release " + buildinfo.Release + " or newer"
+	if !errors.Is(err, ErrTooOldToJoin) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("peers add of a %s member = %v, want a refusal saying %q", buildinfo.Baseline, err, want)
+	}
+	_, err = via.node.AddPeer(ctx, "n9", "127.0.0.1:1")
+	if !errors.Is(err, ErrReleaseUnknown) || !strings.Contains(err.Error(), "start it with release "+buildinfo.Release+" or newer") {
+		t.Fatalf("peers add of a member that does not answer = %v, want ErrReleaseUnknown naming %s", err, buildinfo.Release)
+	}
+	if ids := configurationIDs(leader.node.raft); len(ids) != 2 {
+		t.Fatalf("configuration after refused additions: %v", ids)
+	}
+	tc.stop(old)
+	current := tc.newMember("n4")
+	tc.start(current, func(c *Config) { c.Bootstrap = false })
+	if _, err := via.node.AddPeer(ctx, current.id, current.addr); err != nil {
+		t.Fatalf("peers add of a member of this release: %v", err)
 	}
 }

@@ -9,6 +9,9 @@ import "maps"
 // never changed again, so a snapshot can stream it without holding a lock.
 type state struct {
 	frozen bool
+	// version names this state version as the writer of the inner tables
+	// it made or copied.
+	version *version
 
 	// Java RouteInfoManager tables.
 	topics   map[string]*queueTable           // topicQueueTable: topic -> brokerName -> QueueData
@@ -43,9 +46,16 @@ type state struct {
 	clusterVer string
 }
 
+// version identifies one state version. Inner tables name their writer by
+// it rather than by the *state: a table that later versions share would
+// otherwise keep the version that made it alive, and through that version's
+// maps every older table and version, so memory would grow with every
+// snapshot for as long as any table lives unchanged.
+type version struct{ _ byte }
+
 // owned is an inner table with the state version that may write it in place.
 type owned[V any] struct {
-	owner *state
+	owner *version
 	m     map[string]V
 }
 
@@ -58,12 +68,13 @@ type (
 
 // brokerGroup is a BrokerData with the state version that may write it.
 type brokerGroup struct {
-	owner *state
+	owner *version
 	data  BrokerData
 }
 
 func newState() *state {
 	return &state{
+		version:  &version{},
 		topics:   map[string]*queueTable{},
 		brokers:  map[string]*brokerGroup{},
 		clusters: map[string]*nameSet{},
@@ -86,6 +97,7 @@ func newState() *state {
 // copied, inner tables stay shared and are copied when first written.
 func (s *state) thaw() *state {
 	return &state{
+		version:  &version{},
 		topics:   maps.Clone(s.topics),
 		brokers:  maps.Clone(s.brokers),
 		clusters: maps.Clone(s.clusters),
@@ -122,9 +134,9 @@ func writable[V any](s *state, tbl map[string]*owned[V], key string, create bool
 	case !ok && !create:
 		return nil
 	case !ok:
-		t = &owned[V]{owner: s, m: map[string]V{}}
-	case t.owner != s:
-		t = &owned[V]{owner: s, m: maps.Clone(t.m)}
+		t = &owned[V]{owner: s.version, m: map[string]V{}}
+	case t.owner != s.version:
+		t = &owned[V]{owner: s.version, m: maps.Clone(t.m)}
 	default:
 		return t
 	}
@@ -138,8 +150,8 @@ func (s *state) group(name string) *BrokerData {
 	if !ok {
 		return nil
 	}
-	if g.owner != s {
-		g = &brokerGroup{owner: s, data: cloneBrokerData(g.data)}
+	if g.owner != s.version {
+		g = &brokerGroup{owner: s.version, data: cloneBrokerData(g.data)}
 		s.brokers[name] = g
 	}
 	return &g.data
@@ -147,7 +159,7 @@ func (s *state) group(name string) *BrokerData {
 
 // putGroup stores a BrokerData the caller no longer touches.
 func (s *state) putGroup(bd BrokerData) {
-	s.brokers[bd.BrokerName] = &brokerGroup{owner: s, data: bd}
+	s.brokers[bd.BrokerName] = &brokerGroup{owner: s.version, data: bd}
 }
 
 // queue returns the QueueData of brokerName for topic.

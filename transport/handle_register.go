@@ -113,6 +113,7 @@ func (s *Server) unregisterBroker(ctx context.Context, c *remoting.Conn, req *re
 	if _, err := s.cluster.Apply(ctx, fsm.UnregisterBrokerType, cmd); err != nil {
 		return nil, err
 	}
+	s.regCache.forget(key)
 	s.brokers.detach(key, c)
 	return success(req), nil
 }

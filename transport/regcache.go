@@ -10,8 +10,9 @@ import (
 )
 
 // regCacheMax bounds the registration cache. Entries are only added for
-// registrations the member accepted, so it holds about one entry per live
-// broker; past the bound it starts over.
+// registrations the member accepted and dropped when the broker
+// unregisters here, so it holds about one entry per live broker (and one
+// per broker that expired instead); past the bound it starts over.
 const regCacheMax = 1 << 16
 
 // regHeaderFields are the request header fields whose values decide what a
@@ -90,4 +91,13 @@ func (rc *registrationCache) store(key fsm.BrokerKey, sum, gen uint64, res fsm.R
 		clear(rc.m)
 	}
 	rc.m[key] = regCacheEntry{sum: sum, gen: gen, res: res}
+}
+
+// forget drops a broker's entry once it unregistered: a broker that comes
+// back registers anew, and brokers that change names and addresses (every
+// restart on a new host) would otherwise fill the cache with the gone.
+func (rc *registrationCache) forget(key fsm.BrokerKey) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	delete(rc.m, key)
 }

@@ -148,3 +148,36 @@ func BenchmarkServer_RegisterUnchanged(b *testing.B) {
 		})
 	}
 }
+
+// TestServer_BrokerChurnLeavesNothingBehind registers, heartbeats and
+// unregisters 10,000 brokers, each under a new name and address, on one
+// connection: the member's per-broker tables end as empty as they began.
+func TestServer_BrokerChurnLeavesNothingBehind(t *testing.T) {
+	bc := &benchCluster{f: fsm.New(hclog.NewNullLogger())}
+	s := New(DefaultConfig(), bc)
+	conn := &remoting.Conn{}
+	for i := range 10000 {
+		name, addr := "churn-"+strconv.Itoa(i), "10.1."+strconv.Itoa(i/250)+"."+strconv.Itoa(i%250)+":10911"
+		reg := func() *remoting.Command {
+			r := registerRequest(t, 2, 1)
+			r.ExtFields["brokerName"], r.ExtFields["brokerAddr"] = name, addr
+			return r
+		}
+		unreg := &remoting.Command{Code: remoting.UnregisterBroker, Language: "JAVA", Version: 479,
+			ExtFields: map[string]string{"brokerName": name, "brokerAddr": addr, "clusterName": "bench", "brokerId": "0"}}
+		for _, req := range []*remoting.Command{reg(), reg(), reg(), unreg} {
+			if resp := s.ServeRemoting(context.Background(), conn, req); resp.Code != remoting.Success {
+				t.Fatalf("broker %d: request %d answered %d %s", i, req.Code, resp.Code, resp.Remark)
+			}
+		}
+	}
+	if n := len(s.regCache.m); n != 0 {
+		t.Errorf("registration cache holds %d entries after every broker unregistered, want 0", n)
+	}
+	if k, c := len(s.brokers.byKey), len(s.brokers.byConn[conn.ID()]); k != 0 || c != 0 {
+		t.Errorf("broker connections hold %d brokers, %d on the connection, after every broker unregistered; want 0", k, c)
+	}
+	if n := len(bc.f.ClusterInfo().BrokerAddrTable); n != 0 {
+		t.Errorf("%d broker groups left after every broker unregistered, want 0", n)
+	}
+}

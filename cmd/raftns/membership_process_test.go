@@ -94,7 +94,8 @@ func adminDo(t *testing.T, p *proc, method, path string, out any) {
 }
 
 // allowDrains raises the cluster version (raftnsctl upgrade finalize), so
-// that removals drain: a new cluster starts at the baseline version.
+// that removals drain from now on: a new cluster reaches it by itself only
+// once its leader has heard from every member.
 func allowDrains(t *testing.T, via *proc) {
 	t.Helper()
 	var res adminapi.FinalizeResult

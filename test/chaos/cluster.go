@@ -208,9 +208,10 @@ func (c *procCluster) cont(m *member) {
 	}
 }
 
-// removePeer asks any running member's admin API to remove id.
+// removePeer asks any running member's admin API to remove id at once,
+// without a drain: the nemesis stops the member right after.
 func (c *procCluster) removePeer(ctx context.Context, via *member, id string) error {
-	resp, err := via.Do(ctx, http.MethodDelete, "/v1/peers/"+id)
+	resp, err := via.Do(ctx, http.MethodDelete, "/v1/peers/"+id+"?drain=0s")
 	if err != nil {
 		return err
 	}

@@ -257,7 +257,7 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.Is(err, cluster.ErrNotLeader), errors.Is(err, cluster.ErrNoLeader), errors.Is(err, cluster.ErrLeaderNotReady),
 		errors.Is(err, cluster.ErrNotVisibleYet):
 		code = http.StatusServiceUnavailable
-	case errors.Is(err, cluster.ErrQuorumAtRisk):
+	case errors.Is(err, cluster.ErrQuorumAtRisk), errors.Is(err, cluster.ErrTooOldToJoin), errors.Is(err, cluster.ErrReleaseUnknown):
 		code = http.StatusConflict
 	case errors.Is(err, cluster.ErrUnknownMember):
 		code = http.StatusNotFound

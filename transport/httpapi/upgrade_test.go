@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 )
 
 func TestHTTP_FinalizeUpgradeRaisesTheClusterVersion(t *testing.T) {
-	node := clustertest.Single(t, nil)
+	// Formed as a release before the cluster version would form it.
+	node := clustertest.Single(t, func(c *cluster.Config) { c.InitialClusterVersion = buildinfo.Baseline })
 	h := New(node, prometheus.NewRegistry(), nil).Handler()
 	status := func() adminapi.Status {
 		var st adminapi.Status
