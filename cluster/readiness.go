@@ -46,6 +46,9 @@ type readinessMonitor struct {
 	// the monitor last found the member had applied the sample before it.
 	prevCommit uint64
 	appliedAt  time.Time
+	// leaderAt is when the monitor last found this member a leader in
+	// office.
+	leaderAt time.Time
 	// leaderCommit is the leader's commit index as its last answer to a
 	// heartbeat batch gave it; caughtUpAt is when the latest such report
 	// that this member had applied arrived.
@@ -114,11 +117,20 @@ func (r *readinessMonitor) evaluate() (bool, string) {
 	}
 	if r.raft.State() == raft.Leader {
 		if r.inOffice() {
+			// A leader in office is the freshest state there is: should it
+			// lose leadership, it counts as having heard from a leader and
+			// caught up now, and stays ready for as long as a follower that
+			// lost its leader would (docs/design.md, "Readiness").
+			now := time.Now()
+			r.leaderAt, r.appliedAt, r.caughtUpAt = now, now, now
 			return true, ""
 		}
 		return false, "leader taking office"
 	}
 	contact := r.raft.LastContact()
+	if r.leaderAt.After(contact) {
+		contact = r.leaderAt
+	}
 	switch {
 	case contact.IsZero():
 		r.prevCommit = 0
@@ -176,6 +188,8 @@ func (r *readinessMonitor) behindOwnCommit() string {
 func (r *readinessMonitor) behindLeader() string {
 	s := r.leaderCommit.Load()
 	switch {
+	case s == nil && !r.caughtUpAt.IsZero() && time.Since(r.caughtUpAt) <= r.maxStale:
+		return "" // a leader until a moment ago
 	case s == nil:
 		return "no commit index reported by the leader yet"
 	case s.unreported:
