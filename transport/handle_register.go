@@ -38,13 +38,16 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 	sh := s.rounds.shape(cmd)
 	step := s.rounds.observe(key, sh, cmd, deleting, s.liveDataVersion(key))
 	cmd.Continuation, cmd.DeleteUnlistedTopics = step.continuation, step.deleteUnlisted
-	propose := cmd
-	if step.whole != nil {
-		propose = step.whole
-	}
-	res, err := s.cluster.Register(ctx, propose)
+	res, err := s.cluster.Register(ctx, cmd)
 	if err != nil {
 		return nil, err
+	}
+	if step.whole != nil {
+		// The end of a round: the whole table deletes what it no longer
+		// lists (a heartbeat when nothing is to go).
+		if _, err := s.cluster.Register(ctx, step.whole); err != nil {
+			return nil, err
+		}
 	}
 	e := regCacheEntry{gen: gen, res: res, shape: sh}
 	if deleting {

@@ -117,16 +117,20 @@ func TestSplitRounds_EveryPartAppliedNoneDeletesTheOthers(t *testing.T) {
 // with the state: a topic changed in a later part is updated although that
 // part's DataVersion is the one the first part stored.
 func TestSplitRounds_ChangedTopicInALaterPartIsUpdated(t *testing.T) {
-	s, cc := newSplitServer(t, false)
-	b := newSplitBroker(t, s, cc, 2500, 800)
-	b.round(nil)
-	b.round(nil)
-	b.topics[2000].Perm = 4
-	b.version.Counter++
-	b.round(nil)
-	route, _ := cc.f.Route(b.topics[2000].TopicName, false)
-	if len(route.QueueDatas) != 1 || route.QueueDatas[0].Perm != 4 {
-		t.Fatalf("topic changed in the third part routes %+v, want perm 4", route.QueueDatas)
+	for _, deleting := range []bool{false, true} {
+		s, cc := newSplitServer(t, deleting)
+		b := newSplitBroker(t, s, cc, 2500, 800)
+		b.round(nil)
+		b.round(nil)
+		b.topics[2000].Perm, b.topics[2450].Perm = 4, 2
+		b.version.Counter++
+		b.round(nil)
+		for _, tc := range []fsm.TopicConfig{b.topics[2000], b.topics[2450]} {
+			route, _ := cc.f.Route(tc.TopicName, false)
+			if len(route.QueueDatas) != 1 || route.QueueDatas[0].Perm != tc.Perm {
+				t.Fatalf("delete %v: %s, changed in a later part, routes %+v, want perm %d", deleting, tc.TopicName, route.QueueDatas, tc.Perm)
+			}
+		}
 	}
 }
 
