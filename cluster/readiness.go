@@ -42,8 +42,13 @@ type readinessMonitor struct {
 	// now asks the monitor to evaluate at once; it closes the channel it
 	// was sent when the result is stored.
 	now chan chan struct{}
-	// prevCommit is the monitor's commit-index sample.
+	// prevCommit is the monitor's commit-index sample; appliedAt is when
+	// the monitor last found the member had applied the sample before it.
 	prevCommit uint64
+	appliedAt  time.Time
+	// leaderAt is when the monitor last found this member a leader in
+	// office.
+	leaderAt time.Time
 	// leaderCommit is the leader's commit index as its last answer to a
 	// heartbeat batch gave it; caughtUpAt is when the latest such report
 	// that this member had applied arrived.
@@ -112,34 +117,61 @@ func (r *readinessMonitor) evaluate() (bool, string) {
 	}
 	if r.raft.State() == raft.Leader {
 		if r.inOffice() {
+			// A leader in office is the freshest state there is: should it
+			// lose leadership, it counts as having heard from a leader and
+			// caught up now, and stays ready for as long as a follower that
+			// lost its leader would (docs/design.md, "Readiness").
+			now := time.Now()
+			r.leaderAt, r.appliedAt, r.caughtUpAt = now, now, now
 			return true, ""
 		}
 		return false, "leader taking office"
 	}
-	// The member is caught up when it has applied what was committed one
-	// tick ago (sampling one tick back keeps a busy follower from
-	// flapping). Only the monitor goroutine touches prevCommit.
 	contact := r.raft.LastContact()
-	prev := r.prevCommit
-	if contact.IsZero() {
-		r.prevCommit = 0
-	} else {
-		r.prevCommit = r.raft.CommitIndex()
+	if r.leaderAt.After(contact) {
+		contact = r.leaderAt
 	}
 	switch {
 	case contact.IsZero():
+		r.prevCommit = 0
 		return false, "no contact with a leader yet"
 	case time.Since(contact) > r.maxStale:
 		return false, "leader contact older than max stale"
 	case !r.inConfig():
 		return false, "not in the cluster configuration"
-	case prev == 0 || r.fsm.AppliedIndex() < lastFSMEntryAtOrBelow(r.logs, prev):
-		return false, "applying committed entries"
+	}
+	if why := r.behindOwnCommit(); why != "" {
+		return false, why
 	}
 	if why := r.behindLeader(); why != "" {
 		return false, why
 	}
 	return true, ""
+}
+
+// behindOwnCommit reports why this member is behind its own commit index,
+// or "" when it is not. The member is caught up when it has applied what
+// was committed one tick ago (sampling one tick back keeps a busy follower
+// from flapping), and it stays ready while it applies what came after for
+// up to MaxStale: a member busy applying a large entry serves the state it
+// had when it was last caught up, which is no older than any state this
+// rule allows (docs/design.md, "Readiness"). A member that has not been
+// caught up since it started is not ready. Only the monitor goroutine
+// touches prevCommit and appliedAt.
+func (r *readinessMonitor) behindOwnCommit() string {
+	prev := r.prevCommit
+	r.prevCommit = r.raft.CommitIndex()
+	now := time.Now()
+	if prev != 0 && r.fsm.AppliedIndex() >= lastFSMEntryAtOrBelow(r.logs, prev) {
+		r.appliedAt = now
+	}
+	switch {
+	case r.appliedAt.IsZero():
+		return "applying committed entries"
+	case now.Sub(r.appliedAt) > r.maxStale:
+		return "applying committed entries for longer than max stale"
+	}
+	return ""
 }
 
 // behindLeader reports why this member is behind the leader, or "" when it
@@ -156,6 +188,8 @@ func (r *readinessMonitor) evaluate() (bool, string) {
 func (r *readinessMonitor) behindLeader() string {
 	s := r.leaderCommit.Load()
 	switch {
+	case s == nil && !r.caughtUpAt.IsZero() && time.Since(r.caughtUpAt) <= r.maxStale:
+		return "" // a leader until a moment ago
 	case s == nil:
 		return "no commit index reported by the leader yet"
 	case s.unreported:

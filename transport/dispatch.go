@@ -34,7 +34,7 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 		return nil
 	default:
 		if resp = s.checkACL(c, req); resp == nil {
-			resp = s.serve(ctx, h, c, req)
+			resp = fitFrame(req, s.serve(ctx, h, c, req))
 		}
 	}
 	if s.cfg.Observer != nil && resp != nil {

@@ -15,14 +15,19 @@ import (
 // registerBroker is REGISTER_BROKER (103). An unchanged registration is a
 // heartbeat answered locally; a changed one is applied by the leader. An
 // unchanged registration the member accepted before, with nothing changed
-// since, is recognised from its fingerprint without decoding.
+// since, is recognised from its fingerprint without decoding. The parts of
+// a split registration are recognised as such (splitRounds).
 func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	gen := s.fsm.Generation()
 	key, sum := s.regCache.fingerprint(req)
-	if res, ok := s.regCache.lookup(key, sum, gen); ok && s.cluster.RegisterUnchanged(key) {
+	deleting := s.cfg.Settings.Bool(PropDeleteTopicWithBrokerRegistration, false)
+	if e, ok := s.regCache.lookup(key, sum, gen); ok && s.cluster.RegisterUnchanged(key) {
 		id, _ := strconv.ParseInt(strings.TrimSpace(req.ExtFields["brokerId"]), 10, 64) // valid: accepted before
 		s.attachBroker(c, key, req.ExtFields["brokerName"], id)
-		return s.registerResponse(req, res), nil
+		if err := s.unchangedPart(ctx, key, sum, e, deleting); err != nil {
+			return nil, err
+		}
+		return s.registerResponse(req, e.res), nil
 	}
 	acct := s.cfg.Remoting.Budget.NewAccount(ctx, s.cfg.Remoting.BudgetWait)
 	defer acct.Close()
@@ -30,13 +35,58 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 	if err != nil {
 		return nil, err
 	}
+	sh := s.rounds.shape(cmd)
+	step := s.rounds.observe(key, sh, cmd, deleting, s.liveDataVersion(key))
+	cmd.Continuation, cmd.DeleteUnlistedTopics = step.continuation, step.deleteUnlisted
 	res, err := s.cluster.Register(ctx, cmd)
 	if err != nil {
 		return nil, err
 	}
-	s.regCache.store(key, sum, gen, res)
+	if step.whole != nil {
+		// The end of a round: the whole table deletes what it no longer
+		// lists (a heartbeat when nothing is to go).
+		if _, err := s.cluster.Register(ctx, step.whole); err != nil {
+			return nil, err
+		}
+	}
+	e := regCacheEntry{gen: gen, res: res, shape: sh}
+	if deleting {
+		e.cmd = cmd
+	}
+	s.regCache.store(key, sum, e)
 	s.attachBroker(c, cmd.Key(), cmd.BrokerName, cmd.BrokerID)
 	return s.registerResponse(req, res), nil
+}
+
+// unchangedPart tells the split-round tracker of a registration recognised
+// from its fingerprint. With deletion on, it may be the end of a round,
+// whose whole table is then checked against the state, or the registration
+// that shows the broker sends whole tables, which is then applied as one.
+func (s *Server) unchangedPart(ctx context.Context, key fsm.BrokerKey, sum uint64, e regCacheEntry, deleting bool) error {
+	step := s.rounds.observe(key, e.shape, e.cmd, deleting, s.liveDataVersion(key))
+	if step.whole != nil {
+		_, err := s.cluster.Register(ctx, step.whole)
+		return err
+	}
+	if !step.deleteUnlisted || e.cmd == nil || e.cmd.DeleteUnlistedTopics {
+		return nil
+	}
+	again := *e.cmd
+	again.DeleteUnlistedTopics = true
+	gen := s.fsm.Generation()
+	res, err := s.cluster.Register(ctx, &again)
+	if err == nil {
+		s.regCache.store(key, sum, regCacheEntry{gen: gen, res: res, shape: e.shape, cmd: &again})
+	}
+	return err
+}
+
+// liveDataVersion is the DataVersion the state holds for a broker, or nil.
+func (s *Server) liveDataVersion(key fsm.BrokerKey) *fsm.DataVersion {
+	if reg, ok := s.fsm.Registration(key); ok {
+		return &reg.DataVersion
+	}
+	return nil
 }
 
 // attachBroker records that the broker registered on c, logging the first
@@ -97,7 +147,6 @@ func (s *Server) decodeRegistration(req *remoting.Command, acct *membudget.Accou
 	cmd.TopicConfigs = rb.TopicConfigs
 	cmd.HasFilterServerList, cmd.FilterServerList = rb.HasFilterServerList, rb.FilterServerList
 	cmd.MappingInfos = rb.MappingInfos
-	cmd.DeleteUnlistedTopics = s.cfg.Settings.Bool(PropDeleteTopicWithBrokerRegistration, false)
 	return cmd, nil
 }
 

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"hash/maphash"
+	"maps"
 	"strconv"
 	"sync"
 
@@ -9,11 +10,16 @@ import (
 	"github.com/raftns/raftns/transport/remoting"
 )
 
-// regCacheMax bounds the registration cache. Entries are only added for
-// registrations the member accepted and dropped when the broker
-// unregisters here, so it holds about one entry per live broker (and one
-// per broker that expired instead); past the bound it starts over.
-const regCacheMax = 1 << 16
+// regCacheMax bounds the registration cache's entries, regCacheParts a
+// broker's. Entries are only added for registrations the member accepted,
+// and dropped when the broker unregisters here, so it holds about one entry
+// per live broker, or one per part for a broker that splits its
+// registration; past either bound it starts over (that
+// broker's entries, or all).
+const (
+	regCacheMax   = 1 << 16
+	regCacheParts = 1024
+)
 
 // regHeaderFields are the request header fields whose values decide what a
 // registration means; with the body and the request version they make up
@@ -22,28 +28,33 @@ var regHeaderFields = [...]string{"brokerName", "brokerAddr", "clusterName", "ha
 	"__ZONE_NAME", "heartbeatTimeoutMillis", "enableActingMaster", "compressed", "bodyCrc32"}
 
 // registrationCache recognises a broker's unchanged re-registration (its
-// periodic heartbeat) without decoding it: per broker it keeps the
-// fingerprint of the last registration the member accepted, the FSM
-// generation read before it was handled, and the answer given. A request
-// with the same fingerprint while the FSM is still at that generation would
-// decode to the same command, find the same state and get the same answer.
-// Any change to the FSM (of this broker or any other) misses, and the
-// request takes the full path. The fingerprint is a keyed 64-bit hash with
-// a per-process random key, so a sender cannot aim for a collision.
+// periodic heartbeat) without decoding it: per broker it keeps, for each
+// registration the member accepted since the FSM last changed (one, or one
+// per part of a split registration), its fingerprint, the FSM generation
+// read before it was handled, and the answer given. A request with the same
+// fingerprint while the FSM is still at that generation would decode to the
+// same command, find the same state and get the same answer. Any change to
+// the FSM (of this broker or any other) misses, and the request takes the
+// full path. The fingerprint is a keyed 64-bit hash with a per-process
+// random key, so a sender cannot aim for a collision.
 type registrationCache struct {
 	seed maphash.Seed
 	mu   sync.RWMutex
-	m    map[fsm.BrokerKey]regCacheEntry
+	m    map[fsm.BrokerKey]map[uint64]regCacheEntry
+	n    int
 }
 
 type regCacheEntry struct {
-	sum uint64
-	gen uint64
-	res fsm.RegisterResult
+	gen   uint64
+	res   fsm.RegisterResult
+	shape regShape
+	// cmd is the command as it was applied, kept only while split rounds
+	// are gathered for deletion (nil otherwise).
+	cmd *fsm.RegisterBroker
 }
 
 func newRegistrationCache() *registrationCache {
-	return &registrationCache{seed: maphash.MakeSeed(), m: map[fsm.BrokerKey]regCacheEntry{}}
+	return &registrationCache{seed: maphash.MakeSeed(), m: map[fsm.BrokerKey]map[uint64]regCacheEntry{}}
 }
 
 // fingerprint returns the broker a registration names and the hash of
@@ -70,27 +81,46 @@ func (rc *registrationCache) fingerprint(req *remoting.Command) (fsm.BrokerKey, 
 	return fsm.BrokerKey{Cluster: req.ExtFields["clusterName"], Addr: req.ExtFields["brokerAddr"]}, h.Sum64()
 }
 
-// lookup returns the answer given to the same registration at generation
-// gen, if that is the last one the cache saw from the broker.
-func (rc *registrationCache) lookup(key fsm.BrokerKey, sum, gen uint64) (fsm.RegisterResult, bool) {
+// lookup returns what the cache holds of the same registration at
+// generation gen.
+func (rc *registrationCache) lookup(key fsm.BrokerKey, sum, gen uint64) (regCacheEntry, bool) {
 	rc.mu.RLock()
-	e, ok := rc.m[key]
+	e, ok := rc.m[key][sum]
 	rc.mu.RUnlock()
-	if !ok || e.sum != sum || e.gen != gen {
-		return fsm.RegisterResult{}, false
+	if !ok || e.gen != gen {
+		return regCacheEntry{}, false
 	}
-	return e.res, true
+	return e, true
 }
 
-// store remembers an accepted registration; gen must have been read before
-// the registration was handled, so that a change racing with it is a miss.
-func (rc *registrationCache) store(key fsm.BrokerKey, sum, gen uint64, res fsm.RegisterResult) {
+// store remembers an accepted registration; e.gen must have been read
+// before the registration was handled, so that a change racing with it is a
+// miss. The broker's entries of older generations can never hit again and
+// go.
+func (rc *registrationCache) store(key fsm.BrokerKey, sum uint64, e regCacheEntry) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	if _, ok := rc.m[key]; !ok && len(rc.m) >= regCacheMax {
-		clear(rc.m)
+	parts := rc.m[key]
+	if parts == nil {
+		parts = map[uint64]regCacheEntry{}
+		rc.m[key] = parts
 	}
-	rc.m[key] = regCacheEntry{sum: sum, gen: gen, res: res}
+	before := len(parts)
+	maps.DeleteFunc(parts, func(_ uint64, old regCacheEntry) bool { return old.gen < e.gen })
+	if len(parts) >= regCacheParts {
+		clear(parts)
+	}
+	rc.n -= before - len(parts)
+	if _, ok := parts[sum]; !ok {
+		if rc.n >= regCacheMax {
+			clear(rc.m)
+			rc.n = 0
+			parts = map[uint64]regCacheEntry{}
+			rc.m[key] = parts
+		}
+		rc.n++
+	}
+	parts[sum] = e
 }
 
 // forget drops a broker's entry once it unregistered: a broker that comes
@@ -99,5 +129,6 @@ func (rc *registrationCache) store(key fsm.BrokerKey, sum, gen uint64, res fsm.R
 func (rc *registrationCache) forget(key fsm.BrokerKey) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
+	rc.n -= len(rc.m[key])
 	delete(rc.m, key)
 }

@@ -94,6 +94,7 @@ type Server struct {
 	routes   *routeCache
 	brokers  *brokerConns
 	regCache *registrationCache
+	rounds   *splitRounds
 	dispatch map[int32]codeRow
 	ctrl     *controllerPort
 	rs       *remoting.Server
@@ -118,6 +119,7 @@ func New(cfg Config, c Cluster) *Server {
 		logger:   cfg.Logger.Named("namesrv"),
 		routes:   newRouteCache(),
 		regCache: newRegistrationCache(),
+		rounds:   newSplitRounds(),
 		stop:     make(chan struct{}),
 	}
 	s.brokers = newBrokerConns(c)

@@ -63,7 +63,7 @@ func (c *Conn) readRequest() (req *Command, charge int64, err error) {
 			return nil, 0, err
 		}
 		c.touch()
-		c.refuseBusy(req)
+		c.refuseBusy(req, charge)
 		return nil, 0, nil
 	}
 	req, err = ReadCommand(c.br)
@@ -95,7 +95,15 @@ func (c *Conn) readFailed(err error) error {
 	switch {
 	case isFrameError(err):
 		s.stats.badFrames.Add(1)
-		s.logger.Debug("bad frame, closing connection", "conn", c.id, "remote", c.remote, "error", err)
+		args := []any{"conn", c.id, "remote", c.remote, "error", err}
+		if size, ok := frameSize(err); ok {
+			args = append(args, "size", size, "limit", MaxFrameLength)
+		}
+		if ok, held := s.badFrameWarn.allow(time.Now()); ok {
+			s.logger.Warn("refused a frame, closing the connection", append(args, "refusals_not_logged", held)...)
+		} else {
+			s.logger.Debug("refused a frame, closing the connection", args...)
+		}
 	case errors.As(err, &ne) && ne.Timeout():
 		s.stats.slowFrames.Add(1)
 		s.logger.Debug("frame not received in time, closing connection", "conn", c.id, "remote", c.remote,
@@ -105,10 +113,17 @@ func (c *Conn) readFailed(err error) error {
 	return err
 }
 
-// refuseBusy answers a request that found no room in the memory budget.
-func (c *Conn) refuseBusy(req *Command) {
+// refuseBusy answers a request of size bytes that found no room in the
+// memory budget.
+func (c *Conn) refuseBusy(req *Command, size int64) {
 	s := c.srv
 	s.stats.busy.Add(1)
+	args := []any{"conn", c.id, "remote", c.remote, "code", req.Code, "size", size}
+	if ok, held := s.busyWarn.allow(time.Now()); ok {
+		s.logger.Warn("refused a request: request memory budget exhausted", append(args, "refusals_not_logged", held)...)
+	} else {
+		s.logger.Debug("refused a request: request memory budget exhausted", args...)
+	}
 	if req.IsResponse() || req.IsOneway() {
 		return
 	}

@@ -1,6 +1,9 @@
 package remoting
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Decoders wrap them with the detail of what was wrong.
 var (
@@ -50,4 +53,22 @@ func isFrameError(err error) bool {
 		}
 	}
 	return false
+}
+
+// frameSizeError is ErrFrameTooLarge with the length the frame announced.
+type frameSizeError struct{ size int64 }
+
+func (e *frameSizeError) Error() string {
+	return fmt.Sprintf("%v: frame length %d exceeds %d", ErrFrameTooLarge, e.size, MaxFrameLength)
+}
+
+func (e *frameSizeError) Unwrap() error { return ErrFrameTooLarge }
+
+// frameSize returns the length a refused frame announced, when err says.
+func frameSize(err error) (int64, bool) {
+	var fe *frameSizeError
+	if errors.As(err, &fe) {
+		return fe.size, true
+	}
+	return 0, false
 }

@@ -26,7 +26,7 @@ func frameLength(prefix []byte) (int, error) {
 	case l < 4:
 		return 0, fmt.Errorf("%w: frame length %d is shorter than the header-length word", ErrBadLength, l)
 	case l > MaxFrameLength:
-		return 0, fmt.Errorf("%w: frame length %d exceeds %d", ErrFrameTooLarge, l, MaxFrameLength)
+		return 0, &frameSizeError{size: l}
 	}
 	return int(l), nil
 }
@@ -66,7 +66,7 @@ func DecodeFrame(frame []byte) (*Command, error) {
 	case l < 4:
 		return nil, fmt.Errorf("%w: %d bytes, the header-length word needs 4", ErrTruncated, l)
 	case l > MaxFrameLength:
-		return nil, fmt.Errorf("%w: frame length %d exceeds %d", ErrFrameTooLarge, l, MaxFrameLength)
+		return nil, &frameSizeError{size: int64(l)}
 	}
 	st, h, err := headerWord(binary.BigEndian.Uint32(frame), l)
 	if err != nil {

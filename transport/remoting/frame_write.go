@@ -77,3 +77,19 @@ func WriteCommand(w io.Writer, c *Command) error {
 	_, err = bufs.WriteTo(w)
 	return err
 }
+
+// FrameLength returns the length c's frame would announce (the length
+// prefix's value) and whether it is within MaxFrameLength and
+// MaxHeaderLength, so that a peer can read it.
+func FrameLength(c *Command) (int, bool) {
+	head, err := appendFrameHead(nil, c)
+	if err == nil {
+		return len(head) - 4 + len(c.Body), true
+	}
+	scratch := *c
+	scratch.Body = nil
+	if head, err = appendFrameHead(nil, &scratch); err != nil {
+		return 0, false
+	}
+	return len(head) - 4 + len(c.Body), false
+}

@@ -41,6 +41,9 @@ type Server struct {
 	h      Handler
 	inline InlineHandler // h, when it answers some requests inline
 	logger hclog.Logger
+	// badFrameWarn and busyWarn rate-limit the warnings about refused
+	// frames and requests.
+	badFrameWarn, busyWarn warnLimit
 
 	ctx    context.Context // parent of every connection's context
 	cancel context.CancelFunc
