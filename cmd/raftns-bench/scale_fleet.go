@@ -38,8 +38,11 @@ type beatCount struct {
 }
 
 func newScaleFleet(brokers *scaleBrokers, reqs []*remoting.Command, addrs []string, clients clientPool, timeout, period time.Duration) *scaleFleet {
+	// Every broker may have a send in flight, as independent brokers do: a
+	// tighter bound would make a slow server delay the heartbeats of the
+	// brokers after it and expire them, which real brokers would not see.
 	return &scaleFleet{brokers: brokers, reqs: reqs, addrs: addrs, clients: clients, timeout: timeout, period: period,
-		inflight: make(chan struct{}, 64)}
+		inflight: make(chan struct{}, len(brokers.regs))}
 }
 
 // send sends req for broker b to name server a and waits for the answer.
