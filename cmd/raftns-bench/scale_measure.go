@@ -17,6 +17,9 @@ import (
 // scaleResult is what the scale scenario measured of one target.
 type scaleResult struct {
 	Target string `json:"target"`
+	// Error ends the target's measurements early: the figures before it
+	// are kept, the later ones are zero.
+	Error string `json:"error,omitempty"`
 	// FillSeconds: the first registration sent → every server lists every
 	// broker in GET_BROKER_CLUSTER_INFO.
 	FillSeconds    float64             `json:"fillSeconds"`

@@ -85,9 +85,13 @@ func (t *referenceTarget) start(i int) error {
 	return n.proc.Launch("reference NameServer "+n.id, "java", args...)
 }
 
+// referenceStartTimeout bounds a JVM's start: on a loaded two-core machine
+// three starting at once took more than a minute.
+const referenceStartTimeout = 5 * time.Minute
+
 // awaitListening waits until the node accepts connections on its port.
 func (n *referenceNode) awaitListening(ctx context.Context) error {
-	return launch.Poll(ctx, readyTimeout, 50*time.Millisecond, "reference NameServer "+n.id+" listening", func() (bool, error) {
+	return launch.Poll(ctx, referenceStartTimeout, 50*time.Millisecond, "reference NameServer "+n.id+" listening", func() (bool, error) {
 		if n.proc.Exited() {
 			return false, fmt.Errorf("%w: reference NameServer %s (log: %s)", launch.ErrExited, n.id, n.proc.LogFile)
 		}

@@ -198,6 +198,9 @@ func (s *scaleScenario) notes(r *Report, res scaleResults) {
 	r.notef("storm: in one heartbeat round every broker unregisters from every name server and registers again with a new DataVersion; a broker is back on a name server when a registration sent after its restart is answered with success there")
 	r.notef("snapshot take/persist are the leader's raft_snapshot_takeSnapshot/raft_snapshot_persist for the snapshot GET /v1/snapshot took; 'restore here' is fsm.Restore of those bytes in this process")
 	for _, t := range res.Targets {
+		if t.Error != "" {
+			r.notef("%s: MEASUREMENTS ENDED EARLY (later figures are zero): %s", t.Target, t.Error)
+		}
 		if t.FillFirstError != "" {
 			r.notef("%s: first failed registration while filling: %s", t.Target, t.FillFirstError)
 		}

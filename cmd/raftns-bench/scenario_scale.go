@@ -127,12 +127,22 @@ func (s *scaleScenario) run(ctx context.Context, e *env, r *Report) error {
 	if s.Targets[0] != "raftns" {
 		e.stopMembers() // the first target gets the machine to itself
 	}
+	failed := 0
 	for _, name := range s.Targets {
 		out, err := s.runTarget(ctx, e, r, name, sb, reqs)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			// What was measured before the failure is still reported.
+			failed++
+			out.Error = err.Error()
+			e.logf("scale: %s: %v", name, err)
 		}
 		res.Targets = append(res.Targets, out)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if failed == len(s.Targets) {
+		return fmt.Errorf("scale: every target failed, first: %s", res.Targets[0].Error)
 	}
 	r.show(res, s.tables(res)...)
 	s.notes(r, res)
@@ -143,11 +153,12 @@ func (s *scaleScenario) run(ctx context.Context, e *env, r *Report) error {
 // target, measures it and stops it, so that the next one has the machine.
 func (s *scaleScenario) runTarget(ctx context.Context, e *env, r *Report, name string, sb *scaleBrokers, reqs [2][]*remoting.Command) (scaleResult, error) {
 	var t scaleTarget
+	failedStart := scaleResult{Target: name}
 	switch name {
 	case "raftns":
 		if len(e.members) == 0 {
 			if err := e.startMembers(ctx, e.opts.Members); err != nil {
-				return scaleResult{}, err
+				return failedStart, err
 			}
 		}
 		t = raftnsTarget{e}
@@ -155,20 +166,21 @@ func (s *scaleScenario) runTarget(ctx context.Context, e *env, r *Report, name s
 	default:
 		cp, err := s.classpath()
 		if err != nil {
-			return scaleResult{}, err
+			return failedStart, err
 		}
 		if err := e.makeWorkDir(); err != nil {
-			return scaleResult{}, err
+			return failedStart, err
 		}
 		ref, err := startReference(ctx, cp, s.RefJVM, filepath.Join(e.workDir, "reference"), 3)
 		if err != nil {
-			return scaleResult{}, err
+			return failedStart, err
 		}
 		t = ref
 		defer ref.close()
 	}
 	e.logf("scale: measuring %s", t.label())
 	out, err := s.measure(ctx, e, t, sb, reqs)
+	out.Target = t.label()
 	r.Members = append(r.Members, t.describe()...)
 	return out, err
 }
