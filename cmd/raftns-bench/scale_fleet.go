@@ -184,15 +184,6 @@ func (f *scaleFleet) beatCounts() (beatCount, error) {
 	return f.beats, f.lastErr
 }
 
-// sleepUntil waits until t or until ctx ends.
-func sleepUntil(ctx context.Context, t time.Time) error {
-	d := time.Until(t)
-	if d <= 0 {
-		return ctx.Err()
-	}
-	return sleepCtx(ctx, d)
-}
-
 // closeClients closes the fleet's connections: every name server then
 // sees its brokers' connections close.
 func (f *scaleFleet) closeClients() { f.clients.close() }

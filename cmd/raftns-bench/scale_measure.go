@@ -221,10 +221,15 @@ func watchServer(ctx context.Context, c *nsclient.Client, addr string, sb *scale
 }
 
 // reads runs route readers for window: reader c asks server c mod N, each
-// for the next topic in turn.
+// for the next topic in turn, together ReadRate a second (0: as fast as
+// they are answered).
 func (s *scaleScenario) reads(ctx context.Context, t scaleTarget, readers clientPool, sb *scaleBrokers, window time.Duration) scaleReads {
 	q := (&routeScenario{Clients: s.Readers, Pipeline: 1}).query(t.addrs(), readers, sb.topics)
-	out := loadPhase{workers: s.Readers, duration: window}.run(ctx, q)
+	phase := loadPhase{workers: s.Readers, duration: window}
+	if s.ReadRate > 0 {
+		phase.pace = time.Duration(float64(s.Readers) / s.ReadRate * float64(time.Second))
+	}
+	out := phase.run(ctx, q)
 	lat := summarize(out.lat)
 	r := scaleReads{OpsPerS: rate(len(out.lat), out.elapsed), Errors: out.errors, P50Ms: lat.P50Ms, P99Ms: lat.P99Ms}
 	if out.firstErr != nil {

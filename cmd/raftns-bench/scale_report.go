@@ -84,7 +84,11 @@ func (s *scaleScenario) sideBySide(res scaleResults) Table {
 		}
 		return fmt.Sprintf("%.0f ms", *r.Restart.RestoreMs)
 	})
-	row("route reads, idle", func(r scaleResult) string { return readsCell(r.Idle) })
+	offered := "as fast as answered"
+	if s.ReadRate > 0 {
+		offered = fmt.Sprintf("%.0f/s offered", s.ReadRate)
+	}
+	row("route reads, idle ("+offered+")", func(r scaleResult) string { return readsCell(r.Idle) })
 	row("route reads, during the storm", func(r scaleResult) string { return readsCell(r.StormReads) + fmt.Sprintf(", %.2f× idle", r.ReadRatio) })
 	row("storm: failed registrations (unregistrations)", func(r scaleResult) string {
 		return fmt.Sprintf("%d (%d)", r.Storm.FailedRegistrations, r.Storm.FailedUnregisters)

@@ -33,6 +33,7 @@ type scaleScenario struct {
 	Settle          time.Duration `json:"settle"`
 	Steady          time.Duration `json:"steady"`
 	Readers         int           `json:"readers"`
+	ReadRate        float64       `json:"readRate"`
 	ReadWindow      time.Duration `json:"readWindow"`
 	Targets         []string      `json:"targets"`
 	RefClasspath    string        `json:"referenceClasspath,omitempty"`
@@ -52,6 +53,7 @@ func (s *scaleScenario) bind(fs *flag.FlagSet) {
 	fs.DurationVar(&s.Settle, "settle", 5*time.Second, "wait after filling before measuring")
 	fs.DurationVar(&s.Steady, "steady", 60*time.Second, "window of steady heartbeats over which CPU is measured")
 	fs.IntVar(&s.Readers, "readers", 6, "route-reading clients, spread over the name servers")
+	fs.Float64Var(&s.ReadRate, "read-rate", 2000, "route reads a second the readers offer together; 0 reads as fast as answers come (which leaves no CPU to the rest on a small machine)")
 	fs.DurationVar(&s.ReadWindow, "read-window", 10*time.Second, "idle route-read window (the storm's reads last its round)")
 	fs.Var((*listFlag)(&s.Targets), "targets", "raftns, reference or both, comma separated (default raftns,reference)")
 	fs.StringVar(&s.RefClasspath, "reference-classpath", "", "classpath of the reference NameServer, or @FILE holding it (as mvn dependency:build-classpath writes)")
@@ -81,6 +83,8 @@ func (s *scaleScenario) check(c *commonOptions, set map[string]bool) error {
 		return fmt.Errorf("%w: the reference target needs -reference-classpath (or -targets raftns)", errUsage)
 	case s.Heartbeat <= 0 || s.RegisterTimeout <= 0 || s.Steady <= 0 || s.ReadWindow <= 0 || s.Settle < 0:
 		return fmt.Errorf("%w: -heartbeat, -register-timeout, -steady and -read-window must be positive", errUsage)
+	case s.ReadRate < 0:
+		return fmt.Errorf("%w: -read-rate must not be negative", errUsage)
 	case s.Conns < 1 || s.FillParallel < 1 || s.Readers < 1:
 		return fmt.Errorf("%w: -conns, -fill-parallel and -readers must be at least 1", errUsage)
 	}
