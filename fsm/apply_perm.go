@@ -6,11 +6,8 @@ package fsm
 // number of such topics, changed or not, so a retry answers the same.
 func (s *state) applyWritePerm(brokerName string, add bool) (WritePermResult, bool) {
 	count, changed := 0, false
-	for topic, t := range s.topics {
-		qd, ok := t.m[brokerName]
-		if !ok {
-			continue
-		}
+	for _, topic := range s.topicsOf(brokerName) {
+		qd, _ := s.queue(topic, brokerName)
 		count++
 		perm := qd.Perm &^ PermWrite
 		if add {

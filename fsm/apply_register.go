@@ -50,14 +50,10 @@ func (s *state) executeRegister(p *registerPlan) {
 		return
 	}
 	for _, topic := range p.dropped {
-		t := writable(s, s.topics, topic, false)
-		delete(t.m, c.BrokerName)
-		if len(t.m) == 0 {
-			delete(s.topics, topic)
-		}
+		s.dropQueue(topic, c.BrokerName)
 	}
 	for _, tq := range p.queues {
-		writable(s, s.topics, tq.topic, true).m[c.BrokerName] = tq.qd
+		s.putQueue(tq.topic, tq.qd)
 	}
 	for _, mi := range p.mappings {
 		writable(s, s.mappings, mi.Topic, true).m[mi.Bname] = mi

@@ -10,7 +10,7 @@ func (s *state) applyDeleteTopic(c *DeleteTopic) bool {
 		return false
 	}
 	if c.ClusterName == "" {
-		delete(s.topics, c.Topic)
+		s.dropTopic(c.Topic)
 		return true
 	}
 	names, ok := s.clusters[c.ClusterName]
@@ -20,13 +20,8 @@ func (s *state) applyDeleteTopic(c *DeleteTopic) bool {
 	changed := false
 	for name := range names.m {
 		if _, ok := t.m[name]; ok {
-			t = writable(s, s.topics, c.Topic, false)
-			delete(t.m, name)
-			changed = true
+			changed = s.dropQueue(c.Topic, name) || changed
 		}
-	}
-	if len(t.m) == 0 {
-		delete(s.topics, c.Topic)
 	}
 	return changed
 }
@@ -57,7 +52,7 @@ func (f *FSM) applyRegisterTopic(s *state, c *RegisterTopic) bool {
 		if cur, ok := s.queue(c.Topic, qd.BrokerName); ok && cur == qd {
 			continue
 		}
-		writable(s, s.topics, c.Topic, true).m[qd.BrokerName] = qd
+		s.putQueue(c.Topic, qd)
 		changed = true
 	}
 	return changed

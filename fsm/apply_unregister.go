@@ -112,26 +112,19 @@ func (s *state) masterlessActing(reduced []string) map[string]bool {
 }
 
 // cleanTopics ports cleanTopicByUnRegisterRequests: drop the queue data of
-// removed groups (and topics left empty), clear the write bit of the others.
+// removed groups (and topics left empty), clear the write bit of the
+// others. The reference walks every topic; the index walks only the
+// topics of the named groups, the same changes.
 func (s *state) cleanTopics(removed []string, wipe map[string]bool) bool {
-	if len(removed) == 0 && len(wipe) == 0 {
-		return false
-	}
 	changed := false
-	for topic, t := range s.topics {
-		for _, name := range removed {
-			if _, ok := t.m[name]; ok {
-				t = writable(s, s.topics, topic, false)
-				delete(t.m, name)
-				changed = true
-			}
+	for _, name := range removed {
+		for _, topic := range s.topicsOf(name) {
+			changed = s.dropQueue(topic, name) || changed
 		}
-		if len(t.m) == 0 {
-			delete(s.topics, topic)
-			continue
-		}
-		for name := range wipe {
-			if qd, ok := t.m[name]; ok && qd.Perm&PermWrite != 0 {
+	}
+	for name := range wipe {
+		for _, topic := range s.topicsOf(name) {
+			if qd, _ := s.queue(topic, name); qd.Perm&PermWrite != 0 {
 				qd.Perm &^= PermWrite
 				writable(s, s.topics, topic, false).m[name] = qd
 				changed = true

@@ -69,6 +69,7 @@ func readState(r io.Reader) (*state, metaRecord, error) {
 	for {
 		typ, payload, err := sr.Next()
 		if errors.Is(err, io.EOF) {
+			rs.s.indexQueues()
 			return rs.s, meta, nil
 		}
 		if err != nil {

@@ -15,6 +15,7 @@ type state struct {
 
 	// Java RouteInfoManager tables.
 	topics   map[string]*queueTable           // topicQueueTable: topic -> brokerName -> QueueData
+	byBroker map[string]*nameSet              // brokerName -> the topics with its queue data (queue_index.go)
 	brokers  map[string]*brokerGroup          // brokerAddrTable: brokerName -> BrokerData
 	clusters map[string]*nameSet              // clusterAddrTable: cluster -> broker names
 	regs     map[BrokerKey]BrokerRegistration // brokerLiveTable, replicated part
@@ -76,6 +77,7 @@ func newState() *state {
 	return &state{
 		version:  &version{},
 		topics:   map[string]*queueTable{},
+		byBroker: map[string]*nameSet{},
 		brokers:  map[string]*brokerGroup{},
 		clusters: map[string]*nameSet{},
 		regs:     map[BrokerKey]BrokerRegistration{},
@@ -99,6 +101,7 @@ func (s *state) thaw() *state {
 	return &state{
 		version:  &version{},
 		topics:   maps.Clone(s.topics),
+		byBroker: maps.Clone(s.byBroker),
 		brokers:  maps.Clone(s.brokers),
 		clusters: maps.Clone(s.clusters),
 		regs:     maps.Clone(s.regs),

@@ -143,6 +143,15 @@ func (e *env) newClient() *nsclient.Client {
 	return nsclient.New(remoting.ClientConfig{DialTimeout: e.opts.Timeout, RequestTimeout: e.opts.Timeout, WriteTimeout: e.opts.Timeout})
 }
 
+// clientAddrs returns the members' RocketMQ addresses.
+func (e *env) clientAddrs() []string {
+	out := make([]string, len(e.members))
+	for i, m := range e.members {
+		out[i] = m.ClientAddr
+	}
+	return out
+}
+
 // hasHTTP reports whether every member's admin address is known.
 func (e *env) hasHTTP() bool {
 	for _, m := range e.members {

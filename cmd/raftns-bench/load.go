@@ -15,11 +15,15 @@ type workerResult struct {
 
 // loadPhase runs op in a closed loop on each of workers goroutines until
 // the phase ends. Operations that start before warmup has passed are not
-// recorded; the measured window is [start+warmup, end).
+// recorded; the measured window is [start+warmup, end). With pace set a
+// worker starts its k-th operation no earlier than start + k*pace (a fixed
+// offered rate of workers/pace, late ones catching up at once); latency is
+// counted from the operation's start.
 type loadPhase struct {
 	workers  int
 	warmup   time.Duration
 	duration time.Duration
+	pace     time.Duration
 }
 
 // loadOutcome merges the workers' results.
@@ -40,7 +44,15 @@ func (p loadPhase) run(ctx context.Context, op func(ctx context.Context, worker 
 	for w := range p.workers {
 		wg.Go(func() {
 			res := &results[w]
+			// Workers' slots are spread over one pace.
+			slot := start.Add(p.pace * time.Duration(w) / time.Duration(p.workers))
 			for ctx.Err() == nil {
+				if p.pace > 0 {
+					if sleepUntil(ctx, slot) != nil {
+						return
+					}
+					slot = slot.Add(p.pace)
+				}
 				t0 := time.Now()
 				if !t0.Before(end) {
 					return
@@ -70,6 +82,15 @@ func (p loadPhase) run(ctx context.Context, op func(ctx context.Context, worker 
 		}
 	}
 	return out
+}
+
+// sleepUntil waits until t or until ctx ends.
+func sleepUntil(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err()
+	}
+	return sleepCtx(ctx, d)
 }
 
 // sleepCtx waits d or until ctx ends.

@@ -50,3 +50,17 @@ func TestLoadPhase_StopsWhenContextEnds(t *testing.T) {
 		t.Fatal("load phase did not stop after its context was cancelled")
 	}
 }
+
+// A paced phase offers workers/pace operations a second however fast they
+// are answered: 2 workers every 50 ms over 200 ms start at most 2*(4+1).
+func TestLoadPhase_PaceBoundsTheOfferedRate(t *testing.T) {
+	var calls atomic.Int64
+	out := loadPhase{workers: 2, duration: 200 * time.Millisecond, pace: 50 * time.Millisecond}.run(context.Background(),
+		func(context.Context, int) error {
+			calls.Add(1)
+			return nil
+		})
+	if n := calls.Load(); n == 0 || n > 10 || len(out.lat) != int(n) {
+		t.Fatalf("%d calls, %d recorded; want 1 to 10, all recorded", n, len(out.lat))
+	}
+}

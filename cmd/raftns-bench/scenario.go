@@ -54,6 +54,7 @@ var scenarios = map[string]scenarioInfo{
 	"memory":   {"member RSS holding brokers x topics", anyMembers, func() scenario { return &memoryScenario{} }},
 	"rejoin":   {"restart a follower after an outage: time to its first entry and to ready", ownThree, func() scenario { return &rejoinScenario{} }},
 	"pause":    {"SIGSTOP the leader: how soon waiting forwarded writes are answered by the new leader", ownThree, func() scenario { return &pauseScenario{} }},
+	"scale":    {"a large fleet (brokers x topics) and a restart storm, RaftNS next to the reference NameServer", ownThree, func() scenario { return &scaleScenario{} }},
 	"compare":  {"RaftNS against raw Raft and a precomputed-answer server, as ratios", ownMembers, func() scenario { return &compareScenario{} }},
 }
 

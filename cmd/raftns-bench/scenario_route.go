@@ -90,7 +90,7 @@ func (s *routeScenario) run(ctx context.Context, e *env, r *Report) error {
 	cpuStart := make(chan map[string]float64, 1)
 	time.AfterFunc(s.Warmup, func() { cpuStart <- memberCPU(ctx, e) })
 	e.logf("route: %d clients x %d in flight over %d member(s), %d topics, %v", s.Clients, s.Pipeline, len(e.members), len(topics), s.Duration)
-	out := s.phase(s.Clients*s.Pipeline).run(ctx, s.query(e, clients, topics))
+	out := s.phase(s.Clients*s.Pipeline).run(ctx, s.query(e.clientAddrs(), clients, topics))
 	cpu := cpuDelta(memberCPU(ctx, e), <-cpuStart)
 	if len(out.lat) == 0 {
 		return fmt.Errorf("route: %w: %v", errNoSuccess, out.firstErr)
@@ -145,9 +145,10 @@ func (s *routeScenario) setup(ctx context.Context, e *env) (topics []string, sto
 	return topics, stop, nil
 }
 
-// query returns the worker operation: one route request to the member of
-// the worker's client, for the next topic in turn.
-func (s *routeScenario) query(e *env, clients []*nsclient.Client, topics []string) func(context.Context, int) error {
+// query returns the worker operation: one route request to the name server
+// of the worker's client (client c asks addrs[c mod len]), for the next
+// topic in turn.
+func (s *routeScenario) query(addrs []string, clients []*nsclient.Client, topics []string) func(context.Context, int) error {
 	reqs := make([]*remoting.Command, len(topics))
 	for i, t := range topics {
 		reqs[i] = &remoting.Command{Code: remoting.GetRouteInfoByTopic, Language: "JAVA", Version: nsclient.Version5,
@@ -156,7 +157,7 @@ func (s *routeScenario) query(e *env, clients []*nsclient.Client, topics []strin
 	next := make([]int, s.Clients*s.Pipeline)
 	return func(ctx context.Context, w int) error {
 		client := w / s.Pipeline
-		addr := e.members[client%len(e.members)].ClientAddr
+		addr := addrs[client%len(addrs)]
 		i := (w + next[w]) % len(reqs)
 		next[w]++
 		resp, err := clients[client].Invoke(ctx, addr, reqs[i])
