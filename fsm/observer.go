@@ -40,3 +40,18 @@ func (f *FSM) notify(c BrokerChange) {
 		f.observer.BrokerChanged(c)
 	}
 }
+
+// AuditObserver hears about every audit record as it is appended, under
+// the FSM's lock: it must return quickly and not call back into the FSM.
+type AuditObserver interface {
+	Audited(AuditRecord)
+}
+
+// SetAuditObserver installs o (nil removes it). Call it before Raft starts.
+func (f *FSM) SetAuditObserver(o AuditObserver) { f.auditObserver = o }
+
+func (f *FSM) notifyAudit(r AuditRecord) {
+	if f.auditObserver != nil {
+		f.auditObserver.Audited(r)
+	}
+}

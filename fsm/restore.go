@@ -119,6 +119,8 @@ func (rs *restorer) record(typ uint8, payload []byte) error {
 		err = restoreInto(payload, rs.clusterVersion)
 	case recDrainingMember:
 		err = restoreInto(payload, rs.drainingMember)
+	case recAudit:
+		err = restoreInto(payload, rs.auditRecord)
 	default:
 		err = &feature.TooNewError{What: fmt.Sprintf("snapshot record type %d", typ), Needs: rs.needs}
 	}

@@ -41,6 +41,9 @@ type state struct {
 	// clusterVer is the raised cluster version ("" until then;
 	// cluster_version.go).
 	clusterVer string
+
+	// audit is the audit trail (audit_trail.go).
+	audit auditTrail
 }
 
 // owned is an inner table with the state version that may write it in place.
@@ -101,6 +104,7 @@ func (s *state) thaw() *state {
 		lastChange:   s.lastChange,
 		ctrl:         copyMap(s.ctrl),
 		clusterVer:   s.clusterVer,
+		audit:        s.audit,
 
 		ownedSessions: map[string]struct{}{},
 	}
