@@ -119,6 +119,9 @@ type Config struct {
 	SnapshotInterval  time.Duration
 	TrailingLogs      uint64
 
+	// Audit bounds the audit trail, or turns stamping off on this member.
+	Audit AuditConfig
+
 	Logger hclog.Logger
 
 	// The fields below are seams for in-process tests; production leaves
@@ -206,6 +209,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: mass expiry fraction %v not in (0,1]", ErrBadConfig, c.MassExpiryFraction)
 	case len(c.Peers) > 0 && len(c.Join) > 0:
 		return fmt.Errorf("%w: peers and join are exclusive", ErrBadConfig)
+	}
+	if err := c.Audit.validate(); err != nil {
+		return err
 	}
 	if c.ClusterKey != nil && len(c.ClusterKey) < MinClusterKeyLen {
 		return fmt.Errorf("%w: cluster key is %d bytes, need at least %d", ErrBadConfig, len(c.ClusterKey), MinClusterKeyLen)
