@@ -107,6 +107,9 @@ func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 		s.auditEntry(l.Index, e.stamp, subject, res, changed)
 		f.notifyAudit(s.audit.recs[len(s.audit.recs)-1])
 	}
+	if (changed || e.stamp != nil) && f.changeObserver != nil {
+		f.changeObserver.Changed(l.Index, cmd, e.stamp != nil)
+	}
 	if e.identified {
 		// EncodeResult fails only for an answer of the wrong type, which
 		// the registry rules out; a missing answer is recomputed.

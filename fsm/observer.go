@@ -55,3 +55,20 @@ func (f *FSM) notifyAudit(r AuditRecord) {
 		f.auditObserver.Audited(r)
 	}
 }
+
+// ChangeObserver hears about every applied entry that changed the state
+// or added an audit record, and about every restore (cmd nil), under the
+// FSM's lock: it must return quickly and not call back into the FSM. cmd
+// is the decoded command (for example *DeleteTopic) and must not be
+// changed or kept.
+type ChangeObserver interface {
+	Changed(index uint64, cmd any, audited bool)
+}
+
+// SetChangeObserver installs o (nil removes it), best before Raft starts:
+// changes applied earlier are not told.
+func (f *FSM) SetChangeObserver(o ChangeObserver) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.changeObserver = o
+}

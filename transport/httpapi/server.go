@@ -21,6 +21,7 @@ import (
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/watch"
 )
 
 // Server is the admin HTTP server of one member.
@@ -36,6 +37,8 @@ type Server struct {
 	proxyScheme    string
 	proxyTransport http.RoundTripper
 	profilerOnce   sync.Once
+	// watch serves GET /v1/watch once EnableWatch set it.
+	watch *watch.Hub
 }
 
 // New returns the admin server for node; metrics gathers what /metrics
