@@ -127,6 +127,9 @@ type Config struct {
 	SnapshotInterval  time.Duration
 	TrailingLogs      uint64
 
+	// Audit bounds the audit trail, or turns stamping off on this member.
+	Audit AuditConfig
+
 	Logger hclog.Logger
 
 	// The fields below are seams for in-process tests; production leaves
@@ -219,6 +222,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: peers and join are exclusive", ErrBadConfig)
 	}
 	if err := c.validateInitialClusterVersion(); err != nil {
+		return err
+	}
+	if err := c.Audit.validate(); err != nil {
 		return err
 	}
 	if c.ClusterKey != nil && len(c.ClusterKey) < MinClusterKeyLen {

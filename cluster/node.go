@@ -47,9 +47,11 @@ type Node struct {
 
 	// proposer is the leader's side of writes (propose.go).
 	proposer *proposer
-	lessor   *liveness.Lessor
-	expiry   *liveness.Expirer
-	members  *membership
+	// audit stamps audited entries and hears their records (audit.go).
+	audit   *auditor
+	lessor  *liveness.Lessor
+	expiry  *liveness.Expirer
+	members *membership
 	// readiness decides whether this member serves reads (readiness.go).
 	readiness *readinessMonitor
 	// leaders wake writes waiting on a leader that changed or went silent.
@@ -110,6 +112,8 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		requests:   newRequestTracker(cfg.ID),
 		shutdownCh: make(chan struct{}),
 	}
+	n.audit = newAuditor(cfg, f, n.logger)
+	f.SetAuditObserver(n.audit)
 	n.lanes = newLanes(n.pool.dialer, cfg.linkDown, n.logger)
 	n.forwards = &lane.Server{Workers: lane.NewWorkers(n.shutdownCh), Forward: (&rpcEndpoint{n: n}).forward,
 		HelloTimeout: muxHandshakeTimeout, Stop: n.shutdownCh, Logger: n.logger}
@@ -185,7 +189,9 @@ func (n *Node) assemble(notify chan bool) {
 		changes: &n.stats.LeaderChanges, shutdown: n.shutdownCh, serve: n.leaderLoop, demote: n.lessor.Demote,
 		readyCh: make(chan struct{})}
 	n.proposer = &proposer{raft: n.raft, fsm: n.fsm, office: n.tenure, lessor: n.lessor, stats: &n.stats,
-		applyTimeout: n.cfg.ApplyTimeout, notice: newCommitNotice(func() { _ = n.raft.Barrier(barrierTimeout).Error() })}
+		applyTimeout: n.cfg.ApplyTimeout, notice: newCommitNotice(func() { _ = n.raft.Barrier(barrierTimeout).Error() }),
+		audit: n.audit}
+	n.audit.raft.Store(n.raft)
 	n.expiry = liveness.NewExpirer(n.lessor, liveness.ExpiryConfig{ExpiryBatchMax: n.cfg.ExpiryBatchMax,
 		MassExpiryFraction: n.cfg.MassExpiryFraction, ApplyTimeout: n.cfg.ApplyTimeout, Logger: n.logger,
 		VerifyLeader: func() error { return n.raft.VerifyLeader().Error() }, InOffice: n.tenure.inOffice,

@@ -24,6 +24,8 @@ type proposer struct {
 	applyTimeout time.Duration
 	// notice tells followers the commit index once proposals pause.
 	notice *commitNotice
+	// audit stamps the leader's own audited decisions.
+	audit *auditor
 }
 
 // forwarded runs a follower's encoded write on this member as the
@@ -99,6 +101,9 @@ func (p *proposer) register(ctx context.Context, reg proposedRegistration) (fsm.
 func (p *proposer) apply(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
 	buf, err := fsm.Encode(t, cmd)
 	if err != nil {
+		return nil, err
+	}
+	if buf, err = p.audit.stamp(ctx, t, buf, callerLeader); err != nil {
 		return nil, err
 	}
 	return p.applyEncoded(ctx, t, buf)

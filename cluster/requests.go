@@ -58,14 +58,10 @@ func (r *requestTracker) done(id fsm.RequestID) {
 	}
 }
 
-// identify encodes cmd as an entry carrying a fresh request id.
-func (r *requestTracker) identify(t fsm.CommandType, cmd any) (fsm.RequestID, []byte, error) {
-	buf, err := fsm.Encode(t, cmd)
-	if err != nil {
-		return fsm.RequestID{}, nil, err
-	}
+// identify wraps an encoded entry with a fresh request id.
+func (r *requestTracker) identify(buf []byte) (fsm.RequestID, []byte, error) {
 	id := r.begin()
-	buf, err = fsm.WithRequestID(id, buf)
+	buf, err := fsm.WithRequestID(id, buf)
 	if err != nil {
 		r.done(id)
 		return fsm.RequestID{}, nil, err

@@ -28,7 +28,7 @@ func TestForward_LateCopyCannotOverwriteANewerWrite(t *testing.T) {
 	put := func(v string) *fsm.PutKV { return &fsm.PutKV{Namespace: "ns", Key: "k", Value: v, HasValue: true} }
 
 	// The follower takes write A and forwards it; the leader applies it.
-	idA, bufA, err := follower.node.requests.identify(fsm.PutKVType, put("A"))
+	idA, bufA, err := follower.node.requests.identify(mustEncode(t, fsm.PutKVType, put("A")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,4 +124,14 @@ func TestRequestTracker_FloorIsOldestWaiting(t *testing.T) {
 			skip--
 		}
 	}
+}
+
+// mustEncode encodes a command or fails the test.
+func mustEncode(t testing.TB, typ fsm.CommandType, cmd any) []byte {
+	t.Helper()
+	buf, err := fsm.Encode(typ, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf
 }

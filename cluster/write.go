@@ -22,7 +22,14 @@ func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, erro
 	if reg, ok := cmd.(*fsm.RegisterBroker); ok {
 		return n.Register(ctx, reg)
 	}
-	id, buf, err := n.requests.identify(t, cmd)
+	buf, err := fsm.Encode(t, cmd)
+	if err != nil {
+		return nil, err
+	}
+	if buf, err = n.audit.stamp(ctx, t, buf, CallerAnonymous); err != nil {
+		return nil, err
+	}
+	id, buf, err := n.requests.identify(buf)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +90,11 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 	// is encoded once here and proposed by the leader as it came.
 	stamped := *cmd
 	stamped.StampMillis = clockOr(n.cfg.WallClock)().UnixMilli()
-	id, encoded, err := n.requests.identify(fsm.RegisterBrokerType, &stamped)
+	encoded, err := fsm.Encode(fsm.RegisterBrokerType, &stamped)
+	if err != nil {
+		return fsm.RegisterResult{}, err
+	}
+	id, encoded, err := n.requests.identify(encoded)
 	if err != nil {
 		return fsm.RegisterResult{}, err
 	}

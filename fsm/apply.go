@@ -95,9 +95,20 @@ func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 			return ErrSuperseded, false
 		}
 	}
+	var subject AuditRecord
+	if e.stamp != nil {
+		subject = auditSubject(s, cmd)
+	}
 	res, changed := f.dispatch(s, t, cmd, l.Index)
 	if changed {
 		s.lastChange = l.Index
+	}
+	if e.stamp != nil {
+		s.auditEntry(l.Index, e.stamp, subject, res, changed)
+		f.notifyAudit(s.audit.recs[len(s.audit.recs)-1])
+	}
+	if (changed || e.stamp != nil) && f.changeObserver != nil {
+		f.changeObserver.Changed(l.Index, cmd, e.stamp != nil)
 	}
 	if e.identified {
 		// EncodeResult fails only for an answer of the wrong type, which

@@ -35,6 +35,8 @@ const (
 	// SetMemberDrainingType starts or ends the drain of a member being
 	// removed (member_draining.go).
 	SetMemberDrainingType CommandType = 15
+	// RecordAuditType (16) and the audit envelope (17) are declared in
+	// audit.go.
 
 	// Controller commands (docs/controller.md), from 40 up.
 	ApplyBrokerIDType       CommandType = 40
@@ -84,6 +86,7 @@ var commands = newRegistry(
 		}),
 	command(SetClusterVersionType, "SetClusterVersion", LeaderOnly,
 		func(_ *FSM, s *state, c *SetClusterVersion, _ uint64) bool { return s.applySetClusterVersion(c) }),
+	needs(command(RecordAuditType, "RecordAudit", Forwardable, applyRecordAudit), feature.AuditTrail),
 	controllerCommand(ApplyBrokerIDType, "ApplyBrokerID", (*state).applyApplyBrokerID),
 	controllerCommand(UpdateBrokerAddressType, "UpdateBrokerAddress", (*state).applyUpdateBrokerAddress),
 	controllerCommand(ElectMasterType, "ElectMaster", (*state).applyElectMaster),

@@ -80,6 +80,9 @@ func EntryType(buf []byte) (CommandType, error) {
 	if _, buf, err = splitVersioned(buf); err != nil {
 		return versionedType, err
 	}
+	if _, buf, err = splitAuditVersioned(buf); err != nil {
+		return auditType, err
+	}
 	t := CommandType(buf[0])
 	if t == compressedType {
 		if len(buf) < 2 {
@@ -114,6 +117,8 @@ type decodedEntry struct {
 	err        error
 	// needs is the release a versioned envelope named, "" without one.
 	needs string
+	// stamp is the audit envelope's stamp, nil without one.
+	stamp *AuditStamp
 }
 
 // decodeEntry decodes an entry as Decode does, keeping its RequestID.
@@ -129,6 +134,10 @@ func decodeEntry(buf []byte) (e decodedEntry) {
 	}
 	if e.needs, buf, e.err = splitVersioned(buf); e.err != nil {
 		e.t = versionedType
+		return e
+	}
+	if e.stamp, buf, e.err = splitAuditVersioned(buf); e.err != nil {
+		e.t = auditType
 		return e
 	}
 	e.t = CommandType(buf[0])

@@ -30,6 +30,7 @@ func sampleCommands() map[CommandType]any {
 		ElectMasterType:          &ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 2, HasNewMaster: true, NewMasterID: 3},
 		AlterSyncStateSetType:    &AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 2, SyncStateSetEpoch: 3, NewSyncStateSet: []int64{1, 2}},
 		CleanBrokerDataType:      &CleanBrokerData{BrokerName: brokerA, BrokerIDs: []int64{2}},
+		RecordAuditType:          &RecordAudit{Record: AuditRecord{Kind: AuditLeaderTransfer, Detail: "to=n2", Outcome: OutcomeApplied}},
 	}
 }
 
@@ -136,6 +137,9 @@ func FuzzDecode(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(buf)
+		if IsAudited(typ) {
+			f.Add(audited(f, testStamp(1, 10), typ, cmd))
+		}
 	}
 	f.Fuzz(func(t *testing.T, buf []byte) {
 		peeked, peekErr := EntryType(buf)

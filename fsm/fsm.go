@@ -15,6 +15,10 @@ type FSM struct {
 	logger hclog.Logger
 	// observer hears about broker changes; set before Raft starts.
 	observer Observer
+	// auditObserver hears about audit records, changeObserver about every
+	// change; both are set before Raft starts.
+	auditObserver  AuditObserver
+	changeObserver ChangeObserver
 
 	// mu guards st. Applies hold it for writing, reads for reading; a
 	// snapshot only freezes st under it and streams without it.

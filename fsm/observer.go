@@ -40,3 +40,35 @@ func (f *FSM) notify(c BrokerChange) {
 		f.observer.BrokerChanged(c)
 	}
 }
+
+// AuditObserver hears about every audit record as it is appended, under
+// the FSM's lock: it must return quickly and not call back into the FSM.
+type AuditObserver interface {
+	Audited(AuditRecord)
+}
+
+// SetAuditObserver installs o (nil removes it). Call it before Raft starts.
+func (f *FSM) SetAuditObserver(o AuditObserver) { f.auditObserver = o }
+
+func (f *FSM) notifyAudit(r AuditRecord) {
+	if f.auditObserver != nil {
+		f.auditObserver.Audited(r)
+	}
+}
+
+// ChangeObserver hears about every applied entry that changed the state
+// or added an audit record, and about every restore (cmd nil), under the
+// FSM's lock: it must return quickly and not call back into the FSM. cmd
+// is the decoded command (for example *DeleteTopic) and must not be
+// changed or kept.
+type ChangeObserver interface {
+	Changed(index uint64, cmd any, audited bool)
+}
+
+// SetChangeObserver installs o (nil removes it), best before Raft starts:
+// changes applied earlier are not told.
+func (f *FSM) SetChangeObserver(o ChangeObserver) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.changeObserver = o
+}

@@ -139,7 +139,7 @@ func validate(specs []commandSpec) error {
 			return fmt.Errorf("%w: type %d has no name", errIncompleteCommand, uint8(s.typ))
 		case s.apply == nil:
 			return fmt.Errorf("%w: %s has no apply function", errIncompleteCommand, s.name)
-		case s.typ == 0 || s.typ == compressedType || s.typ == requestType || s.typ == versionedType ||
+		case s.typ == 0 || s.typ == compressedType || s.typ == requestType || s.typ == versionedType || s.typ == auditType ||
 			s.typ&IgnoreUnknownTypeFlag != 0:
 			return fmt.Errorf("%w: %s uses reserved type %d", errIncompleteCommand, s.name, uint8(s.typ))
 		case types[s.typ] || names[s.name]:

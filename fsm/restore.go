@@ -28,6 +28,9 @@ func (f *FSM) Restore(rc io.ReadCloser) error {
 	f.applied.Store(meta.AppliedIndex)
 	f.restoredIndex.Store(meta.AppliedIndex)
 	f.restores.Add(1)
+	if f.changeObserver != nil {
+		f.changeObserver.Changed(meta.AppliedIndex, nil, len(st.audit.recs) > 0)
+	}
 	f.mu.Unlock()
 	f.logger.Info("snapshot restored", "index", meta.AppliedIndex,
 		"brokers", len(st.regs), "topics", len(st.topics))
@@ -120,6 +123,8 @@ func (rs *restorer) record(typ uint8, payload []byte) error {
 		err = restoreInto(payload, rs.clusterVersion)
 	case recDrainingMember:
 		err = restoreInto(payload, rs.drainingMember)
+	case recAudit:
+		err = restoreInto(payload, rs.auditRecord)
 	default:
 		err = &feature.TooNewError{What: fmt.Sprintf("snapshot record type %d", typ), Needs: rs.needs}
 	}

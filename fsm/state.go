@@ -45,6 +45,9 @@ type state struct {
 	// clusterVer is the raised cluster version ("" until then;
 	// cluster_version.go).
 	clusterVer string
+
+	// audit is the audit trail (audit_trail.go).
+	audit auditTrail
 }
 
 // version identifies one state version. Inner tables name their writer by
@@ -116,6 +119,7 @@ func (s *state) thaw() *state {
 		lastChange:   s.lastChange,
 		ctrl:         copyMap(s.ctrl),
 		clusterVer:   s.clusterVer,
+		audit:        s.audit,
 
 		ownedSessions: map[string]struct{}{},
 	}

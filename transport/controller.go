@@ -106,8 +106,8 @@ func (c *controllerPort) getMetadata(_ context.Context, _ *remoting.Conn, req *r
 
 // updateConfig is UPDATE_CONTROLLER_CONFIG: like UPDATE_NAMESRV_CONFIG it
 // changes this member only.
-func (c *controllerPort) updateConfig(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	return c.s.updateSettings(req, c.settings, "controller", c.applySettings)
+func (c *controllerPort) updateConfig(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+	return c.s.updateSettings(ctx, req, c.settings, "controller", c.applySettings)
 }
 
 // getConfig is GET_CONTROLLER_CONFIG: key=value lines of the settings with

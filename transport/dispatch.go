@@ -33,7 +33,11 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 		c.Close()
 		return nil
 	default:
-		if resp = s.checkACL(c, req); resp == nil {
+		var who string
+		if who, resp = s.checkACL(c, req); resp == nil {
+			if !h.read {
+				ctx = withCaller(ctx, who, c)
+			}
 			resp = fitFrame(req, s.serve(ctx, h, c, req))
 		}
 	}
@@ -60,7 +64,7 @@ func (s *Server) ServeInline(c *remoting.Conn, req *remoting.Command) (*remoting
 	if !ok {
 		return nil, false
 	}
-	if refusal := s.checkACL(c, req); refusal != nil {
+	if _, refusal := s.checkACL(c, req); refusal != nil {
 		resp = refusal
 	}
 	if s.cfg.Observer != nil {

@@ -35,6 +35,9 @@ type Cluster interface {
 	// is then answered with cluster.RemarkRemoved.
 	Removed() bool
 	FSM() *fsm.FSM
+	// RecordAudit records a change that is not a command of its own in
+	// the audit trail; the caller rides on ctx (cluster.WithCaller).
+	RecordAudit(ctx context.Context, rec fsm.AuditRecord) error
 }
 
 // Observer receives one call per answered request, for metrics.

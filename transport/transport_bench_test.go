@@ -44,12 +44,15 @@ func (c *benchCluster) ApplyLeaderOnly(ctx context.Context, t fsm.CommandType, c
 
 func (c *benchCluster) Heartbeat(fsm.BrokerKey) bool         { return true }
 func (c *benchCluster) RegisterUnchanged(fsm.BrokerKey) bool { return true }
-func (c *benchCluster) BrokerConnected(fsm.BrokerKey)        {}
-func (c *benchCluster) BrokerDisconnected(fsm.BrokerKey)     {}
-func (c *benchCluster) Ready() (bool, string)                { return true, "" }
-func (c *benchCluster) Removed() bool                        { return false }
-func (c *benchCluster) LeaderReady() bool                    { return true }
-func (c *benchCluster) FSM() *fsm.FSM                        { return c.f }
+func (c *benchCluster) RecordAudit(context.Context, fsm.AuditRecord) error {
+	return nil
+}
+func (c *benchCluster) BrokerConnected(fsm.BrokerKey)    {}
+func (c *benchCluster) BrokerDisconnected(fsm.BrokerKey) {}
+func (c *benchCluster) Ready() (bool, string)            { return true, "" }
+func (c *benchCluster) Removed() bool                    { return false }
+func (c *benchCluster) LeaderReady() bool                { return true }
+func (c *benchCluster) FSM() *fsm.FSM                    { return c.f }
 
 // benchTopicConfigs returns topics configs "t<j>" with 8 queues.
 func benchTopicConfigs(topics int) []fsm.TopicConfig {

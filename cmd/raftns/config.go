@@ -13,6 +13,7 @@ import (
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/transport"
 	"github.com/raftns/raftns/transport/httpapi"
+	"github.com/raftns/raftns/watch"
 )
 
 // config is the effective configuration of one member: defaults, then the
@@ -93,6 +94,16 @@ type config struct {
 	// member leads it (cluster.Config.RemoveDrain).
 	RemoveDrain time.Duration
 
+	// Audit turns stamping changes into the audit trail on (default) or
+	// off; AuditMaxRecords and AuditMaxAge bound the trail
+	// (cluster.AuditConfig).
+	Audit           bool
+	AuditMaxRecords int
+	AuditMaxAge     time.Duration
+	// WatchMaxWatchers and WatchBuffer bound GET /v1/watch (watch.Config).
+	WatchMaxWatchers int
+	WatchBuffer      int
+
 	// SnapshotInterval, SnapshotThreshold and TrailingLogs tune Raft
 	// snapshots and log compaction (cluster.Config).
 	SnapshotInterval  time.Duration
@@ -136,6 +147,11 @@ func defaultConfig() *config {
 
 		AddressServiceMaxConns: httpapi.DefaultAddressMaxConns,
 		RemoveDrain:            cluster.DefaultRemoveDrain,
+		Audit:                  true,
+		AuditMaxRecords:        cluster.DefaultAuditMaxRecords,
+		AuditMaxAge:            cluster.DefaultAuditMaxAge,
+		WatchMaxWatchers:       watch.DefaultMaxWatchers,
+		WatchBuffer:            watch.DefaultBuffer,
 		MaxRestoreSize:         1 << 30,
 		ACLMode:                "off",
 		Controller:             defaultControllerConfig(),
@@ -251,6 +267,9 @@ func (c *config) validate() error {
 	if err := c.validateSnapshots(); err != nil {
 		return err
 	}
+	if err := c.validateAuditWatch(); err != nil {
+		return err
+	}
 	if err := c.validateClusterTLS(); err != nil {
 		return err
 	}
@@ -303,6 +322,9 @@ func (c *config) properties() map[string]string {
 		"trailingLogs":        strconv.FormatUint(c.TrailingLogs, 10),
 		"advertiseClientAddr": c.AdvertiseClientAddr, "addressServiceAddr": c.AddressServiceAddr,
 		"addressServiceMaxConnections": strconv.Itoa(c.AddressServiceMaxConns), "removeDrain": c.RemoveDrain.String(),
+		"audit": strconv.FormatBool(c.Audit), "auditMaxRecords": strconv.Itoa(c.AuditMaxRecords),
+		"auditMaxAge": c.AuditMaxAge.String(), "watchMaxWatchers": strconv.Itoa(c.WatchMaxWatchers),
+		"watchBuffer": strconv.Itoa(c.WatchBuffer),
 	} {
 		p[k] = v
 	}

@@ -31,6 +31,8 @@ var flagKeys = map[string]string{
 	"snapshot-interval":    "snapshotInterval", "snapshot-threshold": "snapshotThreshold", "trailing-logs": "trailingLogs",
 	"gc-percent": "gcPercent", "advertise-client-addr": "advertiseClientAddr", "address-service-addr": "addressServiceAddr",
 	"address-service-max-connections": "addressServiceMaxConnections", "remove-drain": "removeDrain",
+	"audit": "audit", "audit-max-records": "auditMaxRecords", "audit-max-age": "auditMaxAge",
+	"watch-max-watchers": "watchMaxWatchers", "watch-buffer": "watchBuffer",
 }
 
 type flagValues struct {
@@ -105,10 +107,15 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 		"address-service-addr":                  "serve the RocketMQ address service (GET /rocketmq/nsaddr) on this plain-HTTP address host:port, e.g. :8080; it is also served on a plain-HTTP --http-addr (default none)",
 		"address-service-max-connections":       "address service connection limit (default 256)",
 		"remove-drain":                          "how long a member being removed keeps serving, no longer listed by the address service, when this member leads the removal and it names no drain (default 30s)",
+		"audit":                                 "stamp the changes this member takes (and decides as leader) into the replicated audit trail (default true)",
+		"audit-max-records":                     "records the audit trail keeps; give every member the same (default 10000)",
+		"audit-max-age":                         "age after which audit records are dropped, e.g. 720h; give every member the same (default 720h)",
+		"watch-max-watchers":                    "watchers (GET /v1/watch, blocking or streaming) this member serves at once (default 2048)",
+		"watch-buffer":                          "changes buffered per watcher before it is told it missed some (default 64)",
 	}
 	for name := range flagKeys {
 		key := flagKeys[name]
-		if name == "cluster-insecure" || name == "http-pprof" {
+		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" {
 			// A switch: --cluster-insecure alone, or =true/=false.
 			fs.BoolFunc(name, help[name], func(v string) error { fl.values[key] = v; return nil })
 			continue

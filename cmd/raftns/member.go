@@ -17,6 +17,7 @@ import (
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/clientport"
 	"github.com/raftns/raftns/transport/httpapi"
+	"github.com/raftns/raftns/watch"
 )
 
 // member is one running RaftNS member: Raft node, RocketMQ protocol server
@@ -37,6 +38,8 @@ type member struct {
 	// certs is the client port's TLS material, nil with TLS disabled.
 	certs    *clientport.CertStore
 	stopCert chan struct{}
+	// watch tells the admin port's watchers about changes to the state.
+	watch *watch.Hub
 }
 
 // listeners are a member's ports; http, controller and address are nil
@@ -129,15 +132,18 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 		logger.Warn("raft metrics unavailable", "error", err)
 	}
 	m := &member{logger: logger, errc: make(chan error, 4), events: events.NewRing(events.DefaultCapacity), stopEvents: make(chan struct{}),
-		certs: certs, stopCert: make(chan struct{})}
+		certs: certs, stopCert: make(chan struct{}),
+		watch: watch.NewHub(watch.Config{MaxWatchers: cfg.WatchMaxWatchers, Buffer: cfg.WatchBuffer}, 0)}
 	ccfg, err := clusterConfig(cfg, id, lns, logger)
 	if err != nil {
 		lns.close()
+		m.watch.Close()
 		return nil, err
 	}
 	ccfg.TLS, ccfg.ClusterKey = clusterTLS, sec.clusterKey
 	if m.node, err = cluster.New(ccfg, m.newFSM(), lns.cluster); err != nil {
 		lns.close()
+		m.watch.Close()
 		return nil, err
 	}
 	go events.WatchRaft(m.node.Raft(), m.events, m.stopEvents)
@@ -155,6 +161,7 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	if err != nil {
 		m.node.Shutdown()
 		lns.close()
+		m.watch.Close()
 		return nil, err
 	}
 	if certs != nil && cps.reload > 0 {
@@ -180,6 +187,7 @@ func (m *member) serveHTTP(cfg *config, lns *listeners, registry *prometheus.Reg
 	if lns.http != nil {
 		m.http = httpapi.New(m.node, registry, m.logger)
 		m.http.EnableStatusPage(m.events)
+		m.http.EnableWatch(m.watch)
 		m.http.Configure(opts)
 		registry.MustRegister(httpapi.NewAdminCollector(m.http))
 		go func() { m.errc <- m.http.Serve(lns.http) }()
@@ -209,6 +217,10 @@ func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) 
 	c.SnapshotInterval, c.SnapshotThreshold, c.TrailingLogs = cfg.SnapshotInterval, cfg.SnapshotThreshold, cfg.TrailingLogs
 	c.BrokerExpiry, c.ScanInterval, c.ConnCloseGrace, c.MaxStale = cfg.BrokerExpiry, cfg.ScanInterval, cfg.ConnCloseGrace, cfg.MaxStale
 	c.RemoveDrain = cfg.RemoveDrain
+	c.Audit = cluster.AuditConfig{Off: !cfg.Audit, MaxRecords: cfg.AuditMaxRecords, MaxAge: cfg.AuditMaxAge}
+	if cfg.AuditMaxAge == 0 {
+		c.Audit.MaxAge = -1 // no age bound
+	}
 	c.Logger = logger
 	return c, nil
 }
@@ -271,6 +283,9 @@ func (m *member) shutdown() error {
 	m.ns.Close()
 	close(m.stopEvents)
 	err := m.node.Shutdown()
+	// Watchers end first, so their connections do not hold up the admin
+	// server's shutdown.
+	m.watch.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if m.http != nil {
@@ -304,6 +319,7 @@ func (m *member) reportReload(err error) {
 func (m *member) newFSM() *fsm.FSM {
 	f := fsm.New(m.logger)
 	f.SetObserver(m.events)
+	f.SetChangeObserver(m.watch)
 	f.OnHalt(func(err error) {
 		select {
 		case m.errc <- err:

@@ -135,6 +135,11 @@ func (c *config) setters() map[string]func(string) error {
 		"addressServiceAddr":              setString(&c.AddressServiceAddr),
 		"addressServiceMaxConnections":    setParsed(&c.AddressServiceMaxConns, strconv.Atoi),
 		"removeDrain":                     setParsed(&c.RemoveDrain, parseDuration),
+		"audit":                           setParsed(&c.Audit, strconv.ParseBool),
+		"auditMaxRecords":                 setParsed(&c.AuditMaxRecords, strconv.Atoi),
+		"auditMaxAge":                     setParsed(&c.AuditMaxAge, parseDuration),
+		"watchMaxWatchers":                setParsed(&c.WatchMaxWatchers, strconv.Atoi),
+		"watchBuffer":                     setParsed(&c.WatchBuffer, strconv.Atoi),
 	}
 }
 

@@ -27,4 +27,10 @@ var (
 	// (docs/operations.md, "Membership changes"). Without it a removal
 	// takes effect at once.
 	DrainedRemoval = declare("drained-removal", "0.2.0")
+
+	// AuditTrail is the audit envelope of a log entry (who, from where,
+	// through which member), the RecordAudit log entry and the audit
+	// snapshot record (docs/operations.md, "Audit trail"). Without it
+	// nothing is audited.
+	AuditTrail = declare("audit-trail", "0.3.0")
 )

@@ -86,38 +86,47 @@ func (c *Checker) Denied() map[string]uint64 {
 // request may be served, else the remark for the NO_PERMISSION answer, and
 // counts the refusal.
 func (c *Checker) Check(code int32, class Class, ext map[string]string, body []byte, remote string) string {
+	_, remark := c.Decide(code, class, ext, body, remote)
+	return remark
+}
+
+// Decide is Check that also names the account the request proved to be
+// from: its AccessKey when a signature (or the account's white address)
+// vouched for it, "" when nothing was checked or no account was needed
+// (a global white address, an unsigned broker).
+func (c *Checker) Decide(code int32, class Class, ext map[string]string, body []byte, remote string) (who, remark string) {
 	if c == nil || c.mode == Off {
-		return ""
+		return "", ""
 	}
 	need := class.need()
 	if c.mode == Writes && !need.write {
-		return ""
+		return "", ""
 	}
 	ip := remoteIP(remote)
 	for _, g := range c.accounts.globalWhite {
 		if g.match(ip) {
-			return ""
+			return "", ""
 		}
 	}
 	ak := ext[FieldAccessKey]
 	if ak == "" {
 		if need.brokers && c.brokers.match(ip) {
-			return ""
+			return "", ""
 		}
-		return c.deny(ReasonUnsigned, code, "request is not signed: this name server requires RocketMQ ACL credentials (AccessKey and Signature) for it")
+		return "", c.deny(ReasonUnsigned, code, "request is not signed: this name server requires RocketMQ ACL credentials (AccessKey and Signature) for it")
 	}
 	acc, ok := c.accounts.byKey[ak]
 	if !ok {
-		return c.deny(ReasonUnknownKey, code, fmt.Sprintf("no account for AccessKey %q", ak))
+		return "", c.deny(ReasonUnknownKey, code, fmt.Sprintf("no account for AccessKey %q", ak))
 	}
 	white, hasWhite := c.accounts.whites[ak]
 	if !(hasWhite && white.match(ip)) && !validSignature(ext, body, acc.SecretKey) {
-		return c.deny(ReasonBadSignature, code, fmt.Sprintf("signature check failed for AccessKey %q", ak))
+		return "", c.deny(ReasonBadSignature, code, fmt.Sprintf("signature check failed for AccessKey %q", ak))
 	}
 	if need.admin && !acc.Admin {
-		return c.deny(ReasonNotAdmin, code, fmt.Sprintf("AccessKey %q is not an admin account, which request code %d needs", ak, code))
+		return "", c.deny(ReasonNotAdmin, code, fmt.Sprintf("AccessKey %q is not an admin account, which request code %d needs", ak, code))
 	}
-	return ""
+	return ak, ""
 }
 
 func (c *Checker) deny(reason string, code int32, msg string) string {

@@ -68,7 +68,7 @@ func NewMetricsIn(reg *prometheus.Registry, node *cluster.Node, extra ...prometh
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
 		}, []string{"code"}),
 	}
-	m.Registry.MustRegister(m.requests, m.latency, &nodeCollector{node: node}, buildInfoGauge(),
+	m.Registry.MustRegister(m.requests, m.latency, &nodeCollector{node: node}, &auditCollector{node: node}, buildInfoGauge(),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, c := range extra {
 		m.Registry.MustRegister(c)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/snapshots"
 )
 
@@ -49,7 +50,9 @@ func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
 		_, err := snapshots.Inspect(r)
 		return err
 	}
-	if err := s.node.RestoreSnapshot(f, n, check); err != nil {
+	err = s.node.RestoreSnapshot(f, n, check)
+	s.record(r, fsm.AuditRecord{Kind: fsm.AuditSnapshotRestore, Detail: fmt.Sprintf("bytes=%d", n)}, err)
+	if err != nil {
 		if errors.Is(err, cluster.ErrBadBackup) {
 			return badRequest(err.Error())
 		}

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/raftns/raftns/cluster"
 	"golang.org/x/net/netutil"
 )
 
@@ -129,7 +130,7 @@ func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "this endpoint needs the admin token: Authorization: Bearer <token> (raftnsctl --token-file or RAFTNS_TOKEN)"})
 			return
 		}
-		h(w, r)
+		h(w, r.WithContext(cluster.WithCaller(r.Context(), s.callerOf(r))))
 	}
 }
 

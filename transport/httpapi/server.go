@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,8 +18,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/watch"
 )
 
 // Server is the admin HTTP server of one member.
@@ -34,6 +37,8 @@ type Server struct {
 	proxyScheme    string
 	proxyTransport http.RoundTripper
 	profilerOnce   sync.Once
+	// watch serves GET /v1/watch once EnableWatch set it.
+	watch *watch.Hub
 }
 
 // New returns the admin server for node; metrics gathers what /metrics
@@ -50,6 +55,7 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	s.mux.HandleFunc("GET /v1/peers", s.peers)
 	s.mux.HandleFunc("GET /v1/kv/{namespace}/{key}", s.getKV)
 	s.mux.HandleFunc("GET /v1/routes/{topic}", s.getRoute)
+	s.mux.HandleFunc("GET /v1/audit", s.getAudit)
 	// The RocketMQ address service, unauthenticated like the reads above;
 	// over TLS callers could not reach it (they build http:// URLs).
 	addresses := &addressService{members: node}
@@ -129,6 +135,7 @@ func (s *Server) addPeer(w http.ResponseWriter, r *http.Request) error {
 		return badRequest(fmt.Sprintf("address %q: %v", req.Address, err))
 	}
 	outcome, err := s.node.AddPeer(r.Context(), req.ID, req.Address)
+	s.record(r, fsm.AuditRecord{Kind: fsm.AuditMemberAdd, Detail: fmt.Sprintf("id=%s address=%s", req.ID, req.Address)}, err)
 	if err != nil {
 		return err
 	}
@@ -146,6 +153,8 @@ func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
 		opts.Drain = d
 	}
 	res, err := s.node.RemovePeer(r.Context(), r.PathValue("id"), opts)
+	s.record(r, fsm.AuditRecord{Kind: fsm.AuditMemberRemove,
+		Detail: fmt.Sprintf("id=%s drain=%s force=%t", r.PathValue("id"), opts.Drain, opts.Force)}, err)
 	if err != nil {
 		return err
 	}
@@ -155,7 +164,10 @@ func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) transferLeader(w http.ResponseWriter, r *http.Request) error {
 	old, _ := s.node.Leader()
-	if err := s.node.TransferLeadership(r.Context(), r.URL.Query().Get("to")); err != nil {
+	err := s.node.TransferLeadership(r.Context(), r.URL.Query().Get("to"))
+	s.record(r, fsm.AuditRecord{Kind: fsm.AuditLeaderTransfer,
+		Detail: fmt.Sprintf("from=%s to=%s", old, cmp.Or(r.URL.Query().Get("to"), "(any)"))}, err)
+	if err != nil {
 		if errors.Is(err, cluster.ErrNotLeader) || errors.Is(err, cluster.ErrNoLeader) || errors.Is(err, cluster.ErrUnknownMember) {
 			return err
 		}

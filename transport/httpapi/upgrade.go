@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/fsm"
 )
 
 // finalizeUpgrade raises the cluster version on the leader
@@ -12,6 +14,9 @@ import (
 // release or does not answer.
 func (s *Server) finalizeUpgrade(w http.ResponseWriter, r *http.Request) error {
 	res, err := s.node.FinalizeUpgrade(r.Context())
+	if err != nil || res.Previous != res.Current {
+		s.record(r, fsm.AuditRecord{Kind: fsm.AuditUpgrade, Detail: fmt.Sprintf("from=%s to=%s", res.Previous, res.Current)}, err)
+	}
 	if errors.Is(err, cluster.ErrFinalizeRefused) {
 		return &httpError{code: http.StatusConflict, msg: err.Error()}
 	}

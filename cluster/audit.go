@@ -1,0 +1,160 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/feature"
+)
+
+// AuditConfig bounds the replicated audit trail (docs/operations.md,
+// "Audit trail"). The member that takes a change stamps these bounds on
+// its entry, so give every member the same ones.
+type AuditConfig struct {
+	// Off makes this member stamp nothing: the changes it takes and the
+	// leader's own decisions while it leads leave no record.
+	Off bool
+	// MaxRecords is how many records the trail keeps (0: the default).
+	MaxRecords int
+	// MaxAge drops records older than this before the newest one
+	// (0: the default; negative: no age bound).
+	MaxAge time.Duration
+}
+
+// Audit trail defaults: ten thousand records or thirty days.
+const (
+	DefaultAuditMaxRecords = 10_000
+	DefaultAuditMaxAge     = 30 * 24 * time.Hour
+)
+
+func (c AuditConfig) validate() error {
+	if c.MaxRecords < 0 || c.MaxRecords > fsm.MaxAuditRecords {
+		return fmt.Errorf("%w: audit max records %d not in 0..%d", ErrBadConfig, c.MaxRecords, fsm.MaxAuditRecords)
+	}
+	return nil
+}
+
+// Caller is who asked for a change and from where, as the port that took
+// the request proved it: an ACL access key or "admin-token", else
+// "anonymous"; the remote address (the PROXY-protocol one when present).
+type Caller struct {
+	Who  string
+	From string
+}
+
+// Callers of changes that are not a client's.
+const (
+	// CallerAnonymous is a caller that proved no identity.
+	CallerAnonymous = "anonymous"
+	// callerLeader stamps the leader's own decisions (expiries, controller
+	// elections and broker ids decided on the leader's side).
+	callerLeader = "raftns"
+)
+
+type callerKey struct{}
+
+// WithCaller returns ctx carrying c, for the audit stamp of the change
+// made with it.
+func WithCaller(ctx context.Context, c Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// callerOf returns the caller ctx carries, else one with who.
+func callerOf(ctx context.Context, who string) Caller {
+	if c, ok := ctx.Value(callerKey{}).(Caller); ok && c.Who != "" {
+		return c
+	}
+	return Caller{Who: who}
+}
+
+// auditor stamps this member's audited entries and hears the records the
+// FSM appends: a counter per kind on every member, a log line on the
+// leader.
+type auditor struct {
+	cfg    AuditConfig
+	id     string
+	wall   func() time.Time
+	gate   func() *feature.Gate
+	logger hclog.Logger
+	raft   atomic.Pointer[raft.Raft]
+	counts map[string]*atomic.Uint64
+}
+
+func newAuditor(cfg *Config, f *fsm.FSM, logger hclog.Logger) *auditor {
+	a := &auditor{cfg: cfg.Audit, id: cfg.ID, wall: clockOr(cfg.WallClock), gate: f.Gate, logger: logger.Named("audit"),
+		counts: map[string]*atomic.Uint64{}}
+	if a.cfg.MaxRecords == 0 {
+		a.cfg.MaxRecords = DefaultAuditMaxRecords
+	}
+	if a.cfg.MaxAge == 0 {
+		a.cfg.MaxAge = DefaultAuditMaxAge
+	}
+	for _, k := range append(fsm.AuditKinds, "other") {
+		a.counts[k] = new(atomic.Uint64)
+	}
+	return a
+}
+
+// stamp wraps entry, of command type t, in an audit envelope when t is
+// audited, the trail is on here and the cluster version allows it.
+// defaultWho names the caller when ctx carries none.
+func (a *auditor) stamp(ctx context.Context, t fsm.CommandType, entry []byte, defaultWho string) ([]byte, error) {
+	if a == nil || a.cfg.Off || !fsm.IsAudited(t) || !a.gate().Allows(feature.AuditTrail) {
+		return entry, nil
+	}
+	c := callerOf(ctx, defaultWho)
+	st := fsm.AuditStamp{Millis: a.wall().UnixMilli(), Who: c.Who, From: c.From, Via: a.id,
+		MaxRecords: a.cfg.MaxRecords, MaxAgeMillis: max(0, a.cfg.MaxAge.Milliseconds())}
+	return fsm.WithAudit(st, entry)
+}
+
+// Audited implements fsm.AuditObserver; it runs under the FSM's lock.
+func (a *auditor) Audited(r fsm.AuditRecord) {
+	c, ok := a.counts[r.Kind]
+	if !ok {
+		c = a.counts["other"]
+	}
+	c.Add(1)
+	if rf := a.raft.Load(); rf == nil || rf.State() != raft.Leader {
+		return
+	}
+	a.logger.Info("audit", "index", r.Index, "kind", r.Kind, "who", r.Who, "from", r.From, "via", r.Via,
+		"cluster", r.Cluster, "broker", r.Broker, "topic", r.Topic, "detail", r.Detail, "outcome", r.Outcome,
+		"at", time.UnixMilli(r.Millis).UTC().Format(time.RFC3339Nano))
+}
+
+// AuditCounts returns how many audit records of each kind this member
+// applied since it started ("other" for a kind this build does not name).
+func (n *Node) AuditCounts() map[string]uint64 {
+	out := make(map[string]uint64, len(n.audit.counts))
+	for k, c := range n.audit.counts {
+		out[k] = c.Load()
+	}
+	return out
+}
+
+// RecordAudit records a change that is not a command of its own (a
+// membership change, a leadership transfer, a restore, a configuration
+// update) once it is done, with its outcome; ctx carries the caller. It
+// does nothing while the trail is off here or the cluster version does
+// not allow it.
+func (n *Node) RecordAudit(ctx context.Context, rec fsm.AuditRecord) error {
+	if n.audit.cfg.Off || !n.Gate().Allows(feature.AuditTrail) {
+		return nil
+	}
+	_, err := n.Apply(ctx, fsm.RecordAuditType, &fsm.RecordAudit{Record: rec})
+	return err
+}
+
+// Outcome is an audit record's outcome for an operation's error.
+func Outcome(err error) string {
+	if err != nil {
+		return "failed: " + err.Error()
+	}
+	return fsm.OutcomeApplied
+}

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// maxWatchBuffer bounds the changes queued per watcher.
+const maxWatchBuffer = 1 << 16
+
+// validateAuditWatch checks the audit trail's bounds and the watchers'.
+func (c *config) validateAuditWatch() error {
+	switch {
+	case c.AuditMaxRecords < 1 || c.AuditMaxRecords > fsm.MaxAuditRecords:
+		return fmt.Errorf("audit max records %d must be from 1 to %d", c.AuditMaxRecords, fsm.MaxAuditRecords)
+	case c.AuditMaxAge < 0:
+		return fmt.Errorf("audit max age %v must not be negative (0: no age bound)", c.AuditMaxAge)
+	case c.WatchMaxWatchers < 1:
+		return fmt.Errorf("watch max watchers %d must be at least 1", c.WatchMaxWatchers)
+	case c.WatchBuffer < 1 || c.WatchBuffer > maxWatchBuffer:
+		return fmt.Errorf("watch buffer %d must be from 1 to %d", c.WatchBuffer, maxWatchBuffer)
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package fsm
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/hashicorp/go-msgpack/v2/codec"
+	"github.com/raftns/raftns/internal/feature"
+)
+
+// auditType marks an audited entry: the byte is followed by the msgpack
+// AuditStamp and then by the command's own entry (versioned, compressed or
+// plain). It is an envelope, like requestType, not a command. WithAudit
+// puts it inside a versioned envelope of feature.AuditTrail, so a member
+// without it names the release it needs; a request-id envelope, when
+// present, comes first.
+const auditType CommandType = 17
+
+// Bounds of an audit stamp and of the trail it asks for.
+const (
+	// MaxAuditRecords is the largest trail a stamp may ask for.
+	MaxAuditRecords = 1_000_000
+	// maxStampField bounds Who, From and Via.
+	maxStampField = 256
+)
+
+// AuditStamp is what the member that takes a change stamps on its entry
+// (docs/design.md, "What is replicated and what is not"): when, who, from
+// where, through which member, and how long the trail is kept. The FSM
+// reads no clock and has no configuration of its own, so everything the
+// record and the trail's bounds depend on travels in the entry, and every
+// member keeps the same trail.
+type AuditStamp struct {
+	// Millis is the wall clock of the member that took the change.
+	Millis int64
+	// Who is the caller: an ACL access key, "admin-token", "anonymous",
+	// or "raftns" for a change the leader decided itself.
+	Who string
+	// From is the caller's address (the PROXY-protocol address when the
+	// connection carried one); empty for the leader's own decisions.
+	From string
+	// Via is the id of the member that took the change.
+	Via string
+	// MaxRecords and MaxAgeMillis bound the trail once this entry's record
+	// is appended: the oldest records beyond MaxRecords, and those older
+	// than Millis-MaxAgeMillis (0: no age bound), are dropped.
+	MaxRecords   int
+	MaxAgeMillis int64
+}
+
+// validate refuses a stamp whose fields are too long or whose bounds are
+// out of range; the leader decodes every forwarded entry, so such a stamp
+// never reaches the log.
+func (st *AuditStamp) validate() error {
+	switch {
+	case len(st.Who) > maxStampField || len(st.From) > maxStampField || len(st.Via) > maxStampField:
+		return fmt.Errorf("%w: audit stamp field longer than %d bytes", ErrDecodeCommand, maxStampField)
+	case st.MaxRecords < 1 || st.MaxRecords > MaxAuditRecords:
+		return fmt.Errorf("%w: audit stamp keeps %d records, not 1..%d", ErrDecodeCommand, st.MaxRecords, MaxAuditRecords)
+	case st.MaxAgeMillis < 0:
+		return fmt.Errorf("%w: audit stamp with a negative age bound", ErrDecodeCommand)
+	}
+	return nil
+}
+
+// WithAudit wraps an encoded entry (Encode's output, before WithRequestID)
+// with stamp. Only entries of audited commands (IsAudited) are wrapped, and
+// only while the cluster gate allows feature.AuditTrail.
+func WithAudit(stamp AuditStamp, entry []byte) ([]byte, error) {
+	if err := stamp.validate(); err != nil {
+		return nil, err
+	}
+	t, err := EntryType(entry)
+	if err != nil {
+		return nil, err
+	}
+	if !IsAudited(t) || len(entry) == 0 || CommandType(entry[0]) == requestType {
+		return nil, fmt.Errorf("fsm: %s entries are not audited, or the entry is identified already", t)
+	}
+	hdr, err := encodeMsgpack(&stamp)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 1+len(hdr)+len(entry))
+	out = append(append(append(out, byte(auditType)), hdr...), entry...)
+	return wrapVersioned(feature.AuditTrail, out), nil
+}
+
+// splitAudit strips an audit envelope from buf (after the versioned one):
+// the stamp (nil without an envelope) and the entry inside, which may carry
+// a versioned envelope of its own.
+func splitAudit(buf []byte) (*AuditStamp, []byte, error) {
+	if len(buf) == 0 || CommandType(buf[0]) != auditType {
+		return nil, buf, nil
+	}
+	var st AuditStamp
+	dec := codec.NewDecoderBytes(buf[1:], msgpackHandle)
+	if err := dec.Decode(&st); err != nil {
+		return nil, nil, fmt.Errorf("%w: audit stamp: %v", ErrDecodeCommand, err)
+	}
+	if err := st.validate(); err != nil {
+		return nil, nil, err
+	}
+	inner := buf[1+dec.NumBytesRead():]
+	if len(inner) == 0 {
+		return nil, nil, fmt.Errorf("%w: audited entry without a command", ErrDecodeCommand)
+	}
+	switch CommandType(inner[0]) {
+	case requestType, auditType:
+		return nil, nil, fmt.Errorf("%w: audited entry wraps another envelope", ErrDecodeCommand)
+	}
+	return &st, inner, nil
+}
+
+// IsAudited reports whether entries of command type t carry an audit stamp
+// when the trail is on: the changes operators and the leader make, not a
+// broker's own registration cycle.
+func IsAudited(t CommandType) bool {
+	switch t &^ IgnoreUnknownTypeFlag {
+	case WipeWritePermType, AddWritePermType, DeleteTopicType, RegisterTopicType, PutKVType, DeleteKVType,
+		ExpireBrokersType, ApplyBrokerIDType, ElectMasterType, RecordAuditType:
+		return true
+	}
+	return false
+}
+
+// RecordAuditType records a change that is not a command of its own: a
+// membership change, a leadership transfer, a snapshot restore, a member's
+// configuration update. The member that took the change proposes it once
+// the change is done, with its outcome.
+const RecordAuditType CommandType = 16
+
+// RecordAudit is the record of such a change: its Kind, Cluster, Broker,
+// Topic, Detail and Outcome. The index and the stamp's fields come from
+// the entry, whatever Record says of them.
+type RecordAudit struct{ Record AuditRecord }
+
+// truncate cuts s to at most n bytes at a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// splitAuditVersioned is splitAudit followed by the inner entry's own
+// versioned envelope, which carries no more than the command table says.
+func splitAuditVersioned(buf []byte) (*AuditStamp, []byte, error) {
+	st, inner, err := splitAudit(buf)
+	if err != nil || st == nil {
+		return st, inner, err
+	}
+	if _, inner, err = splitVersioned(inner); err != nil {
+		return nil, nil, err
+	}
+	if len(inner) == 0 {
+		return nil, nil, fmt.Errorf("%w: audited entry without a command", ErrDecodeCommand)
+	}
+	switch CommandType(inner[0]) {
+	case requestType, auditType, versionedType:
+		return nil, nil, fmt.Errorf("%w: audited entry wraps another envelope", ErrDecodeCommand)
+	}
+	return st, inner, nil
+}

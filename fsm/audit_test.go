@@ -1,0 +1,183 @@
+package fsm
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func testStamp(millis int64, keep int) AuditStamp {
+	return AuditStamp{Millis: millis, Who: "ops-key", From: "10.0.0.9:51234", Via: "n2", MaxRecords: keep}
+}
+
+// audited encodes cmd in an audit envelope.
+func audited(t testing.TB, st AuditStamp, typ CommandType, cmd any) []byte {
+	t.Helper()
+	buf, err := Encode(typ, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if buf, err = WithAudit(st, buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf
+}
+
+func (h *harness) applyAudited(st AuditStamp, typ CommandType, cmd any) any {
+	h.t.Helper()
+	h.index++
+	return h.f.Apply(Entry{Index: h.index, Command: true, Data: audited(h.t, st, typ, cmd)})
+}
+
+func TestAudit_EachAuditedCommandLeavesOneRecordWithItsStampAndOutcome(t *testing.T) {
+	h := newHarness(t)
+	h.register(reg(brokerA, 0, masterAddr, 1, "T1", "T2"))
+	st := testStamp(1000, 100)
+	h.applyAudited(st, WipeWritePermType, &WipeWritePerm{BrokerName: brokerA})
+	h.applyAudited(st, DeleteTopicType, &DeleteTopic{Topic: "nope"})
+	h.applyAudited(st, PutKVType, &PutKV{Namespace: "ORDER_TOPIC_CONFIG", Key: "T1", Value: strings.Repeat("x", 500), HasValue: true})
+	h.applyAudited(st, RecordAuditType, &RecordAudit{Record: AuditRecord{Kind: AuditLeaderTransfer, Detail: "to=n3", Outcome: OutcomeApplied}})
+	page := h.f.AuditRecords(AuditQuery{})
+	if len(page.Records) != 4 || page.Total != 4 {
+		t.Fatalf("records = %+v", page)
+	}
+	wipe, del, kv, rec := page.Records[0], page.Records[1], page.Records[2], page.Records[3]
+	if wipe.Kind != AuditWipeWritePerm || wipe.Broker != brokerA || wipe.Outcome != OutcomeApplied ||
+		wipe.Detail != "topics=2" || wipe.Who != "ops-key" || wipe.From != st.From || wipe.Via != "n2" ||
+		wipe.Millis != 1000 || wipe.Index != 2 {
+		t.Fatalf("wipe record = %+v", wipe)
+	}
+	if del.Kind != AuditDeleteTopic || del.Topic != "nope" || del.Outcome != OutcomeNoChange {
+		t.Fatalf("delete record = %+v", del)
+	}
+	if kv.Topic != "T1" || !strings.Contains(kv.Detail, `xxx…"(500 bytes)`) || len(kv.Detail) > 100 {
+		t.Fatalf("kv record = %+v", kv)
+	}
+	if rec.Kind != AuditLeaderTransfer || rec.Detail != "to=n3" || rec.Outcome != OutcomeApplied {
+		t.Fatalf("recorded change = %+v", rec)
+	}
+}
+
+func TestAudit_UnstampedEntriesAndRegistrationsLeaveNoRecord(t *testing.T) {
+	h := newHarness(t)
+	h.register(reg(brokerA, 0, masterAddr, 1, "T1"))
+	h.apply(WipeWritePermType, &WipeWritePerm{BrokerName: brokerA})
+	if p := h.f.AuditRecords(AuditQuery{}); p.Total != 0 {
+		t.Fatalf("records without stamps: %+v", p)
+	}
+	if _, err := WithAudit(testStamp(1, 10), mustEncode(t, RegisterBrokerType, reg(brokerA, 0, masterAddr, 2, "T1"))); err == nil {
+		t.Fatal("a registration was given an audit envelope")
+	}
+}
+
+func mustEncode(t *testing.T, typ CommandType, cmd any) []byte {
+	t.Helper()
+	buf, err := Encode(typ, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf
+}
+
+func TestAudit_TrailIsBoundedByCountAndAge(t *testing.T) {
+	h := newHarness(t)
+	for i := range 10 {
+		h.applyAudited(testStamp(int64(i)*1000, 4), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	}
+	p := h.f.AuditRecords(AuditQuery{})
+	if p.Total != 4 || p.Records[0].Index != 7 || p.Records[3].Index != 10 {
+		t.Fatalf("count bound: %+v", p)
+	}
+	st := testStamp(20_000, 100)
+	st.MaxAgeMillis = 12_000
+	h.applyAudited(st, DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	p = h.f.AuditRecords(AuditQuery{})
+	if p.Total != 3 || p.Records[0].Millis != 8000 {
+		t.Fatalf("age bound: %+v", p)
+	}
+}
+
+func TestAudit_SnapshotKeepsTheTrailAndMembersAgree(t *testing.T) {
+	h := newHarness(t)
+	before := snapshotBytes(t, h.f)
+	if recordTypes(t, before)[recAudit] {
+		t.Fatal("an empty trail wrote audit records")
+	}
+	h.register(reg(brokerA, 0, masterAddr, 1, "T1"))
+	h.applyAudited(testStamp(5, 10), AddWritePermType, &AddWritePerm{BrokerName: brokerA})
+	snap := snapshotBytes(t, h.f) // freezes the state: the next record goes to a copy
+	h.applyAudited(testStamp(6, 10), DeleteTopicType, &DeleteTopic{Topic: "T1"})
+	g := New(nil)
+	if err := restoreBytes(g, snap); err != nil {
+		t.Fatal(err)
+	}
+	if p := g.AuditRecords(AuditQuery{}); p.Total != 1 || p.Records[0].Kind != AuditAddWritePerm {
+		t.Fatalf("restored trail: %+v", p)
+	}
+	g.Apply(Entry{Index: 3, Command: true, Data: audited(t, testStamp(6, 10), DeleteTopicType, &DeleteTopic{Topic: "T1"})})
+	if g.Digest() != h.f.Digest() {
+		t.Fatal("a restored member and the original disagree after the same entry")
+	}
+	if p := h.f.AuditRecords(AuditQuery{}); p.Total != 2 {
+		t.Fatalf("trail after the snapshot: %+v", p)
+	}
+}
+
+func TestAudit_QueryFiltersAndPages(t *testing.T) {
+	h := newHarness(t)
+	for i := range 6 {
+		st := testStamp(int64(i), 100)
+		if i%2 == 1 {
+			st.Who = "other"
+		}
+		h.applyAudited(st, DeleteTopicType, &DeleteTopic{Topic: []string{"A", "B"}[i%2]})
+	}
+	if p := h.f.AuditRecords(AuditQuery{Who: "other"}); len(p.Records) != 3 || p.Records[0].Topic != "B" {
+		t.Fatalf("who filter: %+v", p)
+	}
+	p := h.f.AuditRecords(AuditQuery{Topic: "A", Limit: 2})
+	if len(p.Records) != 2 || !p.More || p.Records[0].Index != 3 || p.Records[1].Index != 5 {
+		t.Fatalf("newest page: %+v", p)
+	}
+	p = h.f.AuditRecords(AuditQuery{Topic: "A", Before: 3})
+	if len(p.Records) != 1 || p.Records[0].Index != 1 || p.More {
+		t.Fatalf("older page: %+v", p)
+	}
+	p = h.f.AuditRecords(AuditQuery{After: 4, SinceMillis: 5})
+	if len(p.Records) != 1 || p.Records[0].Index != 6 {
+		t.Fatalf("forward page: %+v", p)
+	}
+}
+
+func TestAudit_MalformedStampsAreRefused(t *testing.T) {
+	inner := mustEncode(t, DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	for name, st := range map[string]AuditStamp{
+		"no bound":   {Who: "a", MaxRecords: 0},
+		"too many":   {Who: "a", MaxRecords: MaxAuditRecords + 1},
+		"negative":   {Who: "a", MaxRecords: 1, MaxAgeMillis: -1},
+		"long field": {Who: strings.Repeat("w", 300), MaxRecords: 1},
+	} {
+		if _, err := WithAudit(st, inner); err == nil {
+			t.Errorf("%s: WithAudit accepted %+v", name, st)
+		}
+	}
+	good := audited(t, testStamp(1, 1), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	for _, bad := range [][]byte{good[:len(good)-len(inner)], append(good[:len(good)-len(inner):len(good)-len(inner)], good...)} {
+		if _, _, err := Decode(bad); !errors.Is(err, ErrDecodeCommand) {
+			t.Errorf("Decode(%x) = %v, want a decode error", bad, err)
+		}
+	}
+}
+
+func TestAudit_ExpiryNamesTheBrokersItRemovesAndItsReason(t *testing.T) {
+	h := newHarness(t)
+	h.register(reg(brokerA, 0, masterAddr, 1, "T1"))
+	epoch := h.index
+	h.applyAudited(AuditStamp{Millis: 9, Who: "raftns", Via: "n1", MaxRecords: 10}, ExpireBrokersType,
+		&ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: epoch}}})
+	r := h.f.AuditRecords(AuditQuery{Broker: brokerA}).Records
+	if len(r) != 1 || r[0].Kind != AuditBrokerExpiry || r[0].Cluster != cluster || r[0].Outcome != OutcomeApplied ||
+		!strings.Contains(r[0].Detail, "reason=timeout") || !strings.Contains(r[0].Detail, masterAddr) {
+		t.Fatalf("expiry records = %+v", r)
+	}
+}

@@ -1,0 +1,73 @@
+package watch
+
+import "github.com/raftns/raftns/fsm"
+
+// maxListedTopics bounds the topics a change lists; a change touching
+// more says AllTopics.
+const maxListedTopics = 64
+
+// Changed implements fsm.ChangeObserver: it describes the change and
+// publishes it.
+func (h *Hub) Changed(index uint64, cmd any, audited bool) {
+	c := ChangeOf(index, cmd)
+	if audited {
+		c.Kinds |= Audit
+	}
+	h.Publish(c)
+}
+
+// ChangeOf describes what applying cmd at index touched; a nil cmd is a
+// restore, which may have touched everything.
+func ChangeOf(index uint64, cmd any) Change {
+	c := Change{Index: index}
+	switch v := cmd.(type) {
+	case nil:
+		c.Kinds, c.AllTopics = AllKinds, true
+	case *fsm.RegisterBroker:
+		c.Kinds, c.Clusters = Route|Broker, []string{v.ClusterName}
+		c.Topics = make([]string, 0, min(len(v.TopicConfigs), maxListedTopics))
+		for _, tc := range v.TopicConfigs {
+			if len(c.Topics) == maxListedTopics {
+				c.Topics, c.AllTopics = nil, true
+				break
+			}
+			c.Topics = append(c.Topics, tc.TopicName)
+		}
+	case *fsm.UnregisterBroker:
+		c.Kinds, c.AllTopics, c.Clusters = Route|Broker, true, []string{v.ClusterName}
+	case *fsm.ExpireBrokers:
+		c.Kinds, c.AllTopics = Route|Broker, true
+	case *fsm.WipeWritePerm, *fsm.AddWritePerm:
+		c.Kinds, c.AllTopics = Route, true
+	case *fsm.DeleteTopic:
+		c.Kinds, c.Topics = Route, []string{v.Topic}
+		if v.ClusterName != "" {
+			c.Clusters = []string{v.ClusterName}
+		}
+	case *fsm.RegisterTopic:
+		c.Kinds, c.Topics = Route, []string{v.Topic}
+	case *fsm.PutKV:
+		c.Kinds, c.Topics = KV, kvTopics(v.Namespace, v.Key)
+	case *fsm.DeleteKV:
+		c.Kinds, c.Topics = KV, kvTopics(v.Namespace, v.Key)
+	case *fsm.SetMember, *fsm.RemoveMember, *fsm.SetMemberDraining, *fsm.SetClusterVersion:
+		c.Kinds = Member
+	case *fsm.RecordAudit:
+		c.Kinds = Audit
+	case *fsm.AckMinBrokerIDNotice:
+		c.Kinds = Broker
+	default:
+		// The controller's commands and anything added later.
+		c.Kinds = Controller
+	}
+	return c
+}
+
+// kvTopics names the topic an ORDER_TOPIC_CONFIG key is (its routes carry
+// it as orderTopicConf); other namespaces name none.
+func kvTopics(ns, key string) []string {
+	if ns == "ORDER_TOPIC_CONFIG" {
+		return []string{key}
+	}
+	return nil
+}
