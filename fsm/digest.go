@@ -10,15 +10,26 @@ import (
 // order (the snapshot's records, without the applied index). Two members
 // that applied the same log agree on it; tests use it to compare replicas.
 func (f *FSM) Digest() [32]byte {
-	return read(f, func(s *state) [32]byte { return s.digest(false) })
+	return read(f, func(s *state) [32]byte { return s.digest(false, false) })
+}
+
+// DigestWithoutAudit is Digest without the audit trail: what a command
+// refused at apply must leave as it was, though the trail records the
+// refusal.
+func (f *FSM) DigestWithoutAudit() [32]byte {
+	return read(f, func(s *state) [32]byte { return s.digest(false, true) })
 }
 
 // digest hashes the canonical record stream. With ignoreEpochs the
 // registrations' RegEpoch and RegisteredAtMillis are left out, which compares
-// content regardless of which entry last wrote it.
-func (s *state) digest(ignoreEpochs bool) [32]byte {
+// content regardless of which entry last wrote it. With ignoreAudit the
+// audit trail is left out.
+func (s *state) digest(ignoreEpochs, ignoreAudit bool) [32]byte {
 	h := sha256.New()
 	err := s.walk(func(recType uint8, v any) error {
+		if _, ok := v.(*AuditRecord); ok && ignoreAudit {
+			return nil
+		}
 		if _, ok := v.(*sessionRecord); ok && ignoreEpochs {
 			return nil // which entries carried request ids is not content
 		}

@@ -94,7 +94,7 @@ func (h *harness) writePerm(typ CommandType, name string) int {
 
 // contentDigest is the state digest without registration epochs.
 func (h *harness) contentDigest() [32]byte {
-	return read(h.f, func(s *state) [32]byte { return s.digest(true) })
+	return read(h.f, func(s *state) [32]byte { return s.digest(true, false) })
 }
 
 func (h *harness) route(topic string) TopicRouteData {

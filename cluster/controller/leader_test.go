@@ -63,7 +63,8 @@ func TestController_FollowersGetTheLeadersAnswers(t *testing.T) {
 			return err
 		}, &fsm.Refused{Reason: fsm.RefusalFencedSyncStateSetEpoch, Remark: "Rejecting alter syncStateSet request because the current syncStateSet epoch is:{2}, not {1}"}},
 	}
-	before := leader.FSM().Digest()
+	before := leader.FSM().DigestWithoutAudit()
+	audited := leader.FSM().LastAuditIndex()
 	for _, r := range refusals {
 		for _, n := range tc.Running() {
 			var got *fsm.Refused
@@ -72,8 +73,13 @@ func TestController_FollowersGetTheLeadersAnswers(t *testing.T) {
 			}
 		}
 	}
-	if leader.FSM().Digest() != before {
+	if leader.FSM().DigestWithoutAudit() != before {
 		t.Fatal("a refused request changed the state")
+	}
+	for _, rec := range leader.FSM().AuditRecords(fsm.AuditQuery{After: audited}).Records {
+		if !strings.HasPrefix(rec.Outcome, "refused") {
+			t.Fatalf("audit record of a refused request: outcome %q", rec.Outcome)
+		}
 	}
 }
 
