@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,7 +23,9 @@ import (
 // and watches, with the trail on (the cluster version raised).
 func watchedMember(t *testing.T) (*cluster.Node, http.Handler) {
 	t.Helper()
-	node := clustertest.Single(t, nil)
+	// Formed at the oldest release, so that the finalization below raises
+	// the cluster version and leaves an audit record.
+	node := clustertest.Single(t, func(cfg *cluster.Config) { cfg.InitialClusterVersion = buildinfo.Baseline })
 	hub := watch.NewHub(watch.Config{}, node.FSM().AppliedIndex())
 	t.Cleanup(hub.Close)
 	node.FSM().SetChangeObserver(hub)
