@@ -110,6 +110,12 @@ public final class Main {
         if (s.wants("addrsvc")) {
             step(c, "addrsvc", () -> AddressServiceScenario.run(c));
         }
+        if (s.wants("split")) {
+            step(c, "split", () -> SplitScenario.run(c));
+        }
+        if (s.wants("large")) {
+            step(c, "large", () -> LargeScenario.run(c));
+        }
     }
 
     /** Step is a scenario body that may throw. */
