@@ -47,7 +47,8 @@ final class SplitScenario {
         try {
             if (!c.ns.replicated()) {
                 c.report.skip(name + ".delete.listed-over-rounds",
-                    "the reference NameServer lets each part of a round delete the topics of the others");
+                    "the reference NameServer lets each part of a round delete the topics of the others; seen: "
+                        + fewestListed(c, table));
             } else {
                 watch(c, name + ".delete.listed-over-rounds", table);
             }
@@ -112,6 +113,24 @@ final class SplitScenario {
         }
         c.report.pass(name, samples + " samples over " + ROUNDS.toSeconds() + "s, every topic listed on every member"
             + (failedReads == 0 ? "" : " (" + failedReads + " reads failed)"));
+    }
+
+    /** fewestListed samples every member's topic list for ROUNDS and says the fewest of table's topics listed. */
+    private static String fewestListed(Ctx c, Set<String> table) throws Exception {
+        long end = System.nanoTime() + ROUNDS.toNanos();
+        long fewest = table.size();
+        while (System.nanoTime() < end) {
+            for (NameServers.Member m : c.ns.members()) {
+                try {
+                    Set<String> listed = c.view.topics(m);
+                    fewest = Math.min(fewest, table.stream().filter(listed::contains).count());
+                } catch (Exception e) {
+                    // a failed read says nothing of the topics
+                }
+            }
+            Thread.sleep(200);
+        }
+        return "as few as " + fewest + " of " + table.size() + " topics listed over " + ROUNDS.toSeconds() + "s";
     }
 
     /** missing says, per member, how many of table's topics it does not list; null when all do. */
