@@ -102,8 +102,8 @@ final class AddressServiceScenario {
         c.check("addrsvc.added-member-answers-the-route", Duration.ofSeconds(10),
             () -> NsView.routeHas(c.view.route(added, TOPIC), BROKER_NAME, Map.of(0L, broker.addr()), 4, 6));
 
-        // A new cluster runs at the baseline cluster version, where a removal takes effect at once: raise it
-        // so that removals drain (docs/operations.md, "Upgrading").
+        // A new cluster raises its cluster version itself once its leader has heard from every member; finalize
+        // makes sure it has, so that the removal drains (docs/operations.md, "Upgrading").
         Ctl.Result fin = ctl.run("--addr", via.admin(), "upgrade", "finalize");
         fin.print("raftnsctl upgrade finalize");
         c.report.check("addrsvc.upgrade-finalize", fin.exitCode() == 0 ? null : fin.brief());
