@@ -82,7 +82,10 @@ type auditor struct {
 	gate   func() *feature.Gate
 	logger hclog.Logger
 	raft   atomic.Pointer[raft.Raft]
-	counts map[string]*atomic.Uint64
+	// replayed is the last log index this member held when it started:
+	// records up to it are replays of entries a leader logged before.
+	replayed atomic.Uint64
+	counts   map[string]*atomic.Uint64
 }
 
 func newAuditor(cfg *Config, f *fsm.FSM, logger hclog.Logger) *auditor {
@@ -120,7 +123,7 @@ func (a *auditor) Audited(r fsm.AuditRecord) {
 		c = a.counts["other"]
 	}
 	c.Add(1)
-	if rf := a.raft.Load(); rf == nil || rf.State() != raft.Leader {
+	if rf := a.raft.Load(); rf == nil || rf.State() != raft.Leader || r.Index <= a.replayed.Load() {
 		return
 	}
 	a.logger.Info("audit", "index", r.Index, "kind", r.Kind, "who", r.Who, "from", r.From, "via", r.Via,

@@ -191,6 +191,7 @@ func (n *Node) assemble(notify chan bool) {
 	n.proposer = &proposer{raft: n.raft, fsm: n.fsm, office: n.tenure, lessor: n.lessor, stats: &n.stats,
 		applyTimeout: n.cfg.ApplyTimeout, notice: newCommitNotice(func() { _ = n.raft.Barrier(barrierTimeout).Error() }),
 		audit: n.audit}
+	n.audit.replayed.Store(n.raft.LastIndex())
 	n.audit.raft.Store(n.raft)
 	n.expiry = liveness.NewExpirer(n.lessor, liveness.ExpiryConfig{ExpiryBatchMax: n.cfg.ExpiryBatchMax,
 		MassExpiryFraction: n.cfg.MassExpiryFraction, ApplyTimeout: n.cfg.ApplyTimeout, Logger: n.logger,

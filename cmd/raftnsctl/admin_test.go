@@ -78,6 +78,16 @@ ns-3  10.0.0.3:9866  Nonvoter          unreachable         -      -        -    
 ns-5  10.0.0.5:9866  Voter             Follower, draining  yes    121      0    20ms
 `
 
+const auditAnswer = `{"records":[{"index":41,"time":"2026-12-02T10:00:00Z","who":"ops-key","from":"10.0.0.9:5123",` +
+	`"via":"ns-2","kind":"topic-delete","topic":"T1","outcome":"applied"},{"index":57,"time":"2026-12-02T11:00:00Z",` +
+	`"who":"raftns","via":"ns-1","kind":"broker-expiry","cluster":"C","broker":"b1","detail":"reason=timeout",` +
+	`"outcome":"applied"}],"more":true,"next":41,"total":9,"lastIndex":57}`
+
+const auditTable = `INDEX  TIME                  KIND           WHO      FROM           VIA   ABOUT  OUTCOME  DETAIL
+41     2026-12-02T10:00:00Z  topic-delete   ops-key  10.0.0.9:5123  ns-2  T1     applied  -
+57     2026-12-02T11:00:00Z  broker-expiry  raftns   -              ns-1  C/b1   applied  reason=timeout
+`
+
 func TestAdminCommands_RequestAndOutput(t *testing.T) {
 	cases := []struct {
 		name       string
@@ -109,6 +119,11 @@ func TestAdminCommands_RequestAndOutput(t *testing.T) {
 		{name: "version json", args: []string{"version", "-o", "json"}, status: 200, answer: `{"id":"ns-1"}`, wantMethod: "GET",
 			wantPath: "/v1/status", wantStdout: string(must(json.MarshalIndent(versionOutput{Client: buildinfo.Get(),
 				Member: &buildinfo.Info{}}, "", "  "))) + "\n"},
+		{name: "audit table", args: []string{"audit", "--kind", "topic-delete", "--since", "24h", "--limit", "2"}, status: 200,
+			answer:     auditAnswer,
+			wantMethod: "GET", wantPath: "/v1/audit", wantQuery: "kind=topic-delete&limit=2&since=24h", wantStdout: auditTable},
+		{name: "audit json is the answer unchanged", args: []string{"audit", "-o", "json"}, status: 200, answer: auditAnswer,
+			wantMethod: "GET", wantPath: "/v1/audit", wantQuery: "limit=50", wantStdout: auditAnswer + "\n"},
 		{name: "upgrade finalize", args: []string{"upgrade", "finalize"}, status: 200,
 			answer: `{"previous":"0.1.0","current":"0.2.0","members":{"ns-1":"0.2.0"}}`, wantMethod: "POST",
 			wantPath: "/v1/upgrade/finalize", wantStdout: "cluster version raised from 0.1.0 to 0.2.0\n"},

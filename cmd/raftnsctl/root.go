@@ -133,7 +133,7 @@ Exit status: 0 on success, 1 when the operation failed, 2 on a usage error,
 	root.AddCommand(a.statusCommand(), a.peersCommand(), a.leaderCommand(), a.snapshotCommand(),
 		a.routeCommand(), a.clustersCommand(), a.topicsCommand(), a.kvCommand(), a.permCommand(),
 		a.deleteTopicCommand(), a.configCommand(), a.memberGroupCommand(), a.controllerCommand(),
-		a.migrateCommand(getenv), a.versionCommand(), a.upgradeCommand())
+		a.migrateCommand(getenv), a.versionCommand(), a.upgradeCommand(), a.auditCommand(), a.watchCommand())
 	return root
 }
 

@@ -13,8 +13,10 @@ func TestUsage_ErrorsExitTwoAndSendNothing(t *testing.T) {
 		wantStderr string
 		wantHint   string
 	}{
-		{name: "no command", args: nil, wantStderr: `missing command for "raftnsctl"; one of: clusters, completion, config, controller, delete-topic, kv, leader`,
+		{name: "no command", args: nil, wantStderr: `missing command for "raftnsctl"; one of: audit, clusters, completion, config, controller, delete-topic, kv, leader`,
 			wantHint: "Run 'raftnsctl --help' for usage."},
+		{name: "audit limit out of range", args: []string{"audit", "--limit", "0"},
+			wantStderr: "audit: --limit 0: want 1 to 1000", wantHint: "Run 'raftnsctl audit --help'"},
 		{name: "unknown command with suggestion", args: []string{"stauts"},
 			wantStderr: `unknown command "stauts" for "raftnsctl" (did you mean "status"?)`, wantHint: "Run 'raftnsctl --help'"},
 		{name: "group without command", args: []string{"peers"},
