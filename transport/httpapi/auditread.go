@@ -8,6 +8,7 @@ import (
 
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/feature"
 )
 
 // getAudit is GET /v1/audit: this member's copy of the replicated audit
@@ -83,4 +84,16 @@ func AuditRecordJSON(r fsm.AuditRecord) adminapi.AuditRecord {
 	return adminapi.AuditRecord{Index: r.Index, Time: time.UnixMilli(r.Millis).UTC().Format(time.RFC3339Nano),
 		Who: r.Who, From: r.From, Via: r.Via, Kind: r.Kind, Cluster: r.Cluster, Broker: r.Broker, Topic: r.Topic,
 		Detail: r.Detail, Outcome: r.Outcome}
+}
+
+// statusAuditRecords is how many audit records the status page shows.
+const statusAuditRecords = 20
+
+// gatherAudit fills the status page's audit panel, newest first.
+func (p *statusPage) gatherAudit(v *statusView) {
+	page := p.node.FSM().AuditRecords(fsm.AuditQuery{Limit: statusAuditRecords})
+	v.AuditTotal, v.AuditOn, v.WatchEnabled = page.Total, p.node.Gate().Allows(feature.AuditTrail), p.watching()
+	for i := len(page.Records) - 1; i >= 0; i-- {
+		v.Audit = append(v.Audit, AuditRecordJSON(page.Records[i]))
+	}
 }

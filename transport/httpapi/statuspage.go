@@ -27,6 +27,8 @@ var statusPageTemplate = template.Must(template.New("statuspage.html").Funcs(tem
 type statusPage struct {
 	node *cluster.Node
 	ring *events.Ring
+	// watching says the page may follow GET /v1/watch's stream.
+	watching func() bool
 }
 
 // EnableStatusPage serves the status page at "/" (the whole page, or with
@@ -34,7 +36,7 @@ type statusPage struct {
 // this member's recent events at /v1/events and, on the leader, broker
 // liveness at /v1/brokers.
 func (s *Server) EnableStatusPage(ring *events.Ring) {
-	p := &statusPage{node: s.node, ring: ring}
+	p := &statusPage{node: s.node, ring: ring, watching: func() bool { return s.watch != nil }}
 	s.mux.HandleFunc("GET /{$}", p.serve)
 	s.mux.HandleFunc("GET /v1/events", p.events)
 	s.mux.HandleFunc("GET /v1/brokers", p.brokers)

@@ -36,6 +36,13 @@ type statusView struct {
 	LivenessNote string
 	Events       []events.Event
 	EventCap     int
+	// Audit is the newest records of the audit trail, newest first, of
+	// AuditTotal; AuditOn says whether the cluster version allows it.
+	Audit      []adminapi.AuditRecord
+	AuditTotal int
+	AuditOn    bool
+	// WatchEnabled says the page may follow the watch stream.
+	WatchEnabled bool
 }
 
 type memberView struct {
@@ -95,6 +102,7 @@ func (p *statusPage) gather(ctx context.Context) statusView {
 	v.LivenessNote = note
 	v.Clusters = clusterViews(p.node.FSM().ClusterInfo(), live)
 	v.Events = p.ring.Recent(0)
+	p.gatherAudit(&v)
 	v.EventCap = p.ring.Capacity()
 	return v
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
+	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/watch"
@@ -30,6 +31,7 @@ func watchedMember(t *testing.T) (*cluster.Node, http.Handler) {
 	t.Cleanup(hub.Close)
 	node.FSM().SetChangeObserver(hub)
 	s := New(node, prometheus.NewRegistry(), nil)
+	s.EnableStatusPage(events.NewRing(10))
 	s.EnableWatch(hub)
 	h := s.Handler()
 	rec := httptest.NewRecorder()
@@ -84,6 +86,11 @@ func TestHTTP_BlockingWatchWakesOnAnAuditedWriteThatGETAuditThenShows(t *testing
 	up := decode[adminapi.AuditPage](t, h, "/v1/audit?kind=cluster-upgrade&since=1h")
 	if len(up.Records) != 1 || up.Records[0].Who != cluster.CallerAnonymous || up.Records[0].Outcome != fsm.OutcomeApplied {
 		t.Fatalf("upgrade records = %+v", up)
+	}
+	// The status page shows the trail and follows the watch stream.
+	if code, page := get(t, h, "/"); code != http.StatusOK || !strings.Contains(page, `data-kind="kv-put"`) ||
+		!strings.Contains(page, "ops-key") || !strings.Contains(page, "window.EventSource &&  true ") {
+		t.Fatalf("status page = %d:\n%s", code, page)
 	}
 	for _, bad := range []string{"/v1/audit?limit=0", "/v1/audit?after=x", "/v1/audit?since=yesterday",
 		"/v1/watch?wait=1h", "/v1/watch?kind=routes", "/v1/watch?index=-1"} {
