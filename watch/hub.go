@@ -137,10 +137,13 @@ func (h *Hub) fanOut(c Change) {
 	}
 	h.history = append(h.history, c)
 	for w := range h.watchers {
-		if lost {
+		switch {
+		case lost:
 			w.miss()
-		}
-		if w.filter.Matches(c) {
+		case len(w.missed) > 0:
+			// Told already: it drops its buffer and reads again, so
+			// offering it more is wasted work.
+		case w.filter.Matches(c):
 			w.offer(c)
 		}
 	}

@@ -56,6 +56,7 @@ var scenarios = map[string]scenarioInfo{
 	"pause":    {"SIGSTOP the leader: how soon waiting forwarded writes are answered by the new leader", ownThree, func() scenario { return &pauseScenario{} }},
 	"scale":    {"a large fleet (brokers x topics) and a restart storm, RaftNS next to the reference NameServer", ownThree, func() scenario { return &scaleScenario{} }},
 	"compare":  {"RaftNS against raw Raft and a precomputed-answer server, as ratios", ownMembers, func() scenario { return &compareScenario{} }},
+	"write":    {"PUT_KV_CONFIG throughput, an audited write (-member-args --audit=false without the trail)", anyMembers, func() scenario { return &writeScenario{} }},
 }
 
 // meet checks the common options against what scenario needs, making
