@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,6 +56,7 @@ func BenchmarkWatch_WakeUp(b *testing.B) {
 			defer client.CloseIdleConnections()
 			var lat []time.Duration
 			var heapPerWatcher float64
+			var cpu time.Duration
 			i := 0
 			for b.Loop() {
 				index := hub.Index()
@@ -76,9 +78,11 @@ func BenchmarkWatch_WakeUp(b *testing.B) {
 				poll.For(b, 30*time.Second, "every watcher waiting", func() bool { return hub.Watchers() == n })
 				heapPerWatcher = float64(heapInUse()-before) / float64(n)
 				i++
+				cpuBefore := cpuTime()
 				putKV(b, node, i)
 				committed := time.Now()
 				wg.Wait()
+				cpu += cpuTime() - cpuBefore
 				for _, at := range arrived {
 					lat = append(lat, at.Sub(committed))
 				}
@@ -87,8 +91,18 @@ func BenchmarkWatch_WakeUp(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 			b.ReportMetric(heapPerWatcher, "heap-bytes/watcher")
+			b.ReportMetric(float64(cpu.Microseconds())/float64(i)/1000, "cpu-ms/wake")
 		})
 	}
+}
+
+// cpuTime is the CPU time this process used so far, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func heapInUse() int64 {
