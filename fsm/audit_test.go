@@ -1,7 +1,11 @@
 package fsm
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -179,5 +183,64 @@ func TestAudit_ExpiryNamesTheBrokersItRemovesAndItsReason(t *testing.T) {
 	if len(r) != 1 || r[0].Kind != AuditBrokerExpiry || r[0].Cluster != cluster || r[0].Outcome != OutcomeApplied ||
 		!strings.Contains(r[0].Detail, "reason=timeout") || !strings.Contains(r[0].Detail, masterAddr) {
 		t.Fatalf("expiry records = %+v", r)
+	}
+}
+
+// fixtureLogAudit is the history behind testdata/snapshots/fsm-audit.snap:
+// the v2 history, the cluster version raised to 0.3.0, and audited
+// changes of each shape (a wipe, a KV put, an expiry by the leader, a
+// recorded leadership transfer).
+func fixtureLogAudit(t testing.TB) []Entry {
+	logs := fixtureLogV2(t)
+	next := uint64(len(logs))
+	logs = append(logs, makeLog(t, next+1, SetClusterVersionType, &SetClusterVersion{Version: "0.3.0"}))
+	st := AuditStamp{Millis: 1_796_000_000_000, Who: "ops-key", From: "10.9.8.7:50000", Via: "n2", MaxRecords: 100}
+	leader := AuditStamp{Millis: 1_796_000_001_000, Who: "raftns", Via: "n1", MaxRecords: 100}
+	for i, c := range []struct {
+		st  AuditStamp
+		typ CommandType
+		cmd any
+	}{
+		{st, WipeWritePermType, &WipeWritePerm{BrokerName: brokerA}},
+		{st, PutKVType, &PutKV{Namespace: "ORDER_TOPIC_CONFIG", Key: "T1", Value: "broker-a:4", HasValue: true}},
+		{leader, ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, "10.0.0.99:10911"}, RegEpoch: 1}}}},
+		{st, RecordAuditType, &RecordAudit{Record: AuditRecord{Kind: AuditLeaderTransfer, Detail: "from=n1 to=n2", Outcome: OutcomeApplied}}},
+	} {
+		logs = append(logs, Entry{Index: next + 2 + uint64(i), Command: true, Data: audited(t, c.st, c.typ, c.cmd)})
+	}
+	return logs
+}
+
+const fixtureAudit = "fsm-audit.snap"
+
+// TestFSM_Restore_FixtureAudit restores the snapshot with audit records
+// (record type 16) kept in testdata. Rewrite it with -update only while
+// the audit record is unreleased.
+func TestFSM_Restore_FixtureAudit(t *testing.T) {
+	want := New(testLogger(t))
+	want.ApplyBatch(fixtureLogAudit(t))
+	if *update {
+		if err := os.WriteFile(fixturePath(fixtureAudit), snapshotBytes(t, want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(fixturePath(fixtureAudit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(testLogger(t))
+	if err := f.Restore(io.NopCloser(bytes.NewReader(data))); err != nil {
+		t.Fatalf("Restore fixture: %v", err)
+	}
+	got, exp := f.AuditRecords(AuditQuery{}), want.AuditRecords(AuditQuery{})
+	if len(got.Records) != 4 || !reflect.DeepEqual(got, exp) || got.Records[0].Who != "ops-key" ||
+		got.Records[3].Kind != AuditLeaderTransfer {
+		t.Errorf("restored trail = %+v", got)
+	}
+	if !reflect.DeepEqual(reads(f), reads(want)) || f.Digest() != want.Digest() {
+		t.Error("restored fixture differs from the scripted history")
+	}
+	if again := snapshotBytes(t, f); !bytes.Equal(again, data) {
+		t.Error("re-persisting the restored fixture gives different bytes")
 	}
 }
