@@ -16,7 +16,9 @@ import java.util.Map;
  * plain_acl.yml, the 4.9.x broker's address on the broker allow-list) and checks, with real RocketMQ
  * software: the 4.9.8 mqadmin signing with a tools.yml admin account succeeds; the same commands
  * unsigned are refused with NO_PERMISSION (16) and change nothing; a 4.9.8 producer with the ACL client
- * hook routes and sends; the 4.9.7 broker, which cannot sign, keeps registering. RaftNS-only: the
+ * hook routes and sends; the 4.9.7 broker, which cannot sign, keeps registering; the replicated audit
+ * trail names the signing account and its address for every signed change, holds no record of a refused
+ * one, and no secret key reaches it or the member's log. RaftNS-only: the
  * reference NameServer has no access control, so under NAMESRV=java every check is a SKIP.
  */
 final class AclScenario {
@@ -64,6 +66,12 @@ final class AclScenario {
         });
         if (!up.ok()) {
             throw new IllegalStateException("ACL member not ready: " + up.failure());
+        }
+        // Raise the cluster version so that the audit trail is on (no token: asked from loopback).
+        HttpResponse<String> fin = http.send(HttpRequest.newBuilder(URI.create(n.http() + "/v1/upgrade/finalize"))
+            .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        if (fin.statusCode() != 200) {
+            throw new IllegalStateException("finalize on the ACL member: " + fin.statusCode() + " " + fin.body());
         }
         Broker broker = new Broker(c.settings, c.ports, "v4-acl", "broker-acl", 0, Broker.Version.V4, n.addr(),
             Map.of("autoCreateTopicEnable", "false"));
@@ -117,6 +125,18 @@ final class AclScenario {
         c.report.check("acl.refusals-counted", metric(http, n, "ns_acl_denied_total{reason=\"unsigned\"}") >= deniedBefore + 4
             ? null : "ns_acl_denied_total{reason=unsigned} did not grow by 4");
 
+        // The 5.5.0 mqadmin, signing with the same tools.yml account.
+        r = c.mqadmin.run5Home(signedHome, "updateKvConfig", "-n", ns, "-s", NS, "-k", "signed5", "-v", "yes5");
+        c.report.check("acl.mqadmin5-signed-updateKvConfig-succeeds", !r.failed() ? null : r.brief());
+        r = c.mqadmin.run5Home(signedHome, "wipeWritePerm", "-n", ns, "-b", broker.brokerName);
+        c.report.check("acl.mqadmin5-signed-wipeWritePerm-succeeds", !r.failed() && r.output().contains("OK") ? null : r.brief());
+        r = c.mqadmin.run5Home(signedHome, "addWritePerm", "-n", ns, "-b", broker.brokerName);
+        c.report.check("acl.mqadmin5-signed-addWritePerm-succeeds", !r.failed() ? null : r.brief());
+        c.check("acl.mqadmin5-signed-changes-took-effect", Duration.ofSeconds(10), () ->
+            "yes5".equals(c.view.kv(n, NS, "signed5")) ? NsView.routeHas(c.view.route(n, "it-acl"), broker.brokerName, want, 2, 6)
+                : "kv " + c.view.kv(n, NS, "signed5"));
+        auditChecks(c, n, http);
+
         // A 4.9.8 producer with the ACL client hook routes through the ACL member and sends.
         Proc p = c.procs.java("aclproducer4", c.settings.work.resolve("client4"), c.settings.classpath4client, c.settings.toolJvm,
             "io.github.raftns.interop.v4.AclProducer4", List.of(ns, "it-acl", USER_AK, USER_SK),
@@ -134,6 +154,32 @@ final class AclScenario {
             double now = metric(http, n, "ns_requests_total{code=\"103\",response=\"0\"}");
             return now > registeredBefore ? null : "no successful REGISTER_BROKER since the first check";
         });
+    }
+
+    /**
+     * auditChecks reads the member's audit trail after the signed and the refused mqadmin commands: the
+     * signed changes are recorded with the admin account and mqadmin's address, the refused ones not at
+     * all, and neither secret key appears in the trail or the member's log.
+     */
+    private static void auditChecks(Ctx c, RaftNameServers.Node n, HttpClient http) throws Exception {
+        c.check("acl.audit-names-the-signing-account-for-each-signed-change", Duration.ofSeconds(10), () -> {
+            String body = get(http, n, "/v1/audit?who=" + ADMIN_AK).body();
+            for (String kind : List.of("kv-put", "write-perm-wipe", "write-perm-add")) {
+                // One by the 4.9.8 mqadmin, one by the 5.5.0 one.
+                if (body.split("\"kind\": \"" + kind + "\"", -1).length != 3) {
+                    return "not two " + kind + " records by " + ADMIN_AK + ": " + body;
+                }
+            }
+            return body.contains("\"from\": \"127.0.0.1:") && body.contains("\"via\": \"acl1\"") ? null : "no caller address or member: " + body;
+        });
+        String refused = get(http, n, "/v1/audit?who=anonymous&kind=kv-put").body()
+            + get(http, n, "/v1/audit?who=anonymous&kind=kv-delete").body()
+            + get(http, n, "/v1/audit?who=anonymous&kind=write-perm-wipe").body();
+        c.report.check("acl.audit-has-no-record-of-refused-changes", refused.split("\"records\": \\[\\]", -1).length == 4
+            ? null : "records of refused changes: " + refused);
+        String all = get(http, n, "/v1/audit").body() + n.proc.output();
+        c.report.check("acl.no-secret-key-in-the-audit-trail-or-the-log",
+            all.contains(ADMIN_SK) || all.contains(USER_SK) ? "a secret key appears in the trail or the log" : null);
     }
 
     /** refused16 passes when mqadmin failed with response code 16. */

@@ -58,6 +58,14 @@ final class MqAdmin {
         return run(false, rocketmq4Home, Map.of(), args);
     }
 
+    /**
+     * run5Home runs the 5.x mqadmin with rocketmqHome as its ROCKETMQ_HOME, so that it signs its requests
+     * with the account in rocketmqHome/conf/tools.yml.
+     */
+    Result run5Home(Path rocketmqHome, String... args) throws Exception {
+        return run(true, rocketmqHome, Map.of("rocketmq.home.dir", rocketmqHome.toString()), args);
+    }
+
     private Result run(boolean v5, String... args) throws Exception {
         return run(v5, settings.home.resolve("rocketmq4-home"), Map.of(), args);
     }
