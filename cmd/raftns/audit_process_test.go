@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -16,9 +17,9 @@ import (
 
 // adminCall sends an admin request with the catalogue's token and returns
 // the answer's body, failing the test on any status but 200.
-func adminCall(t *testing.T, p *proc, method, path string) []byte {
+func adminCall(t *testing.T, p *proc, method, path string, body ...byte) []byte {
 	t.Helper()
-	req, err := http.NewRequestWithContext(ctxT(t, 30*time.Second), method, "http://"+p.HTTPAddr+path, nil)
+	req, err := http.NewRequestWithContext(ctxT(t, 30*time.Second), method, "http://"+p.HTTPAddr+path, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,24 +29,25 @@ func adminCall(t *testing.T, p *proc, method, path string) []byte {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	answer, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("%s %s = %d %s", method, path, resp.StatusCode, body)
+		t.Fatalf("%s %s = %d %s", method, path, resp.StatusCode, answer)
 	}
-	return body
+	return answer
 }
 
 // TestProcess_AuditTrailNamesCallersKeepsNoSecretAndSurvivesARestart
-// makes changes as an ACL account and with the admin token, then reads
-// the trail before and after a restart from a snapshot, and looks for the
-// token and the secret keys in the trail and in the member's log.
+// makes changes as an ACL account and with the admin token (a snapshot
+// restore), then reads the trail before and after a restart from a
+// snapshot, and looks for the token and the secret keys in the trail and
+// in the member's log. A member that forms a cluster runs at its release,
+// so the trail is on from the start.
 func TestProcess_AuditTrailNamesCallersKeepsNoSecretAndSurvivesARestart(t *testing.T) {
 	_, tokenFile, aclFile := catalogueFiles(t)
 	p := newProc(t, "n1", "--http-token-file", tokenFile, "--acl-mode", "writes", "--acl-file", aclFile,
 		"--acl-broker-addrs", "127.0.0.1", "--snapshot-threshold", "1", "--snapshot-interval", "100ms", "--trailing-logs", "1")
 	p.start()
 	p.waitReady()
-	adminCall(t, p, http.MethodPost, "/v1/upgrade/finalize")
 	c := newClient(t)
 	ctx := ctxT(t, time.Minute)
 	if _, err := c.RegisterBroker(ctx, p.ClientAddr, brokerRegistration("c1", "broker-a", "10.0.0.1:10911", 0, 1, "TopicA")); err != nil {
@@ -66,14 +68,18 @@ func TestProcess_AuditTrailNamesCallersKeepsNoSecretAndSurvivesARestart(t *testi
 		t.Fatalf("unsigned delete answered %d", code)
 	}
 
+	// A restore of a backup taken now keeps these records and adds its own.
+	backup := adminCall(t, p, http.MethodGet, "/v1/snapshot")
+	adminCall(t, p, http.MethodPost, "/v1/snapshot", backup...)
 	var before adminapi.AuditPage
 	poll.For(t, 10*time.Second, "three audit records", func() bool {
 		before = adminapi.AuditPage{}
 		return json.Unmarshal(adminCall(t, p, http.MethodGet, "/v1/audit"), &before) == nil && len(before.Records) == 3
 	})
-	up, wiped, cfg := before.Records[0], before.Records[1], before.Records[2]
-	if up.Kind != fsm.AuditUpgrade || up.Who != "admin-token" || !strings.HasPrefix(up.From, "127.0.0.1:") || up.Via != "n1" {
-		t.Fatalf("upgrade record = %+v", up)
+	wiped, cfg, restored := before.Records[0], before.Records[1], before.Records[2]
+	if restored.Kind != fsm.AuditSnapshotRestore || restored.Who != "admin-token" || !strings.HasPrefix(restored.From, "127.0.0.1:") ||
+		restored.Via != "n1" || restored.Outcome != fsm.OutcomeApplied {
+		t.Fatalf("restore record = %+v", restored)
 	}
 	if wiped.Kind != fsm.AuditWipeWritePerm || wiped.Who != catAdminKey || wiped.Broker != "broker-a" ||
 		!strings.HasPrefix(wiped.From, "127.0.0.1:") || wiped.Detail != "topics=1" {
@@ -97,7 +103,7 @@ func TestProcess_AuditTrailNamesCallersKeepsNoSecretAndSurvivesARestart(t *testi
 	if err := json.Unmarshal(adminCall(t, p, http.MethodGet, "/v1/audit"), &after); err != nil {
 		t.Fatal(err)
 	}
-	if len(after.Records) != 3 || after.Records[1] != wiped || after.Records[2] != cfg {
+	if len(after.Records) != 3 || after.Records[0] != wiped || after.Records[1] != cfg || after.Records[2] != restored {
 		t.Fatalf("after the restart: %+v", after.Records)
 	}
 	restarted := p.Log()
