@@ -3,8 +3,6 @@ package fsm
 import (
 	"bytes"
 	"errors"
-	"io"
-	"os"
 	"reflect"
 	"testing"
 )
@@ -142,19 +140,7 @@ const fixtureV2 = "fsm-v2.snap"
 func TestFSM_Restore_FixtureV2(t *testing.T) {
 	want := New(testLogger(t))
 	want.ApplyBatch(fixtureLogV2(t))
-	if *update {
-		if err := os.WriteFile(fixturePath(fixtureV2), snapshotBytes(t, want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(fixturePath(fixtureV2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := New(testLogger(t))
-	if err := f.Restore(io.NopCloser(bytes.NewReader(data))); err != nil {
-		t.Fatalf("Restore fixture: %v", err)
-	}
+	f, data := restoreFixture(t, fixtureV2, want)
 	g, ok := f.ReplicaGroup(brokerA)
 	if !ok || g.MasterID != 1 || g.MasterEpoch != 1 || g.SyncStateSetEpoch != 2 || g.NextID != 4 ||
 		!reflect.DeepEqual(g.SyncStateSet, []int64{1, 2}) || g.Addr(3) != "10.0.0.3:10911" || g.ClusterName != cluster {

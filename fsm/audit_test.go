@@ -3,8 +3,6 @@ package fsm
 import (
 	"bytes"
 	"errors"
-	"io"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -219,19 +217,7 @@ const fixtureAudit = "fsm-audit.snap"
 func TestFSM_Restore_FixtureAudit(t *testing.T) {
 	want := New(testLogger(t))
 	want.ApplyBatch(fixtureLogAudit(t))
-	if *update {
-		if err := os.WriteFile(fixturePath(fixtureAudit), snapshotBytes(t, want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(fixturePath(fixtureAudit))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := New(testLogger(t))
-	if err := f.Restore(io.NopCloser(bytes.NewReader(data))); err != nil {
-		t.Fatalf("Restore fixture: %v", err)
-	}
+	f, data := restoreFixture(t, fixtureAudit, want)
 	got, exp := f.AuditRecords(AuditQuery{}), want.AuditRecords(AuditQuery{})
 	if len(got.Records) != 4 || !reflect.DeepEqual(got, exp) || got.Records[0].Who != "ops-key" ||
 		got.Records[3].Kind != AuditLeaderTransfer {

@@ -210,23 +210,31 @@ const fixtureV1 = "fsm-v1.snap"
 
 func fixturePath(name string) string { return filepath.Join("..", "testdata", "snapshots", name) }
 
-// TestFSM_Restore_FixtureV1 restores the format-1 snapshot kept in
-// testdata: every released format must stay restorable. Rewrite it with
-// -update only while format 1 is unreleased.
-func TestFSM_Restore_FixtureV1(t *testing.T) {
+// restoreFixture restores the fixture name (first rewriting it from want
+// with -update) and returns the restored FSM and the fixture's bytes.
+func restoreFixture(t *testing.T, name string, want *FSM) (*FSM, []byte) {
+	t.Helper()
 	if *update {
-		if err := os.WriteFile(fixturePath(fixtureV1), snapshotBytes(t, fixtureFSM(t)), 0o644); err != nil {
+		if err := os.WriteFile(fixturePath(name), snapshotBytes(t, want), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	data, err := os.ReadFile(fixturePath(fixtureV1))
+	data, err := os.ReadFile(fixturePath(name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := New(testLogger(t))
 	if err := f.Restore(io.NopCloser(bytes.NewReader(data))); err != nil {
-		t.Fatalf("Restore fixture: %v", err)
+		t.Fatalf("Restore fixture %s: %v", name, err)
 	}
+	return f, data
+}
+
+// TestFSM_Restore_FixtureV1 restores the format-1 snapshot kept in
+// testdata: every released format must stay restorable. Rewrite it with
+// -update only while format 1 is unreleased.
+func TestFSM_Restore_FixtureV1(t *testing.T) {
+	f, _ := restoreFixture(t, fixtureV1, fixtureFSM(t))
 	checks := []struct {
 		name      string
 		got, want any
