@@ -50,11 +50,15 @@ type scaleServerResult struct {
 	ClusterInfo  answerFigure `json:"clusterInfo"`
 }
 
-// answerFigure is one whole-table answer: the median of three requests.
+// answerFigure is one whole-table answer: the median of three answered
+// requests, out of at most six.
 type answerFigure struct {
 	Ms    float64 `json:"ms"`
 	Bytes int     `json:"bytes"`
-	Error string  `json:"error,omitempty"`
+	// Failed requests and the last error (a member that is not ready
+	// closes the connection).
+	Failed int    `json:"failed"`
+	Error  string `json:"error,omitempty"`
 }
 
 // scaleReads is a window of route reads.
@@ -176,17 +180,19 @@ func pidRSS(pid int) (int64, bool) {
 	return kb << 10, err == nil && pid > 0
 }
 
-// answerTime sends a whole-table request (no fields) three times and
-// returns the median time and the answer's size.
+// answerTime sends a whole-table request (no fields) until it has three
+// answers, six times at most, and returns their median time, the answer's
+// size and the failures.
 func answerTime(ctx context.Context, c *nsclient.Client, addr string, code int32) answerFigure {
 	var times []float64
 	var fig answerFigure
-	for range 3 {
+	for i := 0; i < 6 && len(times) < 3; i++ {
 		t0 := time.Now()
 		resp, err := c.Invoke(ctx, addr, &remoting.Command{Code: code, Language: "JAVA", Version: nsclient.Version5})
 		if err != nil {
+			fig.Failed++
 			fig.Error = err.Error()
-			return fig
+			continue
 		}
 		times = append(times, ms(time.Since(t0)))
 		fig.Bytes = len(resp.Body)
