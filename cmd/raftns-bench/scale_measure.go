@@ -80,7 +80,8 @@ type scaleRestart struct {
 	RestoreMs  *float64 `json:"restoreMs,omitempty"`
 }
 
-// measure runs the scale measurements against t, in order.
+// measure runs the scale measurements against t, in order: fill, steady
+// heartbeats, idle reads, snapshot, restart of one server, storm.
 func (s *scaleScenario) measure(ctx context.Context, e *env, t scaleTarget, sb *scaleBrokers, reqs [2][]*remoting.Command) (scaleResult, error) {
 	res := scaleResult{Target: t.label()}
 	clients := newFleetClients(e, s.Conns, s.RegisterTimeout)
@@ -104,11 +105,12 @@ func (s *scaleScenario) measure(ctx context.Context, e *env, t scaleTarget, sb *
 	if res.Snapshot, err = t.snapshot(ctx); err != nil {
 		return res, fmt.Errorf("snapshot: %w", err)
 	}
-	if err := s.storm(ctx, e, t, f, readers, reqs[1], &res); err != nil {
+	// The restart comes before the storm, so that it measures a server
+	// coming back to the full state, whatever the storm leaves.
+	if res.Restart, err = s.restart(ctx, e, t, sb, probe); err != nil {
 		return res, err
 	}
-	res.Restart, err = s.restart(ctx, e, t, sb, probe)
-	return res, err
+	return res, s.storm(ctx, e, t, f, readers, reqs[1], &res)
 }
 
 // fill registers the fleet and waits until every server lists it.

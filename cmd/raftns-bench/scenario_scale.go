@@ -20,9 +20,9 @@ import (
 // precomputed requests). For each it measures the time to full
 // registration, per server RSS, heap and CPU per second of steady
 // heartbeats, the topic list and cluster info answers, route reads at
-// idle, a snapshot (RaftNS), a restart storm in which every broker
-// restarts within one period while the reads go on, and a restart of one
-// server. The targets run one after the other, so that they never share
+// idle, a snapshot (RaftNS), the restart of one server, and a restart
+// storm in which every broker restarts within one period while the reads
+// go on. The targets run one after the other, so that they never share
 // the CPUs.
 type scaleScenario struct {
 	scaleShape
