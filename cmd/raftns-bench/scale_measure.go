@@ -89,11 +89,19 @@ func (s *scaleScenario) measure(ctx context.Context, e *env, t scaleTarget, sb *
 	f := newScaleFleet(sb, slices.Clone(reqs[0]), t.addrs(), clients, s.RegisterTimeout, s.Heartbeat)
 	probe := e.newClient()
 	defer probe.Close()
-	if err := s.fill(ctx, e, t, f, probe, &res); err != nil {
-		return res, err
-	}
+	t0 := time.Now()
+	s.fill(ctx, e, f, &res)
+	// The heartbeats start at once: a registration that failed while
+	// filling is sent again at its broker's next heartbeat, as a broker
+	// would.
 	stop := f.beat(ctx)
 	defer stop()
+	for i, addr := range f.addrs {
+		if _, _, err := watchServer(ctx, probe, addr, f.brokers, s.Heartbeat+readyTimeout); err != nil {
+			return res, fmt.Errorf("fill: server %s: %w", t.ids()[i], err)
+		}
+	}
+	res.FillSeconds = time.Since(t0).Seconds()
 	if err := s.steady(ctx, e, t, f, probe, &res); err != nil {
 		return res, err
 	}
@@ -113,23 +121,15 @@ func (s *scaleScenario) measure(ctx context.Context, e *env, t scaleTarget, sb *
 	return res, s.storm(ctx, e, t, f, readers, reqs[1], &res)
 }
 
-// fill registers the fleet and waits until every server lists it.
-func (s *scaleScenario) fill(ctx context.Context, e *env, t scaleTarget, f *scaleFleet, probe *nsclient.Client, res *scaleResult) error {
+// fill registers the fleet with every server, FillParallel at a time.
+func (s *scaleScenario) fill(ctx context.Context, e *env, f *scaleFleet, res *scaleResult) {
 	e.logf("scale: registering %d brokers with %d name servers (%d in flight)", len(f.brokers.regs), len(f.addrs), s.FillParallel)
-	t0 := time.Now()
 	failed, first := f.fill(ctx, s.FillParallel)
 	res.FillFailed = failed
 	if first != nil {
 		res.FillFirstError = first.Error()
 		e.logf("scale: %d registrations failed, first: %v", failed, first)
 	}
-	for i, addr := range f.addrs {
-		if _, _, err := watchServer(ctx, probe, addr, f.brokers, s.Heartbeat+readyTimeout); err != nil {
-			return fmt.Errorf("fill: server %s: %w", t.ids()[i], err)
-		}
-	}
-	res.FillSeconds = time.Since(t0).Seconds()
-	return nil
 }
 
 // steady lets the heartbeats run, then measures each server's CPU over the
