@@ -50,11 +50,15 @@ type scaleServerResult struct {
 	ClusterInfo  answerFigure `json:"clusterInfo"`
 }
 
-// answerFigure is one whole-table answer: the median of three requests.
+// answerFigure is one whole-table answer: the median of three answered
+// requests, out of at most six.
 type answerFigure struct {
 	Ms    float64 `json:"ms"`
 	Bytes int     `json:"bytes"`
-	Error string  `json:"error,omitempty"`
+	// Failed requests and the last error (a member that is not ready
+	// closes the connection).
+	Failed int    `json:"failed"`
+	Error  string `json:"error,omitempty"`
 }
 
 // scaleReads is a window of route reads.
@@ -76,7 +80,8 @@ type scaleRestart struct {
 	RestoreMs  *float64 `json:"restoreMs,omitempty"`
 }
 
-// measure runs the scale measurements against t, in order.
+// measure runs the scale measurements against t, in order: fill, steady
+// heartbeats, idle reads, snapshot, restart of one server, storm.
 func (s *scaleScenario) measure(ctx context.Context, e *env, t scaleTarget, sb *scaleBrokers, reqs [2][]*remoting.Command) (scaleResult, error) {
 	res := scaleResult{Target: t.label()}
 	clients := newFleetClients(e, s.Conns, s.RegisterTimeout)
@@ -84,11 +89,19 @@ func (s *scaleScenario) measure(ctx context.Context, e *env, t scaleTarget, sb *
 	f := newScaleFleet(sb, slices.Clone(reqs[0]), t.addrs(), clients, s.RegisterTimeout, s.Heartbeat)
 	probe := e.newClient()
 	defer probe.Close()
-	if err := s.fill(ctx, e, t, f, probe, &res); err != nil {
-		return res, err
-	}
+	t0 := time.Now()
+	s.fill(ctx, e, f, &res)
+	// The heartbeats start at once: a registration that failed while
+	// filling is sent again at its broker's next heartbeat, as a broker
+	// would.
 	stop := f.beat(ctx)
 	defer stop()
+	for i, addr := range f.addrs {
+		if _, _, err := watchServer(ctx, probe, addr, f.brokers, s.Heartbeat+readyTimeout); err != nil {
+			return res, fmt.Errorf("fill: server %s: %w", t.ids()[i], err)
+		}
+	}
+	res.FillSeconds = time.Since(t0).Seconds()
 	if err := s.steady(ctx, e, t, f, probe, &res); err != nil {
 		return res, err
 	}
@@ -100,30 +113,23 @@ func (s *scaleScenario) measure(ctx context.Context, e *env, t scaleTarget, sb *
 	if res.Snapshot, err = t.snapshot(ctx); err != nil {
 		return res, fmt.Errorf("snapshot: %w", err)
 	}
-	if err := s.storm(ctx, e, t, f, readers, reqs[1], &res); err != nil {
+	// The restart comes before the storm, so that it measures a server
+	// coming back to the full state, whatever the storm leaves.
+	if res.Restart, err = s.restart(ctx, e, t, sb, probe); err != nil {
 		return res, err
 	}
-	res.Restart, err = s.restart(ctx, e, t, sb, probe)
-	return res, err
+	return res, s.storm(ctx, e, t, f, readers, reqs[1], &res)
 }
 
-// fill registers the fleet and waits until every server lists it.
-func (s *scaleScenario) fill(ctx context.Context, e *env, t scaleTarget, f *scaleFleet, probe *nsclient.Client, res *scaleResult) error {
+// fill registers the fleet with every server, FillParallel at a time.
+func (s *scaleScenario) fill(ctx context.Context, e *env, f *scaleFleet, res *scaleResult) {
 	e.logf("scale: registering %d brokers with %d name servers (%d in flight)", len(f.brokers.regs), len(f.addrs), s.FillParallel)
-	t0 := time.Now()
 	failed, first := f.fill(ctx, s.FillParallel)
 	res.FillFailed = failed
 	if first != nil {
 		res.FillFirstError = first.Error()
 		e.logf("scale: %d registrations failed, first: %v", failed, first)
 	}
-	for i, addr := range f.addrs {
-		if _, _, err := watchServer(ctx, probe, addr, f.brokers, s.Heartbeat+readyTimeout); err != nil {
-			return fmt.Errorf("fill: server %s: %w", t.ids()[i], err)
-		}
-	}
-	res.FillSeconds = time.Since(t0).Seconds()
-	return nil
 }
 
 // steady lets the heartbeats run, then measures each server's CPU over the
@@ -176,17 +182,19 @@ func pidRSS(pid int) (int64, bool) {
 	return kb << 10, err == nil && pid > 0
 }
 
-// answerTime sends a whole-table request (no fields) three times and
-// returns the median time and the answer's size.
+// answerTime sends a whole-table request (no fields) until it has three
+// answers, six times at most, and returns their median time, the answer's
+// size and the failures.
 func answerTime(ctx context.Context, c *nsclient.Client, addr string, code int32) answerFigure {
 	var times []float64
 	var fig answerFigure
-	for range 3 {
+	for i := 0; i < 6 && len(times) < 3; i++ {
 		t0 := time.Now()
 		resp, err := c.Invoke(ctx, addr, &remoting.Command{Code: code, Language: "JAVA", Version: nsclient.Version5})
 		if err != nil {
+			fig.Failed++
 			fig.Error = err.Error()
-			return fig
+			continue
 		}
 		times = append(times, ms(time.Since(t0)))
 		fig.Bytes = len(resp.Body)

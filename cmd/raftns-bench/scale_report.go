@@ -170,19 +170,23 @@ func cpuSpread(servers []scaleServerResult) string {
 	return fmt.Sprintf("%.1f – %.1f %%", slices.Min(vs), slices.Max(vs))
 }
 
-// answerCell is the slowest server's time and the answer's size.
+// answerCell is the slowest server's time and the answer's size, and the
+// requests that failed on any server.
 func answerCell(servers []scaleServerResult, get func(scaleServerResult) answerFigure) string {
 	var worst answerFigure
+	failed := 0
 	for _, v := range servers {
 		a := get(v)
-		if a.Error != "" {
-			return "error: " + a.Error
-		}
+		failed += a.Failed
 		if a.Ms >= worst.Ms {
 			worst = a
 		}
 	}
-	return fmt.Sprintf("%s ms (slowest server), %s", cell(worst.Ms), sizeCell(int64(worst.Bytes)))
+	out := fmt.Sprintf("%s ms (slowest server), %s", cell(worst.Ms), sizeCell(int64(worst.Bytes)))
+	if failed > 0 {
+		out += fmt.Sprintf(", %d requests failed", failed)
+	}
+	return out
 }
 
 func snapshotCell(r scaleResult) string {
@@ -210,6 +214,13 @@ func (s *scaleScenario) notes(r *Report, res scaleResults) {
 		}
 		if t.Storm.FirstError != "" {
 			r.notef("%s: first failure in the storm: %s", t.Target, t.Storm.FirstError)
+		}
+		for _, sv := range t.Servers {
+			for _, a := range []answerFigure{sv.TopicList, sv.ClusterInfo} {
+				if a.Error != "" {
+					r.notef("%s: %s: %d whole-table requests failed, last: %s", t.Target, sv.ID, a.Failed, a.Error)
+				}
+			}
 		}
 		for _, rd := range []scaleReads{t.Idle, t.StormReads} {
 			if rd.FirstError != "" {

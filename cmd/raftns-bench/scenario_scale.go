@@ -20,9 +20,9 @@ import (
 // precomputed requests). For each it measures the time to full
 // registration, per server RSS, heap and CPU per second of steady
 // heartbeats, the topic list and cluster info answers, route reads at
-// idle, a snapshot (RaftNS), a restart storm in which every broker
-// restarts within one period while the reads go on, and a restart of one
-// server. The targets run one after the other, so that they never share
+// idle, a snapshot (RaftNS), the restart of one server, and a restart
+// storm in which every broker restarts within one period while the reads
+// go on. The targets run one after the other, so that they never share
 // the CPUs.
 type scaleScenario struct {
 	scaleShape
@@ -131,12 +131,11 @@ func (s *scaleScenario) run(ctx context.Context, e *env, r *Report) error {
 	if s.Targets[0] != "raftns" {
 		e.stopMembers() // the first target gets the machine to itself
 	}
-	failed := 0
 	for _, name := range s.Targets {
 		out, err := s.runTarget(ctx, e, r, name, sb, reqs)
 		if err != nil {
-			// What was measured before the failure is still reported.
-			failed++
+			// What was measured before the failure is still reported,
+			// with the error in the notes.
 			out.Error = err.Error()
 			e.logf("scale: %s: %v", name, err)
 		}
@@ -144,9 +143,6 @@ func (s *scaleScenario) run(ctx context.Context, e *env, r *Report) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-	}
-	if failed == len(s.Targets) {
-		return fmt.Errorf("scale: every target failed, first: %s", res.Targets[0].Error)
 	}
 	r.show(res, s.tables(res)...)
 	s.notes(r, res)
