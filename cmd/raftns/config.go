@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/transport"
 	"github.com/raftns/raftns/transport/httpapi"
-	"github.com/raftns/raftns/watch"
 )
 
 // config is the effective configuration of one member: defaults, then the

@@ -12,12 +12,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/events"
+	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/transport"
 	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/clientport"
 	"github.com/raftns/raftns/transport/httpapi"
-	"github.com/raftns/raftns/watch"
 )
 
 // member is one running RaftNS member: Raft node, RocketMQ protocol server

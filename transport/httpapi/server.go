@@ -18,10 +18,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/watch"
 )
 
 // Server is the admin HTTP server of one member.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/internal/adminapi"
-	"github.com/raftns/raftns/watch"
 )
 
 // Bounds of a blocking query's wait.

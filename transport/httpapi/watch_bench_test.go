@@ -16,10 +16,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
+	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/watch"
 )
 
 // benchMember is one member serving blocking watches over real HTTP.

@@ -15,9 +15,9 @@ import (
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/events"
+	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
-	"github.com/raftns/raftns/watch"
 )
 
 // watchedMember is one member whose admin server serves the audit trail

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/raftns/raftns/watch"
+	"github.com/raftns/raftns/events/watch"
 )
 
 // streamWatch serves the changes f matches as Server-Sent Events: each
