@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 	"strings"
 
@@ -238,9 +239,7 @@ func newClusterJSON(ci *fsm.ClusterInfo) clusterJSON {
 	for name, b := range ci.BrokerAddrTable {
 		out.BrokerAddrTable[name] = newBrokerJSON(b)
 	}
-	for c, names := range ci.ClusterAddrTable {
-		out.ClusterAddrTable[c] = names
-	}
+	maps.Copy(out.ClusterAddrTable, ci.ClusterAddrTable)
 	return out
 }
 
