@@ -288,6 +288,8 @@ func TestProcess_FourthMemberAddedAndRemovedWithRaftnsctl(t *testing.T) {
 	allowDrains(t, follower)
 	n4 := newProc(t, "n4", "--bootstrap=false")
 	n4.start()
+	// The leader asks a new member its release before adding it.
+	poll.For(t, 30*time.Second, "n4 listening", func() bool { return strings.Contains(n4.Log(), "raftns member started") })
 	ctl := func(args ...string) string {
 		t.Helper()
 		out, err := exec.Command(raftnsctlBinary(t), append([]string{"--addr", follower.HTTPAddr}, args...)...).CombinedOutput()
