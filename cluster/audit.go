@@ -45,6 +45,9 @@ func (c AuditConfig) validate() error {
 type Caller struct {
 	Who  string
 	From string
+	// Via is the member that took the request when another one proxied
+	// it here; empty means this member.
+	Via string
 }
 
 // Callers of changes that are not a client's.
@@ -111,7 +114,11 @@ func (a *auditor) stamp(ctx context.Context, t fsm.CommandType, entry []byte, de
 		return entry, nil
 	}
 	c := callerOf(ctx, defaultWho)
-	st := fsm.AuditStamp{Millis: a.wall().UnixMilli(), Who: c.Who, From: c.From, Via: a.id,
+	via := a.id
+	if c.Via != "" {
+		via = c.Via
+	}
+	st := fsm.AuditStamp{Millis: a.wall().UnixMilli(), Who: c.Who, From: c.From, Via: via,
 		MaxRecords: a.cfg.MaxRecords, MaxAgeMillis: max(0, a.cfg.MaxAge.Milliseconds())}
 	return fsm.WithAudit(st, entry)
 }

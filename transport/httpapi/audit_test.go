@@ -64,3 +64,28 @@ func TestHTTP_ALeaderTransferWithTheTokenIsAuditedOnEveryMember(t *testing.T) {
 		t.Fatalf("records after a refused transfer: %+v", p)
 	}
 }
+
+// A request a follower proxied names the follower as the member that took
+// it; a forwarded header that cannot be a member ID names nobody.
+func TestCallerOf_AProxiedRequestNamesTheFollowerThatTookIt(t *testing.T) {
+	s := &Server{opts: Options{Token: "secret"}}
+	cases := []struct {
+		header, xff, wantVia, wantFrom string
+	}{
+		{"n2", "198.51.100.7", "n2", "198.51.100.7"},
+		{"bad id", "198.51.100.7", "", "198.51.100.7"},
+		{"", "198.51.100.7", "", "192.0.2.1:5000"},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest(http.MethodPost, "/v1/leader/transfer", nil)
+		r.RemoteAddr = "192.0.2.1:5000"
+		if c.header != "" {
+			r.Header.Set(forwardedHeader, c.header)
+		}
+		r.Header.Set("X-Forwarded-For", c.xff)
+		got := s.callerOf(r)
+		if got.Who != callerAdminToken || got.Via != c.wantVia || got.From != c.wantFrom {
+			t.Errorf("forwarded %q: caller %+v, want via %q from %q", c.header, got, c.wantVia, c.wantFrom)
+		}
+	}
+}
