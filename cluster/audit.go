@@ -123,7 +123,8 @@ func (a *auditor) stamp(ctx context.Context, t fsm.CommandType, entry []byte, de
 	return fsm.WithAudit(st, entry)
 }
 
-// Audited implements fsm.AuditObserver; it runs under the FSM's lock.
+// Audited hears each record the FSM appends; it runs under the FSM's
+// lock.
 func (a *auditor) Audited(r fsm.AuditRecord) {
 	c, ok := a.counts[r.Kind]
 	if !ok {

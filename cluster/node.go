@@ -113,7 +113,7 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		shutdownCh: make(chan struct{}),
 	}
 	n.audit = newAuditor(cfg, f, n.logger)
-	f.SetAuditObserver(n.audit)
+	f.SetAuditObserver(n.audit.Audited)
 	n.lanes = newLanes(n.pool.dialer, cfg.linkDown, n.logger)
 	n.forwards = &lane.Server{Workers: lane.NewWorkers(n.shutdownCh), Forward: (&rpcEndpoint{n: n}).forward,
 		HelloTimeout: muxHandshakeTimeout, Stop: n.shutdownCh, Logger: n.logger}

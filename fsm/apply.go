@@ -105,7 +105,9 @@ func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 	}
 	if e.stamp != nil {
 		s.auditEntry(l.Index, e.stamp, subject, res, changed)
-		f.notifyAudit(s.audit.recs[len(s.audit.recs)-1])
+		if f.audited != nil {
+			f.audited(s.audit.recs[len(s.audit.recs)-1])
+		}
 	}
 	if (changed || e.stamp != nil) && f.changeObserver != nil {
 		f.changeObserver.Changed(l.Index, cmd, e.stamp != nil)

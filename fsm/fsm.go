@@ -15,9 +15,9 @@ type FSM struct {
 	logger hclog.Logger
 	// observer hears about broker changes; set before Raft starts.
 	observer Observer
-	// auditObserver hears about audit records, changeObserver about every
+	// audited hears about audit records, changeObserver about every
 	// change; both are set before Raft starts.
-	auditObserver  AuditObserver
+	audited        func(AuditRecord)
 	changeObserver ChangeObserver
 
 	// mu guards st. Applies hold it for writing, reads for reading; a

@@ -41,20 +41,10 @@ func (f *FSM) notify(c BrokerChange) {
 	}
 }
 
-// AuditObserver hears about every audit record as it is appended, under
-// the FSM's lock: it must return quickly and not call back into the FSM.
-type AuditObserver interface {
-	Audited(AuditRecord)
-}
-
-// SetAuditObserver installs o (nil removes it). Call it before Raft starts.
-func (f *FSM) SetAuditObserver(o AuditObserver) { f.auditObserver = o }
-
-func (f *FSM) notifyAudit(r AuditRecord) {
-	if f.auditObserver != nil {
-		f.auditObserver.Audited(r)
-	}
-}
+// SetAuditObserver installs fn (nil removes it), called with every audit
+// record as it is appended, under the FSM's lock: it must return quickly
+// and not call back into the FSM. Call it before Raft starts.
+func (f *FSM) SetAuditObserver(fn func(AuditRecord)) { f.audited = fn }
 
 // ChangeObserver hears about every applied entry that changed the state
 // or added an audit record, and about every restore (cmd nil), under the
