@@ -54,14 +54,14 @@ const (
 // a successor's first append copies it (slices.Clip), later appends are
 // amortized.
 type auditTrail struct {
-	owner *state
+	owner *version
 	recs  []AuditRecord
 }
 
 // appendAudit appends rec and applies the stamp's bounds.
 func (s *state) appendAudit(rec AuditRecord, st *AuditStamp) {
-	if s.audit.owner != s {
-		s.audit = auditTrail{owner: s, recs: slices.Clip(s.audit.recs)}
+	if s.audit.owner != s.version {
+		s.audit = auditTrail{owner: s.version, recs: slices.Clip(s.audit.recs)}
 	}
 	rec = boundRecord(rec)
 	recs := append(s.audit.recs, rec)
@@ -139,6 +139,6 @@ func (rs *restorer) auditRecord(r *AuditRecord) error {
 	if len(recs) >= MaxAuditRecords {
 		return errors.New("more audit records than any trail keeps")
 	}
-	rs.s.audit = auditTrail{owner: rs.s, recs: append(recs, boundRecord(*r))}
+	rs.s.audit = auditTrail{owner: rs.s.version, recs: append(recs, boundRecord(*r))}
 	return nil
 }
