@@ -36,7 +36,7 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 		return nil, err
 	}
 	sh := s.rounds.shape(cmd)
-	step := s.rounds.observe(key, sh, cmd, deleting, s.liveDataVersion(key))
+	step := s.rounds.observe(key, sh, cmd, deleting, s.liveDataVersion)
 	cmd.Continuation, cmd.DeleteUnlistedTopics = step.continuation, step.deleteUnlisted
 	res, err := s.cluster.Register(ctx, cmd)
 	if err != nil {
@@ -63,7 +63,7 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 // whose whole table is then checked against the state, or the registration
 // that shows the broker sends whole tables, which is then applied as one.
 func (s *Server) unchangedPart(ctx context.Context, key fsm.BrokerKey, sum uint64, e regCacheEntry, deleting bool) error {
-	step := s.rounds.observe(key, e.shape, e.cmd, deleting, s.liveDataVersion(key))
+	step := s.rounds.observe(key, e.shape, e.cmd, deleting, s.liveDataVersion)
 	if step.whole != nil {
 		_, err := s.cluster.Register(ctx, step.whole)
 		return err

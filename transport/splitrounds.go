@@ -102,9 +102,11 @@ type roundStep struct {
 
 // observe records one registration of key, in the order the broker sent
 // it, and says how to apply it. cmd is the decoded registration (its topics
-// are gathered when deleting is on); liveDV is the DataVersion the state
-// holds for the broker, if any.
-func (sr *splitRounds) observe(key fsm.BrokerKey, sh regShape, cmd *fsm.RegisterBroker, deleting bool, liveDV *fsm.DataVersion) roundStep {
+// are gathered when deleting is on); liveDV looks up the DataVersion the
+// state holds for the broker, if any, and is asked only when a round starts
+// (not for the heartbeats that continue nothing).
+func (sr *splitRounds) observe(key fsm.BrokerKey, sh regShape, cmd *fsm.RegisterBroker, deleting bool,
+	liveDV func(fsm.BrokerKey) *fsm.DataVersion) roundStep {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	r := sr.m[key]
@@ -118,7 +120,7 @@ func (sr *splitRounds) observe(key fsm.BrokerKey, sh regShape, cmd *fsm.Register
 	if r.continues(sh) {
 		return r.add(sh, cmd)
 	}
-	r.start(sh, cmd, deleting, liveDV)
+	r.start(sh, cmd, deleting, liveDV(key))
 	return roundStep{deleteUnlisted: deleting && r.mode == modeWhole}
 }
 
