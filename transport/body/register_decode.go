@@ -234,32 +234,22 @@ func repeatsTopicName(list []fsm.TopicConfig) bool {
 func readTopicConfig(l *lexer, tableKey string) (fsm.TopicConfig, error) {
 	tc := fsm.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
 	err := l.objectBytes(func(key []byte) error {
-		var err error
-		var name string
 		switch string(key) {
 		case "topicName":
-			name = "topicName"
+			var err error
 			tc.TopicName, err = l.strLike(tableKey)
+			return atPath("topicName", err)
 		case "readQueueNums":
-			name = "readQueueNums"
-			tc.ReadQueueNums, err = l.int32v(defaultQueueNums)
+			return l.int32Prop("readQueueNums", &tc.ReadQueueNums, defaultQueueNums)
 		case "writeQueueNums":
-			name = "writeQueueNums"
-			tc.WriteQueueNums, err = l.int32v(defaultQueueNums)
+			return l.int32Prop("writeQueueNums", &tc.WriteQueueNums, defaultQueueNums)
 		case "perm":
-			name = "perm"
-			tc.Perm, err = l.int32v(defaultPerm)
+			return l.int32Prop("perm", &tc.Perm, defaultPerm)
 		case "topicSysFlag":
-			name = "topicSysFlag"
-			tc.TopicSysFlag, err = l.int32v(0)
-		default:
-			name = keyString(key) // before skip, which may reuse key's buffer
-			err = l.skip()
+			return l.int32Prop("topicSysFlag", &tc.TopicSysFlag, 0)
 		}
-		if err != nil {
-			return atPath(name, err)
-		}
-		return nil
+		name := keyString(key) // before skip, which may reuse key's buffer
+		return atPath(name, l.skip())
 	})
 	if err == nil && tc.TopicName == "" {
 		err = fmt.Errorf("%w: topic config without topicName", ErrInvalid)

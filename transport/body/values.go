@@ -99,6 +99,14 @@ func (l *lexer) int32v(def int32) (int32, error) {
 	return int32(v), nil
 }
 
+// int32Prop reads the Java int property name into *dst, def for null; an
+// error names the property.
+func (l *lexer) int32Prop(name string, dst *int32, def int32) error {
+	var err error
+	*dst, err = l.int32v(def)
+	return atPath(name, err)
+}
+
 // int64v reads a Java long field; null leaves def.
 func (l *lexer) int64v(def int64) (int64, error) {
 	v, ok, err := l.optInt(math.MinInt64, math.MaxInt64)
