@@ -42,11 +42,8 @@ func (s *writeScenario) check(c *commonOptions, set map[string]bool) error {
 
 // writeResults is the outcome of the run.
 type writeResults struct {
-	Member   string  `json:"member"`
-	Requests int     `json:"requests"`
-	Errors   int     `json:"errors"`
-	OpsPerS  float64 `json:"opsPerSecond"`
-	Latency  Summary `json:"latency"`
+	Member string `json:"member"`
+	throughput
 	// AuditRecords is the size of the leader's audit trail after the run;
 	// -1 when unknown (no -http).
 	AuditRecords int `json:"auditRecords"`
@@ -76,8 +73,7 @@ func (s *writeScenario) run(ctx context.Context, e *env, r *Report) error {
 	if len(out.lat) == 0 {
 		return fmt.Errorf("write: %w: %v", errNoSuccess, out.firstErr)
 	}
-	res := writeResults{Member: via.ID, Requests: len(out.lat), Errors: out.errors, OpsPerS: rate(len(out.lat), out.elapsed),
-		Latency: summarize(out.lat), AuditRecords: e.auditTotal(ctx)}
+	res := writeResults{Member: via.ID, throughput: throughputOf(out.lat, out.errors, out.elapsed), AuditRecords: e.auditTotal(ctx)}
 	t := Table{Title: fmt.Sprintf("PUT_KV_CONFIG, %d writers, %d-byte values", s.Clients, s.ValueSize),
 		Columns: []string{"via", "requests", "errors", "ops/s", "p50 ms", "p99 ms", "max ms", "audit records"}}
 	t.add(res.Member, res.Requests, res.Errors, res.OpsPerS, res.Latency.P50Ms, res.Latency.P99Ms, res.Latency.MaxMs, res.AuditRecords)

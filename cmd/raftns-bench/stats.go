@@ -19,8 +19,8 @@ type Summary struct {
 	MaxMs  float64 `json:"maxMs"`
 }
 
-// throughput is what one load did in its measured window, as register and
-// route report it.
+// throughput is what one load did in its measured window, as register,
+// route and write report it.
 type throughput struct {
 	Requests int     `json:"requests"`
 	Errors   int     `json:"errors"`
