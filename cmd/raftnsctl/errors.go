@@ -41,6 +41,9 @@ func usagef(format string, args ...any) error {
 type apiError struct {
 	Status  int
 	Message string
+	// Reason is the answer's "reason" field, set on the refusals a client
+	// acts on (adminapi.ReasonNotAnswering).
+	Reason string
 }
 
 func (e *apiError) Error() string {

@@ -128,11 +128,13 @@ func (c *adminClient) transportError(ctx context.Context, err error) error {
 }
 
 // readAPIError turns a non-2xx answer into an *apiError carrying the JSON
-// "error" field, or the body text when the answer is not that JSON.
+// "error" and "reason" fields, or the body text when the answer is not that
+// JSON.
 func readAPIError(resp *http.Response) error {
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	var doc struct {
-		Error string `json:"error"`
+		Error  string `json:"error"`
+		Reason string `json:"reason"`
 	}
 	msg := strings.TrimSpace(string(data))
 	if json.Unmarshal(data, &doc) == nil && doc.Error != "" {
@@ -141,7 +143,7 @@ func readAPIError(resp *http.Response) error {
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
 	}
-	return &apiError{Status: resp.StatusCode, Message: msg}
+	return &apiError{Status: resp.StatusCode, Message: msg, Reason: doc.Reason}
 }
 
 // call sends an optional JSON body and decodes a JSON answer into out,

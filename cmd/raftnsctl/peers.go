@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 
 	"github.com/raftns/raftns/internal/adminapi"
@@ -67,71 +64,4 @@ func printPeers(w io.Writer, peers []adminapi.PeerStatus) error {
 			lastContact(p.LastContactMillis, p.Leader))
 	}
 	return tw.Flush()
-}
-
-func (a *app) peersAddCommand() *cobra.Command {
-	var replace bool
-	cmd := &cobra.Command{
-		Use:   "add ID CLUSTER_ADDR",
-		Short: "Add a member by its Raft ID and cluster address",
-		Long: `add asks the leader to add the member ID, reachable at its cluster address
-CLUSTER_ADDR (its --cluster-addr), to the Raft configuration (POST /v1/peers).
-The new member joins as a non-voter and is promoted to voter once it caught up.
-Start the new member first, empty and with --bootstrap=false (a member started
-with --join asks to be added by itself).
-
-The leader replaces a member whose ID or cluster address is taken: it removes
-that member first. So that a typo cannot remove a live member, add first reads
-the configuration (GET /v1/peers) and refuses such an addition unless
---replace is given. Adding a member that is already there with the same ID and
-address changes nothing.`,
-		Example: `  raftnsctl peers add ns-4 10.0.0.4:9866
-  raftnsctl peers add ns-2 10.0.0.9:9866 --replace   # ns-2 moved to a new machine`,
-		Args: exactArgs("ID", "CLUSTER_ADDR"),
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runPeersAdd(cmd, args[0], args[1], replace) },
-	}
-	cmd.Flags().BoolVar(&replace, "replace", false, "let the leader replace the member holding ID or CLUSTER_ADDR")
-	return cmd
-}
-
-func (a *app) runPeersAdd(cmd *cobra.Command, id, addr string, replace bool) error {
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return usagef("CLUSTER_ADDR %q: want HOST:PORT", addr)
-	}
-	return a.withAdmin(cmd, func(ctx context.Context, c *adminClient) error {
-		var peers []adminapi.PeerStatus
-		if _, err := c.call(ctx, http.MethodGet, "/v1/peers", nil, nil, &peers); err != nil {
-			return fmt.Errorf("read the configuration before adding: %w", err)
-		}
-		if p, ok := findPeer(peers, id, addr); ok {
-			if p.ID == id && p.Address == addr {
-				_, err := fmt.Fprintf(a.stdout, "peer %s (%s) is already a member (%s); nothing to do\n", id, addr, p.Suffrage)
-				return err
-			}
-			if !replace {
-				return fmt.Errorf("%w: %s at %s is a member (%s); adding %s at %s would remove it first; "+
-					"use --replace if that is meant", errConflict, p.ID, p.Address, p.Suffrage, id, addr)
-			}
-		}
-		var ans resultAnswer
-		raw, err := c.call(ctx, http.MethodPost, "/v1/peers", nil, adminapi.AddPeer{ID: id, Address: addr}, &ans)
-		if err != nil {
-			return err
-		}
-		if a.json() {
-			return printRaw(a.stdout, raw)
-		}
-		_, err = fmt.Fprintf(a.stdout, "peer %s (%s): %s\n", id, addr, ans.Result)
-		return err
-	})
-}
-
-// findPeer returns the member holding id or addr.
-func findPeer(peers []adminapi.PeerStatus, id, addr string) (adminapi.PeerStatus, bool) {
-	for _, p := range peers {
-		if p.ID == id || p.Address == addr {
-			return p, true
-		}
-	}
-	return adminapi.PeerStatus{}, false
 }

@@ -37,6 +37,12 @@ type AddPeer struct {
 	Address string `json:"address"`
 }
 
+// ReasonNotAnswering is the "reason" of an error answer (HTTP 409) that
+// refuses POST /v1/peers because the member to add did not answer when
+// asked for its release: it may still be starting, and the same request may
+// succeed once it runs.
+const ReasonNotAnswering = "member-not-answering"
+
 // RemovePeer is the answer of DELETE /v1/peers/{id}.
 type RemovePeer struct {
 	// Result is "removed", or "draining": the member is no longer listed by

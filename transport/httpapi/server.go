@@ -276,7 +276,11 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.Is(err, cluster.ErrRemoved):
 		code = http.StatusGone
 	}
-	writeJSON(w, code, map[string]string{"error": err.Error()})
+	answer := map[string]string{"error": err.Error()}
+	if errors.Is(err, cluster.ErrReleaseUnknown) {
+		answer["reason"] = adminapi.ReasonNotAnswering
+	}
+	writeJSON(w, code, answer)
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

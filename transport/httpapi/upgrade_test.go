@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -36,5 +37,19 @@ func TestHTTP_FinalizeUpgradeRaisesTheClusterVersion(t *testing.T) {
 	}
 	if st := status(); st.ClusterVersion != buildinfo.Release {
 		t.Fatalf("after finalizing: cluster version %q, want %s", st.ClusterVersion, buildinfo.Release)
+	}
+}
+
+// Once the cluster version is raised, adding a member that does not answer
+// is refused with a reason a client can act on: ask again once it runs.
+func TestHTTP_AddPeerOfASilentMemberSaysWhy(t *testing.T) {
+	node := clustertest.Single(t, nil)
+	h := New(node, prometheus.NewRegistry(), nil).Handler()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/peers", strings.NewReader(`{"id":"n9","address":"127.0.0.1:1"}`)))
+	var answer struct{ Error, Reason string }
+	if rec.Code != http.StatusConflict || json.Unmarshal(rec.Body.Bytes(), &answer) != nil ||
+		answer.Reason != adminapi.ReasonNotAnswering || !strings.Contains(answer.Error, "did not answer") {
+		t.Fatalf("POST /v1/peers of a member that does not answer = %d %s", rec.Code, rec.Body.String())
 	}
 }
