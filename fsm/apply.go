@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"cmp"
 	"errors"
 )
 
@@ -22,11 +23,15 @@ func (f *FSM) Apply(e Entry) any {
 	return f.ApplyBatch([]Entry{e})[0]
 }
 
-// ApplyBatch applies committed entries in order under one lock. Entries that
-// are not commands (configuration, no-op, barrier) yield nil but still
-// advance AppliedIndex. The entries are decoded before the lock is taken,
-// so that reads wait only for the state changes; an entry this member
-// proposed with Expect is not decoded again.
+// ApplyBatch applies committed entries in order. Entries that are not
+// commands (configuration, no-op, barrier) yield nil but still advance
+// AppliedIndex. The entries are decoded before any lock is taken, and each
+// entry is applied under a write lock of its own: a batch of large
+// registrations would otherwise keep every read waiting for all of them
+// (Raft hands over up to 64 entries at once when the FSM falls behind), while
+// a read between two entries sees a state that some prefix of the log made,
+// as it would between two batches. An entry this member proposed with
+// Expect is not decoded again.
 func (f *FSM) ApplyBatch(logs []Entry) []any {
 	out := make([]any, len(logs))
 	decoded := make([]decodedEntry, len(logs))
@@ -41,35 +46,38 @@ func (f *FSM) ApplyBatch(logs []Entry) []any {
 	}
 	var halted error
 	defer func() { f.notifyHalt(halted) }()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	changed := false
-	var applied uint64
 	for i, l := range logs {
-		if f.halt.halted.Load() {
-			out[i] = ErrHalted
-			continue
-		}
-		if l.Command {
-			if err := decoded[i].err; err != nil && !skippable(decoded[i]) {
-				halted, out[i] = f.haltOn(l, decoded[i]), ErrHalted
-				continue
-			}
-			var ch bool
-			out[i], ch = f.applyCommandLocked(l, decoded[i])
-			changed = changed || ch
-		}
-		applied = l.Index
-	}
-	if changed {
-		f.gen.Add(1)
-	}
-	// After the generation: whoever sees the index applied finds no
-	// cached answer of the state before it (WaitApplied).
-	if applied != 0 {
-		f.applied.Store(applied)
+		var h error
+		out[i], h = f.applyEntry(l, decoded[i])
+		halted = cmp.Or(halted, h)
 	}
 	return out
+}
+
+// applyEntry applies one entry under the write lock and returns its answer,
+// and the error to tell the halt hook when the entry halts the FSM. The
+// generation moves before the applied index, both before the lock is
+// released: whoever sees the index applied finds no cached answer of the
+// state before it (WaitApplied).
+func (f *FSM) applyEntry(l Entry, d decodedEntry) (out any, halted error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.halt.halted.Load() {
+		return ErrHalted, nil
+	}
+	if l.Command {
+		if err := d.err; err != nil && !skippable(d) {
+			return ErrHalted, f.haltOn(l, d)
+		}
+		var changed bool
+		if out, changed = f.applyCommandLocked(l, d); changed {
+			f.gen.Add(1)
+		}
+	}
+	if l.Index != 0 {
+		f.applied.Store(l.Index)
+	}
+	return out, nil
 }
 
 // skippable reports an entry of a type this build does not know that its

@@ -52,6 +52,19 @@ func scaleBenchFSM(b *testing.B, groups, topics, placement int) (*FSM, uint64) {
 	return f, index
 }
 
+// scaleRestartEntries is what group g's restart writes: master and slave
+// unregister, then register again with DataVersion counter (indexes unset).
+func scaleRestartEntries(b *testing.B, g, groups, topics, placement int, counter int64) [4]Entry {
+	var e [4]Entry
+	for id := range 2 {
+		reg := scaleGroupRegistration(g, id, groups, topics, placement, counter)
+		e[id] = makeLog(b, 0, UnregisterBrokerType, &UnregisterBroker{ClusterName: reg.ClusterName,
+			BrokerAddr: reg.BrokerAddr, BrokerName: reg.BrokerName, BrokerID: reg.BrokerID})
+		e[2+id] = makeLog(b, 0, RegisterBrokerType, reg)
+	}
+	return e
+}
+
 // BenchmarkFSM_ScaleBrokerRestart applies what one group's restart writes:
 // master and slave unregister, then register again with a new
 // DataVersion; one op is all four entries.
@@ -61,14 +74,7 @@ func BenchmarkFSM_ScaleBrokerRestart(b *testing.B) {
 			f, index := scaleBenchFSM(b, sh.groups, sh.topics, sh.placement)
 			var entries [][4]Entry
 			for round := range 2 {
-				var e [4]Entry
-				for id := range 2 {
-					reg := scaleGroupRegistration(0, id, sh.groups, sh.topics, sh.placement, int64(round+2))
-					e[id] = makeLog(b, 0, UnregisterBrokerType, &UnregisterBroker{ClusterName: reg.ClusterName,
-						BrokerAddr: reg.BrokerAddr, BrokerName: reg.BrokerName, BrokerID: reg.BrokerID})
-					e[2+id] = makeLog(b, 0, RegisterBrokerType, reg)
-				}
-				entries = append(entries, e)
+				entries = append(entries, scaleRestartEntries(b, 0, sh.groups, sh.topics, sh.placement, int64(round+2)))
 			}
 			b.ReportAllocs()
 			for b.Loop() {
