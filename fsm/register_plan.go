@@ -238,17 +238,19 @@ func (p *registerPlan) planFilter(s *state) {
 
 // planDrops ports deleteTopicWithBrokerRegistration: the topics that have
 // queue data of this broker name but are not in the registration lose it
-// (and a topic left without queue data goes).
+// (and a topic left without queue data goes). It walks the broker name's
+// own topics (the broker-name index), not the whole route table.
 func (p *registerPlan) planDrops(s *state) {
+	set, ok := s.byBroker[p.cmd.BrokerName]
+	if !ok {
+		return
+	}
 	listed := make(map[string]struct{}, len(p.cmd.TopicConfigs))
 	for _, tc := range p.cmd.TopicConfigs {
 		listed[tc.TopicName] = struct{}{}
 	}
-	for topic, t := range s.topics {
-		if _, ok := listed[topic]; ok {
-			continue
-		}
-		if _, ok := t.m[p.cmd.BrokerName]; ok {
+	for topic := range set.m {
+		if _, ok := listed[topic]; !ok {
 			p.dropped = append(p.dropped, topic)
 		}
 	}

@@ -130,3 +130,30 @@ func BenchmarkFSM_ScaleWouldChangeUnchanged(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFSM_ScaleRegisterDeletingUnlisted applies a master's registration
+// with deleteTopicWithBrokerRegistration and a new DataVersion, listing
+// every topic but one it serves (which then loses this group's queue data,
+// and gets it back at the next op): finding the unlisted topics walks the
+// group's own topics.
+func BenchmarkFSM_ScaleRegisterDeletingUnlisted(b *testing.B) {
+	for _, sh := range scaleBenchShapes {
+		b.Run(fmt.Sprintf("groups=%d/topics=%d", sh.groups, sh.topics), func(b *testing.B) {
+			f, index := scaleBenchFSM(b, sh.groups, sh.topics, sh.placement)
+			var logs [2]Entry
+			for i := range logs {
+				reg := scaleGroupRegistration(0, 0, sh.groups, sh.topics, sh.placement, int64(i+2))
+				reg.DeleteUnlistedTopics = true
+				reg.TopicConfigs = reg.TopicConfigs[i:]
+				logs[i] = makeLog(b, 0, RegisterBrokerType, reg)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				l := logs[index%2]
+				l.Index = index
+				index++
+				f.Apply(l)
+			}
+		})
+	}
+}
