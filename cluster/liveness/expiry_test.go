@@ -148,3 +148,41 @@ func TestLessor_ClosesAskForAScanAfterTheGrace(t *testing.T) {
 		}
 	}
 }
+
+// Closes that come together, as in a restart storm, share the scans they
+// ask for: one per scanSlack at most, each after the grace of every close
+// it serves.
+func TestLessor_ClosesTogetherShareAScan(t *testing.T) {
+	keys := make([]fsm.BrokerKey, 200)
+	regs := make([]fsm.BrokerRegistration, len(keys))
+	for i := range keys {
+		regs[i] = reg(fmt.Sprintf("b%d", i), uint64(i+1), 0)
+		keys[i] = regs[i].Key
+	}
+	l := New(Config{Self: "n1", BrokerExpiry: 10 * time.Second, ConnCloseGrace: 20 * time.Millisecond,
+		HeartbeatBatchInterval: time.Second, ControllerHeartbeatTimeout: 10 * time.Second,
+		Registrations: func() []fsm.BrokerRegistration { return regs }})
+	scans := NewExpirer(l, ExpiryConfig{}).ScanRequests()
+	l.Promote(1)
+	start := time.Now()
+	for _, k := range keys {
+		l.Heard(k, ConnOpened)
+		l.Heard(k, ConnClosed)
+		l.Receive(&Batch{From: "n2", Closed: []fsm.BrokerKey{k}})
+	}
+	elapsed := time.Since(start)
+	select {
+	case <-scans:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no scan asked for")
+	}
+	if waited := time.Since(start); waited < 20*time.Millisecond {
+		t.Fatalf("scan asked for after %v, within the grace", waited)
+	}
+	l.mu.Lock()
+	armed := l.scansArmed
+	l.mu.Unlock()
+	if most := 1 + int(elapsed/scanSlack); armed > most {
+		t.Fatalf("%d closes in %v armed %d scans, want at most %d", 2*len(keys), elapsed, armed, most)
+	}
+}

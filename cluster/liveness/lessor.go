@@ -56,6 +56,10 @@ type Lessor struct {
 	scanNow chan struct{}
 
 	mu sync.Mutex
+	// scanAt is when the last scan request armed after a close fires;
+	// scansArmed counts those requests.
+	scanAt     time.Time
+	scansArmed int
 	// epoch identifies the current term of office: the Raft index at which
 	// this member took office; 0 while it is not the leader.
 	epoch    uint64
@@ -267,10 +271,28 @@ type Lease struct {
 	TTL time.Duration
 }
 
+// scanSlack is how late after a close's grace the scan it asks for may
+// come: the closes within it share one scan. A restart storm closes (or
+// unregisters) thousands of brokers within seconds; one scan each would
+// copy and walk every registration dozens of times a second.
+const scanSlack = 250 * time.Millisecond
+
 // scanAfterGrace asks the leader loop for an expiry scan once the close
-// grace has passed, so that the grace is honoured to the second.
+// grace has passed, so that the grace is honoured to the second; a request
+// already armed to fire after the grace serves this close too.
 func (l *Lessor) scanAfterGrace() {
-	time.AfterFunc(l.cfg.ConnCloseGrace, func() {
+	now := time.Now()
+	due := now.Add(l.cfg.ConnCloseGrace)
+	l.mu.Lock()
+	if !l.scanAt.Before(due) {
+		l.mu.Unlock()
+		return
+	}
+	l.scanAt = due.Add(scanSlack)
+	l.scansArmed++
+	at := l.scanAt
+	l.mu.Unlock()
+	time.AfterFunc(at.Sub(now), func() {
 		select {
 		case l.scanNow <- struct{}{}:
 		default:
