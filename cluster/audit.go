@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -69,10 +70,46 @@ func WithCaller(ctx context.Context, c Caller) context.Context {
 
 // callerOf returns the caller ctx carries, else one with who.
 func callerOf(ctx context.Context, who string) Caller {
-	if c, ok := ctx.Value(callerKey{}).(Caller); ok && c.Who != "" {
+	if c, ok := callerIn(ctx); ok {
 		return c
 	}
 	return Caller{Who: who}
+}
+
+// callerIn returns the caller ctx carries, if it names one.
+func callerIn(ctx context.Context) (Caller, bool) {
+	c, ok := ctx.Value(callerKey{}).(Caller)
+	return c, ok && c.Who != ""
+}
+
+// passedOn is the caller ctx carries as the leader is to stamp it for a
+// call this member passes on to it: with this member as the one that took
+// the request, unless another member proxied it here. Nil when ctx names
+// no caller.
+func (n *Node) passedOn(ctx context.Context) *Caller {
+	c, ok := callerIn(ctx)
+	if !ok {
+		return nil
+	}
+	if c.Via == "" {
+		c.Via = n.cfg.ID
+	}
+	return &c
+}
+
+// errBadCaller refuses a call whose caller the leader could not stamp.
+var errBadCaller = errors.New("cluster: bad caller")
+
+// check refuses a caller another member passed on that no audit stamp can
+// carry: a field longer than fsm.MaxAuditStampField, or no member named.
+func (c *Caller) check() error {
+	switch {
+	case len(c.Who) > fsm.MaxAuditStampField || len(c.From) > fsm.MaxAuditStampField || len(c.Via) > fsm.MaxAuditStampField:
+		return fmt.Errorf("%w: a field is longer than %d bytes", errBadCaller, fsm.MaxAuditStampField)
+	case c.Via == "":
+		return fmt.Errorf("%w: no member took the request", errBadCaller)
+	}
+	return nil
 }
 
 // auditor stamps this member's audited entries and hears the records the

@@ -57,7 +57,15 @@ func (a *RemoveArgs) options() RemoveOptions {
 
 // TransferArgs asks the leader to hand leadership to a member ("" for the
 // most up-to-date voter).
-type TransferArgs struct{ ID string }
+type TransferArgs struct {
+	ID string
+	// From is the leader the member that took the request knew when it
+	// took it ("" when none). A leader that is not From, and is the
+	// member asked for or none was named, is the transfer's outcome: a
+	// retried request then hands leadership on no further. A member of
+	// an older release neither sends nor reads it.
+	From string
+}
 
 // Join outcomes.
 const (
@@ -216,6 +224,21 @@ func (m *membership) reachable(s raft.Server) bool {
 	defer cancel()
 	st, err := m.probe(ctx, string(s.Address))
 	return err == nil && st.LastContactMillis >= 0 && time.Duration(st.LastContactMillis)*time.Millisecond < m.cfg.MaxStale
+}
+
+// transferFrom hands leadership from the member from to id ("" for the
+// most up-to-date voter) when this member leads. Leadership already moved
+// off from onto this member as asked counts as done: a transfer request
+// retried once the leader changed (its first try cut short by the very
+// change it asked for) must not move leadership again.
+func (m *membership) transferFrom(from, id string) error {
+	if !m.isLeader() {
+		return ErrNotLeader
+	}
+	if from != "" && from != m.cfg.ID && (id == "" || id == m.cfg.ID) {
+		return nil
+	}
+	return m.transferAsLeader(id)
 }
 
 func (m *membership) transferAsLeader(id string) error {

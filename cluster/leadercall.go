@@ -12,10 +12,17 @@ import (
 const leaderCallMethod = "LeaderCall"
 
 // LeaderCallArgs carries a registered call from a member to the leader: the
-// name it was registered under and its JSON-encoded request.
+// name it was registered under, its JSON-encoded request and its caller.
 type LeaderCallArgs struct {
 	Name    string
 	Request []byte
+	// Caller is who made the request, from where and through which
+	// member, for the audit stamps of what the leader proposes for it;
+	// nil when the member that took it names none. gob leaves out a
+	// field the other side lacks, so a leader of an older release ignores
+	// it, and a caller from a member of an older release arrives nil: the
+	// leader then stamps its proposals as its own decisions.
+	Caller *Caller
 }
 
 // LeaderCall is an operation that another package runs on the leader,
@@ -51,7 +58,7 @@ func (c *LeaderCall[Req, Resp]) Call(ctx context.Context, req Req) (Resp, error)
 			if err != nil {
 				return nil, fmt.Errorf("%s request: %w", c.name, err)
 			}
-			return &LeaderCallArgs{Name: c.name, Request: b}, nil
+			return &LeaderCallArgs{Name: c.name, Request: b, Caller: c.n.passedOn(ctx)}, nil
 		},
 		local: func(ctx context.Context) (any, error) { return c.asLeader(ctx, req) },
 		decode: func(b []byte) (any, error) {
@@ -120,9 +127,15 @@ func (l *leaderCalls) serve(ctx context.Context, name string, request []byte) ([
 }
 
 // LeaderCall runs a registered call for another member if this member
-// leads.
+// leads, on behalf of the caller the member passed on.
 func (e *rpcEndpoint) LeaderCall(args *LeaderCallArgs, reply *LeaderReply) error {
 	return e.runChange(reply, e.n.cfg.ApplyTimeout, func(ctx context.Context) ([]byte, error) {
+		if c := args.Caller; c != nil {
+			if err := c.check(); err != nil {
+				return nil, err
+			}
+			ctx = WithCaller(ctx, *c)
+		}
 		return e.n.calls.serve(ctx, args.Name, args.Request)
 	})
 }

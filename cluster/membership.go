@@ -55,12 +55,15 @@ func (n *Node) RemovePeer(ctx context.Context, id string, opts RemoveOptions) (a
 
 // TransferLeadership hands leadership to the member id, or to the most
 // up-to-date voter when id is empty. Any member may be asked: it passes
-// the request to the leader.
+// the request to the leader. The request moves leadership off the leader
+// this member knew when asked, once: found moved as asked on a retry, it
+// is done.
 func (n *Node) TransferLeadership(ctx context.Context, id string) error {
+	from, _ := n.Leader()
 	_, err := n.onLeader(ctx, leaderOp{
 		method:  "Transfer",
-		args:    func() (any, error) { return &TransferArgs{ID: id}, nil },
-		local:   func(context.Context) (any, error) { return nil, n.members.transferAsLeader(id) },
+		args:    func() (any, error) { return &TransferArgs{ID: id, From: from}, nil },
+		local:   func(context.Context) (any, error) { return nil, n.members.transferFrom(from, id) },
 		visible: true,
 	})
 	return err

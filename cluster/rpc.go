@@ -79,7 +79,7 @@ func (e *rpcEndpoint) Remove(args *RemoveArgs, reply *LeaderReply) error {
 // Transfer hands leadership over.
 func (e *rpcEndpoint) Transfer(args *TransferArgs, reply *LeaderReply) error {
 	return e.runChange(reply, membershipTimeout, func(context.Context) ([]byte, error) {
-		return nil, e.n.members.transferAsLeader(args.ID)
+		return nil, e.n.members.transferFrom(args.From, args.ID)
 	})
 }
 

@@ -20,8 +20,8 @@ const auditType CommandType = 17
 const (
 	// MaxAuditRecords is the largest trail a stamp may ask for.
 	MaxAuditRecords = 1_000_000
-	// maxStampField bounds Who, From and Via.
-	maxStampField = 256
+	// MaxAuditStampField bounds a stamp's Who, From and Via.
+	MaxAuditStampField = 256
 )
 
 // AuditStamp is what the member that takes a change stamps on its entry
@@ -53,8 +53,8 @@ type AuditStamp struct {
 // never reaches the log.
 func (st *AuditStamp) validate() error {
 	switch {
-	case len(st.Who) > maxStampField || len(st.From) > maxStampField || len(st.Via) > maxStampField:
-		return fmt.Errorf("%w: audit stamp field longer than %d bytes", ErrDecodeCommand, maxStampField)
+	case len(st.Who) > MaxAuditStampField || len(st.From) > MaxAuditStampField || len(st.Via) > MaxAuditStampField:
+		return fmt.Errorf("%w: audit stamp field longer than %d bytes", ErrDecodeCommand, MaxAuditStampField)
 	case st.MaxRecords < 1 || st.MaxRecords > MaxAuditRecords:
 		return fmt.Errorf("%w: audit stamp keeps %d records, not 1..%d", ErrDecodeCommand, st.MaxRecords, MaxAuditRecords)
 	case st.MaxAgeMillis < 0:

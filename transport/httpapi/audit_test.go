@@ -23,6 +23,9 @@ func TestHTTP_ALeaderTransferWithTheTokenIsAuditedOnEveryMember(t *testing.T) {
 	if _, err := leader.FinalizeUpgrade(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	// The follower stamps the record only once it has applied the
+	// finalized version.
+	ms.WaitApplied(leader.FSM().AppliedIndex())
 	follower := ms.Followers()[0]
 	s := New(follower, prometheus.NewRegistry(), nil)
 	s.Configure(Options{Token: token})

@@ -98,6 +98,9 @@ public final class Main {
         if (s.wants("acl")) {
             step(c, "acl", () -> AclScenario.run(c));
         }
+        if (s.wants("audit")) {
+            step(c, "audit", () -> AuditClusterScenario.run(c));
+        }
         if (s.wants("controller")) {
             step(c, "controller", () -> ControllerScenario.run(c));
         }

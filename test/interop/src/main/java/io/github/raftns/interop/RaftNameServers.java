@@ -63,6 +63,8 @@ final class RaftNameServers implements NameServers {
     private final Settings settings;
     private final Procs procs;
     private final List<Node> nodes = new ArrayList<>();
+    /** extraArgs are this cluster's own flags, given to each member before RAFTNS_EXTRA_ARGS. */
+    private final List<String> extraArgs;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     RaftNameServers(Settings settings, Procs procs, Ports ports) {
@@ -71,8 +73,14 @@ final class RaftNameServers implements NameServers {
 
     /** RaftNameServers prepares a three-member cluster of its own with ids prefix1, prefix2, prefix3. */
     RaftNameServers(Settings settings, Procs procs, Ports ports, String prefix) {
+        this(settings, procs, ports, prefix, List.of());
+    }
+
+    /** RaftNameServers prepares a three-member cluster of its own whose members all get extraArgs. */
+    RaftNameServers(Settings settings, Procs procs, Ports ports, String prefix, List<String> extraArgs) {
         this.settings = settings;
         this.procs = procs;
+        this.extraArgs = List.copyOf(extraArgs);
         for (int i = 1; i <= 3; i++) {
             nodes.add(new Node(prefix + i, ports.one(), ports.one(), ports.one(), settings.work.resolve("raftns-" + prefix + i)));
         }
@@ -107,6 +115,7 @@ final class RaftNameServers implements NameServers {
             "--http-addr", "127.0.0.1:" + n.httpPort,
             "--data-dir", n.dir.resolve("data").toString()));
         cmd.addAll(formation);
+        cmd.addAll(extraArgs);
         cmd.addAll(settings.raftnsExtraArgs);
         n.proc = procs.start("raftns-" + n.id, n.dir, cmd, Map.of());
     }
