@@ -30,8 +30,10 @@ func (f *FSM) Apply(e Entry) any {
 // registrations would otherwise keep every read waiting for all of them
 // (Raft hands over up to 64 entries at once when the FSM falls behind), while
 // a read between two entries sees a state that some prefix of the log made,
-// as it would between two batches. An entry this member proposed with
-// Expect is not decoded again.
+// as it would between two batches. The applied index advances once, after
+// the batch: every advance wakes every WaitApplied waiter to look again, and
+// a member that fell behind in a restart storm has hundreds of them. An entry
+// this member proposed with Expect is not decoded again.
 func (f *FSM) ApplyBatch(logs []Entry) []any {
 	out := make([]any, len(logs))
 	decoded := make([]decodedEntry, len(logs))
@@ -46,38 +48,43 @@ func (f *FSM) ApplyBatch(logs []Entry) []any {
 	}
 	var halted error
 	defer func() { f.notifyHalt(halted) }()
+	var applied uint64
 	for i, l := range logs {
+		var ok bool
 		var h error
-		out[i], h = f.applyEntry(l, decoded[i])
+		if out[i], ok, h = f.applyEntry(l, decoded[i]); ok {
+			applied = l.Index
+		}
 		halted = cmp.Or(halted, h)
+	}
+	// After the generations: whoever sees the index applied finds no
+	// cached answer of the state before it (WaitApplied).
+	if applied != 0 {
+		f.applied.Store(applied)
 	}
 	return out
 }
 
 // applyEntry applies one entry under the write lock and returns its answer,
-// and the error to tell the halt hook when the entry halts the FSM. The
-// generation moves before the applied index, both before the lock is
-// released: whoever sees the index applied finds no cached answer of the
-// state before it (WaitApplied).
-func (f *FSM) applyEntry(l Entry, d decodedEntry) (out any, halted error) {
+// whether it was applied (false once the FSM halted), and the error to
+// tell the halt hook when the entry halts the FSM. The generation moves
+// before the lock is released.
+func (f *FSM) applyEntry(l Entry, d decodedEntry) (out any, applied bool, halted error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.halt.halted.Load() {
-		return ErrHalted, nil
+		return ErrHalted, false, nil
 	}
 	if l.Command {
 		if err := d.err; err != nil && !skippable(d) {
-			return ErrHalted, f.haltOn(l, d)
+			return ErrHalted, false, f.haltOn(l, d)
 		}
 		var changed bool
 		if out, changed = f.applyCommandLocked(l, d); changed {
 			f.gen.Add(1)
 		}
 	}
-	if l.Index != 0 {
-		f.applied.Store(l.Index)
-	}
-	return out, nil
+	return out, true, nil
 }
 
 // skippable reports an entry of a type this build does not know that its
