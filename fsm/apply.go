@@ -30,10 +30,8 @@ func (f *FSM) Apply(e Entry) any {
 // registrations would otherwise keep every read waiting for all of them
 // (Raft hands over up to 64 entries at once when the FSM falls behind), while
 // a read between two entries sees a state that some prefix of the log made,
-// as it would between two batches. The applied index advances once, after
-// the batch: every advance wakes every WaitApplied waiter to look again, and
-// a member that fell behind in a restart storm has hundreds of them. An entry
-// this member proposed with Expect is not decoded again.
+// as it would between two batches, and the applied index names that prefix.
+// An entry this member proposed with Expect is not decoded again.
 func (f *FSM) ApplyBatch(logs []Entry) []any {
 	out := make([]any, len(logs))
 	decoded := make([]decodedEntry, len(logs))
@@ -48,43 +46,39 @@ func (f *FSM) ApplyBatch(logs []Entry) []any {
 	}
 	var halted error
 	defer func() { f.notifyHalt(halted) }()
-	var applied uint64
 	for i, l := range logs {
-		var ok bool
 		var h error
-		if out[i], ok, h = f.applyEntry(l, decoded[i]); ok {
-			applied = l.Index
-		}
+		out[i], h = f.applyEntry(l, decoded[i])
 		halted = cmp.Or(halted, h)
-	}
-	// After the generations: whoever sees the index applied finds no
-	// cached answer of the state before it (WaitApplied).
-	if applied != 0 {
-		f.applied.Store(applied)
 	}
 	return out
 }
 
 // applyEntry applies one entry under the write lock and returns its answer,
-// whether it was applied (false once the FSM halted), and the error to
-// tell the halt hook when the entry halts the FSM. The generation moves
-// before the lock is released.
-func (f *FSM) applyEntry(l Entry, d decodedEntry) (out any, applied bool, halted error) {
+// and the error to tell the halt hook when the entry halts the FSM. The
+// generation moves before the applied index, both before the lock is
+// released: whoever sees the index applied finds no cached answer of the
+// state before it (WaitApplied), and the state read under the lock is the
+// one the applied index names.
+func (f *FSM) applyEntry(l Entry, d decodedEntry) (out any, halted error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.halt.halted.Load() {
-		return ErrHalted, false, nil
+		return ErrHalted, nil
 	}
 	if l.Command {
 		if err := d.err; err != nil && !skippable(d) {
-			return ErrHalted, false, f.haltOn(l, d)
+			return ErrHalted, f.haltOn(l, d)
 		}
 		var changed bool
 		if out, changed = f.applyCommandLocked(l, d); changed {
 			f.gen.Add(1)
 		}
 	}
-	return out, true, nil
+	if l.Index != 0 {
+		f.applied.Store(l.Index)
+	}
+	return out, nil
 }
 
 // skippable reports an entry of a type this build does not know that its

@@ -177,25 +177,32 @@ func TestFSM_Generation_BumpsOnObservableChange(t *testing.T) {
 	}
 }
 
-// genSeen records the generation a concurrent reader could see as each
-// change is applied.
-type genSeen struct {
-	f   *FSM
-	gen []uint64
+// appliedSeen records, as each change is applied, the applied index and
+// the generation a concurrent reader could see at that moment.
+type appliedSeen struct {
+	f     *FSM
+	index []uint64
+	gen   []uint64
 }
 
-func (g *genSeen) Changed(uint64, any, bool) { g.gen = append(g.gen, g.f.Generation()) }
+func (a *appliedSeen) Changed(uint64, any, bool) {
+	a.index = append(a.index, a.f.AppliedIndex())
+	a.gen = append(a.gen, a.f.Generation())
+}
 
 // Each entry of a batch is applied on its own: while an entry is applied,
-// the generation has already moved past each entry before it, so a reader
-// between two entries never caches a changed state under an old
-// generation. The applied index advances once the batch is applied.
+// the entries before it are already visible (their index applied, their
+// generation moved), so a reader waits for one entry, not the whole batch,
+// and the applied index always names the state a reader sees.
 func TestFSM_ApplyBatch_PublishesEachEntryBeforeTheNext(t *testing.T) {
 	f := New(testLogger(t))
-	seen := &genSeen{f: f}
+	seen := &appliedSeen{f: f}
 	f.SetChangeObserver(seen)
 	f.ApplyBatch([]Entry{putAt(t, 1), {Index: 2}, putAt(t, 3), putAt(t, 4)})
-	if len(seen.gen) != 3 || seen.gen[1] == seen.gen[0] || seen.gen[2] == seen.gen[1] {
+	if want := []uint64{0, 2, 3}; !reflect.DeepEqual(seen.index, want) {
+		t.Fatalf("applied index while applying entries 1, 3, 4 = %v, want %v", seen.index, want)
+	}
+	if seen.gen[1] == seen.gen[0] || seen.gen[2] == seen.gen[1] {
 		t.Fatalf("generations while applying entries 1, 3, 4 = %v: each must have moved past the entry before", seen.gen)
 	}
 	if f.AppliedIndex() != 4 {
