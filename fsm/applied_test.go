@@ -112,3 +112,53 @@ func TestFSM_WaitApplied_ManyWaitersUnderConcurrentApply(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A store below the waited-for indexes wakes nobody, and one that reaches
+// some of them wakes those only.
+func TestAppliedIndex_StoreWakesOnlyTheWaitersItReaches(t *testing.T) {
+	var a appliedIndex
+	ctx := context.Background()
+	done := map[uint64]chan error{}
+	for _, i := range []uint64{5, 9} {
+		ch := make(chan error, 1)
+		done[i] = ch
+		go func() { ch <- a.wait(ctx, i) }()
+	}
+	if err := pollUntil(func() bool { a.mu.Lock(); defer a.mu.Unlock(); return len(a.waiters) == 2 }); err != nil {
+		t.Fatal("the waiters never registered")
+	}
+	for i := uint64(1); i < 5; i++ {
+		a.Store(i)
+	}
+	a.mu.Lock()
+	left, low := len(a.waiters), a.lowest.Load()
+	a.mu.Unlock()
+	if left != 2 || low != 5 {
+		t.Fatalf("after stores below every wait: %d waiters, lowest %d; want 2 and 5", left, low)
+	}
+	a.Store(6)
+	if err := <-done[5]; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done[9]:
+		t.Fatalf("waiter for 9 returned %v at 6", err)
+	default:
+	}
+	a.Store(9)
+	if err := <-done[9]; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pollUntil polls cond for up to 10 s.
+func pollUntil(cond func() bool) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return context.DeadlineExceeded
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil
+}

@@ -30,8 +30,8 @@ func (f *FSM) Apply(e Entry) any {
 // registrations would otherwise keep every read waiting for all of them
 // (Raft hands over up to 64 entries at once when the FSM falls behind), while
 // a read between two entries sees a state that some prefix of the log made,
-// as it would between two batches. An entry this member proposed with
-// Expect is not decoded again.
+// as it would between two batches, and the applied index names that prefix.
+// An entry this member proposed with Expect is not decoded again.
 func (f *FSM) ApplyBatch(logs []Entry) []any {
 	out := make([]any, len(logs))
 	decoded := make([]decodedEntry, len(logs))
@@ -58,7 +58,8 @@ func (f *FSM) ApplyBatch(logs []Entry) []any {
 // and the error to tell the halt hook when the entry halts the FSM. The
 // generation moves before the applied index, both before the lock is
 // released: whoever sees the index applied finds no cached answer of the
-// state before it (WaitApplied).
+// state before it (WaitApplied), and the state read under the lock is the
+// one the applied index names.
 func (f *FSM) applyEntry(l Entry, d decodedEntry) (out any, halted error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

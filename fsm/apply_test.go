@@ -192,7 +192,8 @@ func (a *appliedSeen) Changed(uint64, any, bool) {
 
 // Each entry of a batch is applied on its own: while an entry is applied,
 // the entries before it are already visible (their index applied, their
-// generation moved), so a reader waits for one entry, not the whole batch.
+// generation moved), so a reader waits for one entry, not the whole batch,
+// and the applied index always names the state a reader sees.
 func TestFSM_ApplyBatch_PublishesEachEntryBeforeTheNext(t *testing.T) {
 	f := New(testLogger(t))
 	seen := &appliedSeen{f: f}
