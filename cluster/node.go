@@ -190,7 +190,7 @@ func (n *Node) assemble(notify chan bool) {
 		readyCh: make(chan struct{})}
 	n.proposer = &proposer{raft: n.raft, fsm: n.fsm, office: n.tenure, lessor: n.lessor, stats: &n.stats,
 		applyTimeout: n.cfg.ApplyTimeout, notice: newCommitNotice(func() { _ = n.raft.Barrier(barrierTimeout).Error() }),
-		audit: n.audit}
+		audit: n.audit, logger: n.logger}
 	n.audit.replayed.Store(n.raft.LastIndex())
 	n.audit.raft.Store(n.raft)
 	n.expiry = liveness.NewExpirer(n.lessor, liveness.ExpiryConfig{ExpiryBatchMax: n.cfg.ExpiryBatchMax,

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
@@ -26,6 +28,10 @@ type proposer struct {
 	notice *commitNotice
 	// audit stamps the leader's own audited decisions.
 	audit *auditor
+	// logger and splitDropsWarned: a split registration that cannot
+	// delete unlisted topics below the cluster version is logged once.
+	logger           hclog.Logger
+	splitDropsWarned atomic.Bool
 }
 
 // forwarded runs a follower's encoded write on this member as the
@@ -80,19 +86,19 @@ func (p *proposer) register(ctx context.Context, reg proposedRegistration) (fsm.
 	var index uint64
 	var err error
 	if len(reg.entry) == 0 || len(reg.entry) > fsm.MaxEntrySize {
-		var entries [][]byte
-		if entries, err = fsm.SplitRegistration(cmd); err != nil {
+		var r fsm.RegisterResult
+		if r, index, err = p.registerSplit(ctx, cmd); err != nil {
 			return fsm.RegisterResult{}, 0, err
 		}
-		for _, e := range entries {
-			if res, index, err = p.propose(ctx, fsm.RegisterBrokerType, e, nil); err != nil {
-				return fsm.RegisterResult{}, 0, err
-			}
-		}
+		res = r
 	} else if res, index, err = p.propose(ctx, fsm.RegisterBrokerType, reg.entry, reg.decoded); err != nil {
 		return fsm.RegisterResult{}, 0, err
 	}
-	p.stats.RegistersWritten.Add(1)
+	if index == 0 {
+		p.stats.RegistersDeduped.Add(1)
+	} else {
+		p.stats.RegistersWritten.Add(1)
+	}
 	r, _ := res.(fsm.RegisterResult)
 	return r, index, nil
 }

@@ -37,6 +37,9 @@ const (
 	SetMemberDrainingType CommandType = 15
 	// RecordAuditType (16) and the audit envelope (17) are declared in
 	// audit.go.
+	// DropUnlistedTopicsType follows the parts of a split registration
+	// that deletes unlisted topics (drop_unlisted.go).
+	DropUnlistedTopicsType CommandType = 18
 
 	// Controller commands (docs/controller.md), from 40 up.
 	ApplyBrokerIDType       CommandType = 40
@@ -87,6 +90,8 @@ var commands = newRegistry(
 	command(SetClusterVersionType, "SetClusterVersion", LeaderOnly,
 		func(_ *FSM, s *state, c *SetClusterVersion, _ uint64) bool { return s.applySetClusterVersion(c) }),
 	needs(command(RecordAuditType, "RecordAudit", Forwardable, applyRecordAudit), feature.AuditTrail),
+	needs(command(DropUnlistedTopicsType, "DropUnlistedTopics", LeaderOnly, (*FSM).applyDropUnlistedTopics),
+		feature.SplitDeletion),
 	controllerCommand(ApplyBrokerIDType, "ApplyBrokerID", (*state).applyApplyBrokerID),
 	controllerCommand(UpdateBrokerAddressType, "UpdateBrokerAddress", (*state).applyUpdateBrokerAddress),
 	controllerCommand(ElectMasterType, "ElectMaster", (*state).applyElectMaster),
@@ -128,8 +133,9 @@ type RegisterBroker struct {
 	// DeleteUnlistedTopics is deleteTopicWithBrokerRegistration, set by the
 	// member that received the registration: the queue data of this broker
 	// name for topics the registration does not list is removed (master or
-	// prime slave, no static-topic mappings). A split registration never
-	// carries it, since no single part lists every topic.
+	// prime slave, no static-topic mappings). The parts of a split
+	// registration never carry it, since no single part lists every topic:
+	// DropUnlistedTopics entries follow them.
 	DeleteUnlistedTopics bool
 }
 

@@ -25,14 +25,10 @@ func ChangeOf(index uint64, cmd any) Change {
 		c.Kinds, c.AllTopics = AllKinds, true
 	case *fsm.RegisterBroker:
 		c.Kinds, c.Clusters = Route|Broker, []string{v.ClusterName}
-		c.Topics = make([]string, 0, min(len(v.TopicConfigs), maxListedTopics))
-		for _, tc := range v.TopicConfigs {
-			if len(c.Topics) == maxListedTopics {
-				c.Topics, c.AllTopics = nil, true
-				break
-			}
-			c.Topics = append(c.Topics, tc.TopicName)
-		}
+		c.listTopics(len(v.TopicConfigs), func(i int) string { return v.TopicConfigs[i].TopicName })
+	case *fsm.DropUnlistedTopics:
+		c.Kinds, c.Clusters = Route, []string{v.ClusterName}
+		c.listTopics(len(v.Topics), func(i int) string { return v.Topics[i] })
 	case *fsm.UnregisterBroker:
 		c.Kinds, c.AllTopics, c.Clusters = Route|Broker, true, []string{v.ClusterName}
 	case *fsm.ExpireBrokers:
@@ -61,6 +57,19 @@ func ChangeOf(index uint64, cmd any) Change {
 		c.Kinds = Controller
 	}
 	return c
+}
+
+// listTopics lists the n topics name gives, or says AllTopics past
+// maxListedTopics.
+func (c *Change) listTopics(n int, name func(int) string) {
+	if n > maxListedTopics {
+		c.AllTopics = true
+		return
+	}
+	c.Topics = make([]string, n)
+	for i := range c.Topics {
+		c.Topics[i] = name(i)
+	}
 }
 
 // kvTopics names the topic an ORDER_TOPIC_CONFIG key is (its routes carry

@@ -33,4 +33,11 @@ var (
 	// snapshot record (docs/operations.md, "Audit trail"). Without it
 	// nothing is audited.
 	AuditTrail = declare("audit-trail", "0.3.0")
+
+	// SplitDeletion is the DropUnlistedTopics log entry: the topics that a
+	// registration too large for one log entry no longer lists, removed
+	// after its parts when the broker deletes unlisted topics
+	// (deleteTopicWithBrokerRegistration). Without it such a registration
+	// deletes nothing.
+	SplitDeletion = declare("split-deletion", "0.3.0")
 )
