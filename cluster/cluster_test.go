@@ -107,8 +107,14 @@ func TestCluster_SilentBrokerExpiresAfterTTLPlusScan(t *testing.T) {
 			t.Fatalf("%s still routes the expired broker's topic", m.id)
 		}
 	}
-	if got := leader.node.Stats().Expirations.Load(); got != 1 {
-		t.Fatalf("expirations = %d, want 1", got)
+	// Whoever led when the TTL ran out expired it: on a loaded machine the
+	// harness's 100 ms Raft timers can elect another leader meanwhile.
+	var expirations uint64
+	for _, m := range tc.running() {
+		expirations += m.node.Stats().Expirations.Load()
+	}
+	if expirations != 1 {
+		t.Fatalf("expirations over all members = %d, want 1", expirations)
 	}
 }
 
