@@ -169,6 +169,12 @@ func (m *membership) removeSelf(ctx context.Context, force bool) error {
 		return err
 	}
 	if err := m.raft.LeadershipTransfer().Error(); err != nil {
+		if errors.Is(err, raft.ErrNotLeader) || errors.Is(err, raft.ErrLeadershipTransferInProgress) {
+			// Office was lost, or is being handed over, since the check:
+			// ErrNotLeader has the request retried at the new leader,
+			// which removes this member as any other.
+			return fmt.Errorf("%w: transfer leadership before removing the leader: %v", ErrNotLeader, err)
+		}
 		return fmt.Errorf("transfer leadership before removing the leader: %w", err)
 	}
 	m.logger.Info("leadership transferred; asking the new leader to remove this member")
