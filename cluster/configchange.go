@@ -152,6 +152,11 @@ func (m *membership) removeServer(s raft.Server, force bool) error {
 		}
 	}
 	if err := m.raft.RemoveServer(s.ID, 0, membershipTimeout).Error(); err != nil {
+		// Office lost around the change: the caller retries at the new
+		// leader, or learns that the change may have been made.
+		if lerr := leadershipErr(err); lerr != nil {
+			err = lerr
+		}
 		return fmt.Errorf("remove %s: %w", s.ID, err)
 	}
 	m.logger.Info("member removed", "id", s.ID, "address", s.Address)
