@@ -1,11 +1,13 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
 )
 
@@ -41,15 +43,27 @@ func TestCluster_WallClockJumpsAndSkewedClocksExpireOnlyTheSilentBroker(t *testi
 	// tookOffice is when the last leader took office, as far as the loop
 	// sees: at the step-down below, and at any election of a slow run.
 	var tookOffice time.Time
+	// latest is how long after it was last heard the silent broker may
+	// still be kept: its TTL after the last leader took office, plus a
+	// second for scans and replication.
+	latest := func() time.Duration { return tookOffice.Sub(silentSince) + ttl + time.Second }
 	steppedDown := false
 	term := leader.node.Raft().CurrentTerm()
-	for i := 0; time.Since(silentSince) < 4*ttl && expiredAfter == 0; i++ {
+	// The loop watches until the broker expires or its latest moment has
+	// passed, which a loaded machine's slow elections push back.
+	for i := 0; expiredAfter == 0 && (tookOffice.IsZero() || time.Since(silentSince) <= latest()); i++ {
+		if time.Since(silentSince) > time.Minute {
+			t.Fatal("leadership did not change within a minute")
+		}
 		wallJump.Store(int64(jumps[i/5%len(jumps)]))
 		if !steppedDown && time.Since(silentSince) > ttl/2 {
-			if err := tc.waitLeaderReady().node.StepDown(); err != nil {
+			// A leader that lost office between the lookup and the
+			// step-down is asked again through the next lookup.
+			err := tc.waitLeaderReady().node.StepDown()
+			if err != nil && !errors.Is(err, ErrNotLeader) && !errors.Is(err, raft.ErrNotLeader) {
 				t.Fatal(err)
 			}
-			steppedDown = true
+			steppedDown = err == nil
 		}
 		if now := tc.waitLeaderReady().node.Raft().CurrentTerm(); now != term {
 			term, tookOffice = now, time.Now()
@@ -80,9 +94,12 @@ func TestCluster_WallClockJumpsAndSkewedClocksExpireOnlyTheSilentBroker(t *testi
 	// The new leader restarts every lease on taking office: the silent
 	// broker is kept at most its TTL after that, plus scans and
 	// replication.
-	latest := tookOffice.Sub(silentSince) + ttl + time.Second
-	if expiredAfter < ttl || expiredAfter > latest {
+	if expiredAfter == 0 {
+		t.Fatalf("silent broker still registered %v after it was last heard, past %v (TTL after the election, and a second)",
+			time.Since(silentSince), latest())
+	}
+	if expiredAfter < ttl || expiredAfter > latest() {
 		t.Fatalf("silent broker expired %v after it was last heard, want between its TTL %v and %v (TTL after the election, and a second)",
-			expiredAfter, ttl, latest)
+			expiredAfter, ttl, latest())
 	}
 }

@@ -152,6 +152,11 @@ func (m *membership) removeServer(s raft.Server, force bool) error {
 		}
 	}
 	if err := m.raft.RemoveServer(s.ID, 0, membershipTimeout).Error(); err != nil {
+		// Office lost around the change: the caller retries at the new
+		// leader, or learns that the change may have been made.
+		if lerr := leadershipErr(err); lerr != nil {
+			err = lerr
+		}
 		return fmt.Errorf("remove %s: %w", s.ID, err)
 	}
 	m.logger.Info("member removed", "id", s.ID, "address", s.Address)
@@ -169,6 +174,12 @@ func (m *membership) removeSelf(ctx context.Context, force bool) error {
 		return err
 	}
 	if err := m.raft.LeadershipTransfer().Error(); err != nil {
+		if errors.Is(err, raft.ErrNotLeader) || errors.Is(err, raft.ErrLeadershipTransferInProgress) {
+			// Office was lost, or is being handed over, since the check:
+			// ErrNotLeader has the request retried at the new leader,
+			// which removes this member as any other.
+			return fmt.Errorf("%w: transfer leadership before removing the leader: %v", ErrNotLeader, err)
+		}
 		return fmt.Errorf("transfer leadership before removing the leader: %w", err)
 	}
 	m.logger.Info("leadership transferred; asking the new leader to remove this member")

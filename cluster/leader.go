@@ -134,7 +134,8 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 		if err == nil || !retryable(err) {
 			return res, err
 		}
-		mayHaveApplied = mayHaveApplied || errors.Is(err, ErrOutcomeUnknown)
+		// A try cut short after it left may have been applied all the same.
+		mayHaveApplied = mayHaveApplied || errors.Is(err, ErrOutcomeUnknown) || errors.Is(err, lane.ErrCut)
 		if time.Now().After(hold) || ctx.Err() != nil {
 			if mayHaveApplied {
 				return nil, fmt.Errorf("%w: no leader confirmed it in time (last error: %v)", ErrOutcomeUnknown, err)
@@ -155,11 +156,13 @@ func (n *Node) retryLeader(ctx context.Context, attempt leaderAttempt) (any, err
 
 // remoteAttempt runs one try at a remote leader, cut short when this
 // member's view of the leader changes or when the leader has been silent
-// for leaderSilenceLimit. A try cut short is retryable.
+// for leaderSilenceLimit. A try cut short is retryable; its error still
+// wraps lane.ErrCut when the try had left, so that retryLeader counts it
+// as possibly applied.
 func (n *Node) remoteAttempt(ctx context.Context, changed <-chan struct{}, try func(context.Context, lane.Cut) (any, error)) (any, error) {
 	res, err := try(ctx, lane.Cut{Changed: changed, Silent: n.leaders.quiet.Changed()})
 	if err != nil && ctx.Err() == nil && errors.Is(err, lane.ErrCut) {
-		return nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
+		return nil, fmt.Errorf("%w: %w", ErrNotLeader, err)
 	}
 	return res, err
 }

@@ -146,14 +146,8 @@ func (p *proposer) propose(ctx context.Context, t fsm.CommandType, buf []byte, d
 	err := fut.Error()
 	p.notice.proposed()
 	if err != nil {
-		switch {
-		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrLeadershipTransferInProgress),
-			errors.Is(err, raft.ErrEnqueueTimeout):
-			// Refused before it entered the log.
-			return nil, 0, fmt.Errorf("%w: %v", ErrNotLeader, err)
-		case errors.Is(err, raft.ErrLeadershipLost), errors.Is(err, raft.ErrRaftShutdown):
-			// In the log, maybe replicated: a later leader may commit it.
-			return nil, 0, fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
+		if lerr := leadershipErr(err); lerr != nil {
+			return nil, 0, lerr
 		}
 		return nil, 0, fmt.Errorf("apply %s: %w", t, err)
 	}
@@ -161,4 +155,20 @@ func (p *proposer) propose(ctx context.Context, t fsm.CommandType, buf []byte, d
 		return nil, 0, e
 	}
 	return fut.Response(), fut.Index(), nil
+}
+
+// leadershipErr maps raft's answer to an entry this member asked it to
+// append (a command, a configuration change) when leadership was the
+// trouble: ErrNotLeader when the entry was refused before it entered the
+// log, ErrOutcomeUnknown when it is in the log, maybe replicated, and a
+// later leader may commit it. Any other error gives nil.
+func leadershipErr(err error) error {
+	switch {
+	case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrLeadershipTransferInProgress),
+		errors.Is(err, raft.ErrEnqueueTimeout):
+		return fmt.Errorf("%w: %v", ErrNotLeader, err)
+	case errors.Is(err, raft.ErrLeadershipLost), errors.Is(err, raft.ErrRaftShutdown):
+		return fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
+	}
+	return nil
 }
