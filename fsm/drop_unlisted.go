@@ -46,12 +46,23 @@ func (f *FSM) applyDropUnlistedTopics(s *state, c *DropUnlistedTopics, index uin
 func (f *FSM) UnlistedTopics(cmd *RegisterBroker) *DropUnlistedTopics {
 	whole := *cmd
 	whole.DeleteUnlistedTopics, whole.Continuation = true, false
-	topics := read(f, func(s *state) []string { return planRegister(s, &whole).dropped })
+	topics := read(f, func(s *state) []string { return unlistedTopics(s, &whole) })
 	if len(topics) == 0 {
 		return nil
 	}
 	return &DropUnlistedTopics{ClusterName: cmd.ClusterName, BrokerAddr: cmd.BrokerAddr, BrokerName: cmd.BrokerName,
 		DataVersion: cmd.DataVersion, Topics: topics}
+}
+
+// unlistedTopics plans only the deletion of c against s: the topics of
+// the broker name that c does not list, when c deletes any.
+func unlistedTopics(s *state, c *RegisterBroker) []string {
+	p, _ := prepareRegister(s, c)
+	if writes, _ := p.topicWriter(); p.stale || !writes || !p.deletesUnlisted() {
+		return nil
+	}
+	p.planDrops(s)
+	return p.dropped
 }
 
 // dropEntryMargin is what SplitDrops leaves free in each entry beyond the

@@ -61,13 +61,27 @@ func (p *registerPlan) changes() bool {
 
 // planRegister computes the plan for c against s; it changes neither.
 func planRegister(s *state, c *RegisterBroker) *registerPlan {
-	p := &registerPlan{cmd: c, addToCluster: !s.inCluster(c.ClusterName, c.BrokerName)}
+	p, registerFirst := prepareRegister(s, c)
+	if p.stale {
+		return p
+	}
+	p.planTopics(s, registerFirst)
+	p.planLive(s)
+	p.planFilter(s)
+	return p
+}
+
+// prepareRegister starts the plan of c: steps 2-4, the stale guard and the
+// group as the registration leaves it. registerFirst reports that c is the
+// first registration of its address under its id.
+func prepareRegister(s *state, c *RegisterBroker) (p *registerPlan, registerFirst bool) {
+	p = &registerPlan{cmd: c, addToCluster: !s.inCluster(c.ClusterName, c.BrokerName)}
 	old, exists := s.brokers[c.BrokerName]
 	p.startGroup(old, exists)
 	if p.stale = p.isStale(s); p.stale {
 		_, p.dropLive = s.regs[c.Key()]
 		p.groupChanged = !exists || !equalBrokerData(old.data, p.group)
-		return p
+		return p, false
 	}
 	// DEVIATION: the 5.x single-topic guard (a first registration of this
 	// id carrying exactly one topic fails with "register broker failed") is
@@ -76,12 +90,8 @@ func planRegister(s *state, c *RegisterBroker) *registerPlan {
 	// QueueData for this broker name (step 9), whatever its DataVersion.
 	oldAddr, had := p.group.BrokerAddrs[c.BrokerID]
 	p.group.BrokerAddrs[c.BrokerID] = c.BrokerAddr
-	registerFirst := !exists || !had || oldAddr == ""
 	p.groupChanged = !exists || !equalBrokerData(old.data, p.group)
-	p.planTopics(s, registerFirst)
-	p.planLive(s)
-	p.planFilter(s)
-	return p
+	return p, !exists || !had || oldAddr == ""
 }
 
 // startGroup ports steps 2-4: take or create the group, set enableActingMaster
@@ -110,14 +120,11 @@ func (p *registerPlan) startGroup(old *brokerGroup, exists bool) {
 // and mapping infos.
 func (p *registerPlan) planTopics(s *state, registerFirst bool) {
 	c := p.cmd
-	isMaster := c.BrokerID == MasterID
-	isPrimeSlave := c.HasEnableActingMaster && !isMaster && c.BrokerID == minID(p.group.BrokerAddrs)
-	if !isMaster && !isPrimeSlave {
+	writes, isPrimeSlave := p.topicWriter()
+	if !writes {
 		return
 	}
-	// A continuation part carries the rest of a registration split to keep
-	// Raft entries small: its topics are written as the first part's were.
-	if c.DeleteUnlistedTopics && !c.Continuation && len(c.MappingInfos) == 0 {
+	if p.deletesUnlisted() {
 		p.planDrops(s)
 	}
 	dvChanged := p.dataVersionChanged(s) || c.Continuation
@@ -125,6 +132,25 @@ func (p *registerPlan) planTopics(s *state, registerFirst bool) {
 	if registerFirst || dvChanged {
 		p.planMappings(s)
 	}
+}
+
+// topicWriter reports whether the registration writes queue data and
+// mapping infos (the master, or the prime slave) and whether it is the
+// prime slave.
+func (p *registerPlan) topicWriter() (writes, isPrimeSlave bool) {
+	c := p.cmd
+	isMaster := c.BrokerID == MasterID
+	isPrimeSlave = c.HasEnableActingMaster && !isMaster && c.BrokerID == minID(p.group.BrokerAddrs)
+	return isMaster || isPrimeSlave, isPrimeSlave
+}
+
+// deletesUnlisted reports whether the registration removes the topics it
+// does not list (deleteTopicWithBrokerRegistration). A continuation part
+// carries the rest of a registration split to keep Raft entries small, so
+// it does not list the whole table.
+func (p *registerPlan) deletesUnlisted() bool {
+	c := p.cmd
+	return c.DeleteUnlistedTopics && !c.Continuation && len(c.MappingInfos) == 0
 }
 
 // isStale is the 5.x guard against an old registration arriving after
