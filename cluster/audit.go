@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -91,9 +92,7 @@ func (n *Node) passedOn(ctx context.Context) *Caller {
 	if !ok {
 		return nil
 	}
-	if c.Via == "" {
-		c.Via = n.cfg.ID
-	}
+	c.Via = cmp.Or(c.Via, n.cfg.ID)
 	return &c
 }
 
@@ -151,11 +150,7 @@ func (a *auditor) stamp(ctx context.Context, t fsm.CommandType, entry []byte, de
 		return entry, nil
 	}
 	c := callerOf(ctx, defaultWho)
-	via := a.id
-	if c.Via != "" {
-		via = c.Via
-	}
-	st := fsm.AuditStamp{Millis: a.wall().UnixMilli(), Who: c.Who, From: c.From, Via: via,
+	st := fsm.AuditStamp{Millis: a.wall().UnixMilli(), Who: c.Who, From: c.From, Via: cmp.Or(c.Via, a.id),
 		MaxRecords: a.cfg.MaxRecords, MaxAgeMillis: max(0, a.cfg.MaxAge.Milliseconds())}
 	return fsm.WithAudit(st, entry)
 }
