@@ -77,7 +77,7 @@ lint: ## gofmt and go vet
 
 .PHONY: golden
 golden: ## Regenerate the compressed-body goldens from their hand-built layouts
-	$(GO) test ./transport/body -run Compressed -update
+	$(GO) test ./protocol/body -run Compressed -update
 
 .PHONY: interop
 interop: ## Real RocketMQ 5.5.0/4.9.x brokers, clients and mqadmin (Maven Central) against three members

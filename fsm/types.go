@@ -2,7 +2,7 @@ package fsm
 
 // This file holds the value types of the route tables. They mirror the Java
 // classes of the reference NameServer (RouteInfoManager and the protocol
-// bodies) closely enough that transport/body can encode them byte for byte.
+// bodies) closely enough that protocol/body can encode them byte for byte.
 
 // Permission bits of QueueData.Perm (Java PermName).
 const (

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/transport/acl"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/acl"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // access is what one request code needs under access control, as the

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // checkACL answers NO_PERMISSION (16) when access control refuses req, with

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // TestBadInput_RequestsGetClearErrorsAndChangeNothing sends malformed

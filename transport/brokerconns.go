@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // brokerConns remembers the connection each broker last registered on, like

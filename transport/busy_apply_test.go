@@ -12,8 +12,8 @@ import (
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // serveNode serves the NameServer protocol for one member of an in-process

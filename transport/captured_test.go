@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // capturedDir holds frames recorded between real RocketMQ software and the

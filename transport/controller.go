@@ -8,9 +8,9 @@ import (
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/acl"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/acl"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // Controller settings keys (UPDATE/GET_CONTROLLER_CONFIG), named as in the

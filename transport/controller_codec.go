@@ -8,8 +8,8 @@ import (
 
 	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // The handlers of the controller requests the leader decides: each decodes

@@ -10,8 +10,8 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // ctlBroker is a controller-mode broker: its own connection to the

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/internal/deadline"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // ServeRemoting implements remoting.Handler.

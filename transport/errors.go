@@ -6,7 +6,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // answerError is a non-SUCCESS answer a handler chose: the code and remark

@@ -3,7 +3,7 @@ package transport
 import (
 	"fmt"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // fitFrame returns resp, or, when resp would not fit in one frame (the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // An answer larger than a frame is refused with an error the client can

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/membudget"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/internal/membudget"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // registerBroker is REGISTER_BROKER (103). An unchanged registration is a

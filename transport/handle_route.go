@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // standardJSONVersion is V4_9_4: clients from it on get standard JSON routes.

@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // wipeWritePerm is WIPE_WRITE_PERM_OF_BROKER (205).

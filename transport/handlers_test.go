@@ -8,9 +8,9 @@ import (
 
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 func registerBody(t *testing.T, counter int64, topics ...string) []byte {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // fields reads typed request header fields from extFields the way Java's

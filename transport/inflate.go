@@ -3,9 +3,9 @@ package transport
 import (
 	"errors"
 
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/membudget"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/internal/membudget"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // inflation bounds a compressed register body: the configured cap, and

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // TestServeInline_AnswersCachedRoutesOnly: a route query is answered on the

@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // NotifyMinBrokerIDChange is the request code of the notice (Java

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // recordingObserver remembers the request codes it was given.

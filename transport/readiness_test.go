@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // unready wraps a member's node and reports it not ready.

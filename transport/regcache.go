@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // regCacheMax bounds the registration cache's entries, regCacheParts a

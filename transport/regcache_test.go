@@ -8,8 +8,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // countingCluster counts which registration path the handler took.

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/raftns/raftns/transport/acl"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/acl"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // handlerFunc answers one request, or returns the error the dispatcher

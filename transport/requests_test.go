@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/raftns/raftns/transport/acl"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/acl"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // TestRequestTable_EveryServedCodeHasItsClass: every code the server

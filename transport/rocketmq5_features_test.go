@@ -9,9 +9,9 @@ import (
 
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // fakeBroker is a remoting server that records the requests it receives.

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 func TestRouteCache_AnswersOnlyForTheirGeneration(t *testing.T) {

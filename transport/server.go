@@ -9,8 +9,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/acl"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/acl"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // Cluster is what the handlers need of the member's Raft node

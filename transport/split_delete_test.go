@@ -17,8 +17,8 @@ import (
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // largeTopics is a broker table too large for one Raft entry: topic names

@@ -9,8 +9,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // splitBroker sends its topic table as a 5.1.4+ broker with

@@ -9,8 +9,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // benchCluster is a Cluster without Raft: writes apply straight to the

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hashicorp/go-msgpack/v2/codec"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/transport/nsclient"
 )
 

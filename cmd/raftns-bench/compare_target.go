@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 	"golang.org/x/sync/errgroup"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/internal/launch"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // readyTimeout bounds waiting for a member, or a leader, to become ready.

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/internal/launch"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // storm makes the fleet's next heartbeat round a restart storm with the

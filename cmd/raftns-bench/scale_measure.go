@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/internal/launch"
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // scaleResult is what the scale scenario measured of one target.

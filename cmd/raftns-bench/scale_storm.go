@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/internal/launch"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // stormRecord is one restart storm: in one heartbeat round every broker

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/transport/nsclient"
 )
 

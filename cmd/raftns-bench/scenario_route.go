@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/internal/launch"
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // routeScenario measures GET_ROUTEINFO_BY_TOPIC: closed-loop clients, each

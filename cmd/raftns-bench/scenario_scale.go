@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // scaleScenario loads three RaftNS members, and then three reference

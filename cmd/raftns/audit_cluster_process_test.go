@@ -15,7 +15,7 @@ import (
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // trailOf reads p's whole audit trail; ok is false when p does not answer

@@ -12,7 +12,7 @@ import (
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // adminCall sends an admin request with the catalogue's token and returns

@@ -17,7 +17,7 @@ import (
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // badInput is one entry of the catalogue: an attack and the answer it

@@ -14,8 +14,8 @@ import (
 	"github.com/pires/go-proxyproto"
 	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // routeOver sends GET_ROUTEINFO_BY_TOPIC on c and returns the answer; ok is

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/clientport"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/clientport"
 )
 
 // Client-port keys. The tls.* keys are the reference's (TlsSystemConfig);

@@ -9,8 +9,8 @@ import (
 
 	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // TestProcess_ClusterTLSMembersFormClusterAndForwardWrites starts three

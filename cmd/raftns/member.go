@@ -14,9 +14,9 @@ import (
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/clientport"
 	"github.com/raftns/raftns/transport"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/clientport"
 	"github.com/raftns/raftns/transport/httpapi"
 )
 

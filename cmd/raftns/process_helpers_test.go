@@ -16,9 +16,9 @@ import (
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // The tests in this package run the real raftns binary, built once.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
 )
 
 // loadFile reads a Java properties file.

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // ownWriteRounds is how many write-then-read rounds each kind runs through

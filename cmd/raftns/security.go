@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/transport/acl"
+	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/transport/httpapi"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // controllerBroker plays a controller-mode broker against the real member:

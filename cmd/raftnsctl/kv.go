@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/snapshots"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
 	"github.com/spf13/cobra"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // Config describes one run.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // UpgradeConfig describes a rolling upgrade: Members members of the Old

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport"
-	"github.com/raftns/raftns/transport/body"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // The workload's names.

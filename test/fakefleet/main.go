@@ -23,9 +23,9 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // fleet is what to register.

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // recorder is a name server that accepts everything and counts, per code,

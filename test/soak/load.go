@@ -11,9 +11,9 @@ import (
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/body"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // soakCluster is the broker cluster name of the fake brokers.

@@ -11,8 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // Metrics holds the member's Prometheus registry. Request metrics are fed

@@ -8,8 +8,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/protocol/remoting"
 	"github.com/raftns/raftns/transport"
-	"github.com/raftns/raftns/transport/remoting"
 )
 
 // Request metrics count every request, whether its labelled children come

@@ -2,8 +2,8 @@ package httpapi
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/raftns/raftns/transport/acl"
-	"github.com/raftns/raftns/transport/membudget"
+	"github.com/raftns/raftns/internal/membudget"
+	"github.com/raftns/raftns/protocol/acl"
 )
 
 var (

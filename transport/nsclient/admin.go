@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // GetKVList sends GET_KVLIST_BY_NAMESPACE and returns the namespace's keys

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/transport/acl"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/acl"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // fakeServer answers every request with answer and keeps what it received.

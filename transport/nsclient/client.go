@@ -1,5 +1,5 @@
 // Package nsclient is a typed RocketMQ NameServer client over
-// transport/remoting: it speaks to RaftNS or to any RocketMQ name server the
+// protocol/remoting: it speaks to RaftNS or to any RocketMQ name server the
 // way brokers, producers and mqadmin do. The tests, raftnsctl and
 // raftns-bench use it.
 package nsclient
@@ -12,8 +12,8 @@ import (
 	"strconv"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/body"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/body"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // Version5 and Version49 are the MQVersion ordinals of 5.3.3 and 4.9.8 Java

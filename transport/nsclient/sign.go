@@ -3,8 +3,8 @@ package nsclient
 import (
 	"maps"
 
-	"github.com/raftns/raftns/transport/acl"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/acl"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // Credentials are an account of the name server's access control. A client

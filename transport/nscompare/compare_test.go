@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // subjects renders differences as "kind subject problem v1|v2", absent as -.

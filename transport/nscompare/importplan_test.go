@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 func planLines(p *Plan) []string {

@@ -31,7 +31,7 @@ import (
 	raftboltdb "github.com/hashicorp/raft-boltdb/v2"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/internal/gctarget"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 	"go.etcd.io/bbolt"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/transport/remoting"
+	"github.com/raftns/raftns/protocol/remoting"
 )
 
 func TestMain_RefusesABadCommandLine(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// bodyConfig is the configuration transport/body decodes with; the lenient
+// bodyConfig is the configuration protocol/body decodes with; the lenient
 // cases below were written for it.
 var bodyConfig = Config{AnyEscape: true, RefAsEmpty: true}
 

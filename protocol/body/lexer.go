@@ -3,7 +3,7 @@ package body
 import (
 	"fmt"
 
-	"github.com/raftns/raftns/transport/fastjson"
+	"github.com/raftns/raftns/protocol/fastjson"
 )
 
 // bodyJSON is how bodies are read: fastjson's lenient parser, plus a

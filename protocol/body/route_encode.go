@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/fastjson"
+	"github.com/raftns/raftns/protocol/fastjson"
 )
 
 // EncodeRoute returns the TopicRouteData JSON body of r (Java

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/internal/membudget"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/membudget"
 )
 
 // TestServer_BudgetAnswersSystemBusyAndHoldsAtMostTheLimit sends more body

@@ -3,10 +3,10 @@ package body
 import (
 	"testing"
 
-	"github.com/raftns/raftns/transport/fastjson"
+	"github.com/raftns/raftns/protocol/fastjson"
 )
 
-// The escaping itself is tested in transport/fastjson; these cases only
+// The escaping itself is tested in protocol/fastjson; these cases only
 // prove that the exported writers pass their arguments through unchanged.
 func TestWriter_DelegatesToFastjson(t *testing.T) {
 	for _, m := range []Mode{Default, Standard} {

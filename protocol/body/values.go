@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/raftns/raftns/transport/fastjson"
+	"github.com/raftns/raftns/protocol/fastjson"
 )
 
 // This file holds the typed readers the decoders use. They convert the way

@@ -2,7 +2,7 @@ package body
 
 import (
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/fastjson"
+	"github.com/raftns/raftns/protocol/fastjson"
 )
 
 // EncodeClusterInfo returns the GET_BROKER_CLUSTER_INFO body (Java

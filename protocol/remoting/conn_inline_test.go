@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/internal/membudget"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/membudget"
 )
 
 const (

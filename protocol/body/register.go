@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/fastjson"
+	"github.com/raftns/raftns/protocol/fastjson"
 )
 
 // MQVersion ordinals that change the body formats (Java MQVersion.Version).

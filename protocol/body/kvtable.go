@@ -1,6 +1,6 @@
 package body
 
-import "github.com/raftns/raftns/transport/fastjson"
+import "github.com/raftns/raftns/protocol/fastjson"
 
 // EncodeKVTable returns a KVTable body, {"table":{…}}, with keys in Java
 // String order. It answers GET_KVLIST_BY_NAMESPACE and REGISTER_BROKER.

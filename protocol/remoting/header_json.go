@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/raftns/raftns/transport/fastjson"
+	"github.com/raftns/raftns/protocol/fastjson"
 )
 
 // headerJSON is how headers are read: fastjson's default parser (docs/protocol.md,

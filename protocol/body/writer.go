@@ -1,6 +1,6 @@
 package body
 
-import "github.com/raftns/raftns/transport/fastjson"
+import "github.com/raftns/raftns/protocol/fastjson"
 
 // Mode selects which fastjson serializer configuration an encoder mimics. It
 // is fastjson.Mode, so modes pass between the two packages unconverted.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/raftns/raftns/transport/membudget"
+	"github.com/raftns/raftns/internal/membudget"
 )
 
 // ServerConfig holds the limits and lifecycle hooks of a Server.

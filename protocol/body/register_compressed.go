@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/transport/fastjson"
+	"github.com/raftns/raftns/protocol/fastjson"
 )
 
 // DefaultMaxInflated bounds the decompressed size of a compressed

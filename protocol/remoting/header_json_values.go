@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/raftns/raftns/transport/fastjson"
+	"github.com/raftns/raftns/protocol/fastjson"
 )
 
 // jsonErr reports a malformed JSON header at byte offset off.
