@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 func registerBody(t *testing.T, counter int64, topics ...string) []byte {

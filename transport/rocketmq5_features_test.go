@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // fakeBroker is a remoting server that records the requests it receives.

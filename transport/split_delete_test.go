@@ -12,13 +12,13 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // largeTopics is a broker table too large for one Raft entry: topic names

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-msgpack/v2/codec"
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/protocol/body"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // benchCluster is the RocketMQ cluster name of every simulated broker.

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // compareRig is what compare measures, kept across rounds: the single

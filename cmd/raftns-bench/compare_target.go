@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 	"golang.org/x/sync/errgroup"
 )
 

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // readyTimeout bounds waiting for a member, or a leader, to become ready.

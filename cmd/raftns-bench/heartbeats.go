@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/client/nsclient"
 )
 
 // heartbeats sends unchanged registrations of a set of brokers to every

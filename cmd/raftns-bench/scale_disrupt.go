@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // storm makes the fleet's next heartbeat round a restart storm with the

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // scaleFleet is the scale scenario's fake brokers, all in this process:

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // scaleShape is the fleet of the scale scenario: Brokers brokers in Groups

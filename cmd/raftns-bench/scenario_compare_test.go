@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // keepAlive re-sends each broker's current registration, so it must write

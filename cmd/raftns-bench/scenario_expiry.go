@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/client/nsclient"
 )
 
 // expiryScenario registers brokers that heartbeat to every member, silences

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/protocol/body"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // suggestedMaxEntry is hashicorp/raft's SuggestedMaxDataSize: entries above

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/client/nsclient"
 )
 
 // memoryScenario fills a member with brokers x topics and reports its

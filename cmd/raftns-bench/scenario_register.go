@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/client/nsclient"
 )
 
 // registerScenario measures REGISTER_BROKER through one member: each worker

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // routeScenario measures GET_ROUTEINFO_BY_TOPIC: closed-loop clients, each

@@ -14,10 +14,10 @@ import (
 
 	"github.com/apache/rocketmq-client-go/v2/admin"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 func survivors(ps []*proc, dead *proc) []*proc {

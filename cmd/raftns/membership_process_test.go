@@ -20,9 +20,9 @@ import (
 	rocketmq "github.com/apache/rocketmq-client-go/v2"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
 	"github.com/apache/rocketmq-client-go/v2/producer"
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // wantAddressService waits until every member of askAll answers the

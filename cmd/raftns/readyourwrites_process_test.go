@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // ownWriteRounds is how many write-then-read rounds each kind runs through

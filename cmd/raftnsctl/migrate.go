@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/raftns/raftns/client/nsclient"
+	"github.com/raftns/raftns/client/nscompare"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/nscompare"
 )
 
 // Environment of the migrate commands' account.

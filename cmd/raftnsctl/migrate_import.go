@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/nscompare"
+	"github.com/raftns/raftns/client/nsclient"
+	"github.com/raftns/raftns/client/nscompare"
 )
 
 // routesNote is said by every import: routes come from the brokers.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/raftns/raftns/transport/nsclient"
-	"github.com/raftns/raftns/transport/nscompare"
+	"github.com/raftns/raftns/client/nsclient"
+	"github.com/raftns/raftns/client/nscompare"
 )
 
 // defaultMaxDifferences is --max-differences unless given.

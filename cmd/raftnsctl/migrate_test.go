@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // startMember starts a single-member cluster of its own (the TestMain

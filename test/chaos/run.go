@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // Config describes one run.

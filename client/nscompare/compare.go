@@ -4,7 +4,7 @@ import (
 	"context"
 	"sort"
 
-	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/client/nsclient"
 )
 
 // Compare reads the name servers refs and targets through c and judges

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/raftns/raftns/transport/nsclient"
+	"github.com/raftns/raftns/client/nsclient"
 )
 
 // ErrConflict means the reference name servers disagree on what an import

@@ -9,9 +9,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // progressEvery is how often Options.Progress hears of a running stage.

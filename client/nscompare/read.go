@@ -11,8 +11,8 @@ import (
 	"github.com/magiconair/properties"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport/nsclient"
 )
 
 // comparedSettings are the name server settings that change what brokers
