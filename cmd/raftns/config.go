@@ -12,8 +12,8 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/events/watch"
+	"github.com/raftns/raftns/httpapi"
 	"github.com/raftns/raftns/transport"
-	"github.com/raftns/raftns/transport/httpapi"
 )
 
 // config is the effective configuration of one member: defaults, then the

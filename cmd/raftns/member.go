@@ -14,10 +14,10 @@ import (
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/httpapi"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/clientport"
 	"github.com/raftns/raftns/transport"
-	"github.com/raftns/raftns/transport/httpapi"
 )
 
 // member is one running RaftNS member: Raft node, RocketMQ protocol server

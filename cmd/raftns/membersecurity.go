@@ -2,10 +2,10 @@ package main
 
 import (
 	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/httpapi"
 	"github.com/raftns/raftns/internal/membudget"
 	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/transport"
-	"github.com/raftns/raftns/transport/httpapi"
 )
 
 // security is what a member loads at start to defend its ports.

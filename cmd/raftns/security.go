@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/httpapi"
 	"github.com/raftns/raftns/protocol/acl"
-	"github.com/raftns/raftns/transport/httpapi"
 )
 
 // isLoopbackHost reports whether host names only this machine: a loopback
