@@ -13,7 +13,7 @@
 // do not import this one.
 //
 // It knows the fsm command vocabulary but nothing of the RocketMQ wire
-// protocol, request codes included: package transport decodes requests
+// protocol, request codes included: package namesrv decodes requests
 // into fsm commands and calls Node.Apply, Node.Register and
 // Node.Heartbeat. Packages above it that decide on the leader run their
 // operations there through a LeaderCall registered by name with typed

@@ -11,8 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/namesrv"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport"
 )
 
 // Metrics holds the member's Prometheus registry. Request metrics are fed
@@ -89,7 +89,7 @@ func buildInfoGauge() prometheus.Collector {
 	return g
 }
 
-// ObserveRequest implements transport.Observer.
+// ObserveRequest implements namesrv.Observer.
 func (m *Metrics) ObserveRequest(code, responseCode int32, elapsed time.Duration) {
 	o := m.observer(code, responseCode)
 	o.requests.Inc()
@@ -110,7 +110,7 @@ func (m *Metrics) observer(code, responseCode int32) requestObserver {
 		return o.(requestObserver)
 	}
 	c := strconv.Itoa(int(code))
-	if code == transport.UnsupportedRequest {
+	if code == namesrv.UnsupportedRequest {
 		c = "unsupported"
 	}
 	o := requestObserver{

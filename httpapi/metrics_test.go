@@ -8,8 +8,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/namesrv"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport"
 )
 
 // Request metrics count every request, whether its labelled children come
@@ -52,8 +52,8 @@ func TestMetrics_RequestCountsWithAndBeyondTheCachedChildren(t *testing.T) {
 // Requests the server does not serve are counted under one label.
 func TestMetrics_UnsupportedRequestsShareOneLabel(t *testing.T) {
 	m := NewMetrics(clustertest.Single(t, nil))
-	m.ObserveRequest(transport.UnsupportedRequest, 3, time.Millisecond)
-	m.ObserveRequest(transport.UnsupportedRequest, 3, time.Millisecond)
+	m.ObserveRequest(namesrv.UnsupportedRequest, 3, time.Millisecond)
+	m.ObserveRequest(namesrv.UnsupportedRequest, 3, time.Millisecond)
 	var got dto.Metric
 	if err := m.requests.WithLabelValues("unsupported", "3").(prometheus.Metric).Write(&got); err != nil {
 		t.Fatal(err)

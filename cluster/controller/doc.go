@@ -3,7 +3,7 @@
 // controller's state is part of the replicated FSM.
 //
 // It works on typed requests and answers (requests.go), never on request
-// codes or frames: package transport decodes a request into one, calls
+// codes or frames: package namesrv decodes a request into one, calls
 // the Controller and encodes the answer. Requests that need the brokers'
 // liveness or the leader's state are decided on the leader in office,
 // reached through a cluster.LeaderCall per request kind (calls.go,

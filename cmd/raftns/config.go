@@ -13,7 +13,7 @@ import (
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/httpapi"
-	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/namesrv"
 )
 
 // config is the effective configuration of one member: defaults, then the
@@ -160,14 +160,14 @@ func defaultConfig() *config {
 		SnapshotThreshold: cluster.DefaultSnapshotThreshold,
 		TrailingLogs:      cluster.DefaultTrailingLogs,
 		Namesrv: map[string]string{
-			transport.PropOrderMessageEnable:                "false",
-			transport.PropReturnOrderTopicConfigToBroker:    "true",
-			transport.PropEnableAllTopicList:                "true",
-			transport.PropEnableTopicList:                   "true",
-			transport.PropConfigBlackList:                   "configBlackList;configStorePath;kvConfigPath",
-			transport.PropSupportActingMaster:               "false",
-			transport.PropDeleteTopicWithBrokerRegistration: "false",
-			transport.PropNotifyMinBrokerIDChanged:          "false",
+			namesrv.PropOrderMessageEnable:                "false",
+			namesrv.PropReturnOrderTopicConfigToBroker:    "true",
+			namesrv.PropEnableAllTopicList:                "true",
+			namesrv.PropEnableTopicList:                   "true",
+			namesrv.PropConfigBlackList:                   "configBlackList;configStorePath;kvConfigPath",
+			namesrv.PropSupportActingMaster:               "false",
+			namesrv.PropDeleteTopicWithBrokerRegistration: "false",
+			namesrv.PropNotifyMinBrokerIDChanged:          "false",
 		},
 	}
 }
@@ -182,9 +182,9 @@ var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "clusterAdve
 	keyEnableController, keyControllerListen}
 
 // namesrvBoolKeys are reference keys whose values must parse as booleans.
-var namesrvBoolKeys = []string{transport.PropOrderMessageEnable, transport.PropReturnOrderTopicConfigToBroker,
-	transport.PropEnableAllTopicList, transport.PropEnableTopicList, transport.PropSupportActingMaster,
-	transport.PropDeleteTopicWithBrokerRegistration, transport.PropNotifyMinBrokerIDChanged}
+var namesrvBoolKeys = []string{namesrv.PropOrderMessageEnable, namesrv.PropReturnOrderTopicConfigToBroker,
+	namesrv.PropEnableAllTopicList, namesrv.PropEnableTopicList, namesrv.PropSupportActingMaster,
+	namesrv.PropDeleteTopicWithBrokerRegistration, namesrv.PropNotifyMinBrokerIDChanged}
 
 // parseConfig builds the effective configuration from args.
 func parseConfig(args []string, stderr io.Writer) (*config, error) {

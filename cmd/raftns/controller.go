@@ -5,7 +5,7 @@ import (
 	"net"
 	"strconv"
 
-	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/namesrv"
 )
 
 // controllerConfig configures the RocketMQ 5 controller (docs/controller.md).
@@ -22,8 +22,8 @@ type controllerConfig struct {
 
 func defaultControllerConfig() controllerConfig {
 	return controllerConfig{Enabled: true, Settings: map[string]string{
-		transport.PropEnableElectUncleanMaster: "false",
-		transport.PropNotifyBrokerRoleChanged:  "true",
+		namesrv.PropEnableElectUncleanMaster: "false",
+		namesrv.PropNotifyBrokerRoleChanged:  "true",
 	}}
 }
 
@@ -46,7 +46,7 @@ func (c *config) applyController(key, value string) (handled bool, err error) {
 			}
 		}
 		c.Controller.Listen = value
-	case transport.PropEnableElectUncleanMaster, transport.PropNotifyBrokerRoleChanged:
+	case namesrv.PropEnableElectUncleanMaster, namesrv.PropNotifyBrokerRoleChanged:
 		if _, err = strconv.ParseBool(value); err == nil {
 			c.Controller.Settings[key] = value
 		}
@@ -63,7 +63,7 @@ func (c *config) controllerProperties(props map[string]string) {
 }
 
 // controllerTransport returns the transport's controller configuration.
-func (c *config) controllerTransport() transport.ControllerConfig {
-	return transport.ControllerConfig{Enabled: c.Controller.Enabled,
-		Settings: transport.NewControllerSettings(c.Controller.Settings)}
+func (c *config) controllerTransport() namesrv.ControllerConfig {
+	return namesrv.ControllerConfig{Enabled: c.Controller.Enabled,
+		Settings: namesrv.NewControllerSettings(c.Controller.Settings)}
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/namesrv"
 )
 
 // flagKeys maps flag names to the property keys they set.
@@ -12,11 +12,11 @@ var flagKeys = map[string]string{
 	"http-addr": "httpAddr", "advertise-host": "advertiseHost", "peers": "peers", "join": "join", "bootstrap": "bootstrap",
 	"log-level": "logLevel", "log-format": "logFormat", "broker-expiry": "brokerExpiry", "scan-interval": "scanNotActiveBrokerInterval",
 	"conn-close-grace": "connCloseGrace", "max-stale": "maxStale", "raft-multiplier": "raftMultiplier",
-	"max-connections": "maxConnections", "order-message-enable": transport.PropOrderMessageEnable,
+	"max-connections": "maxConnections", "order-message-enable": namesrv.PropOrderMessageEnable,
 	"cluster-tls-cert": "clusterTlsCert", "cluster-tls-key": "clusterTlsKey", "cluster-tls-ca": "clusterTlsCa",
-	"support-acting-master":                 transport.PropSupportActingMaster,
-	"delete-topic-with-broker-registration": transport.PropDeleteTopicWithBrokerRegistration,
-	"notify-min-broker-id-changed":          transport.PropNotifyMinBrokerIDChanged,
+	"support-acting-master":                 namesrv.PropSupportActingMaster,
+	"delete-topic-with-broker-registration": namesrv.PropDeleteTopicWithBrokerRegistration,
+	"notify-min-broker-id-changed":          namesrv.PropNotifyMinBrokerIDChanged,
 	"tls-server-mode":                       keyTLSMode, "tls-cert": keyTLSCert, "tls-key": keyTLSKey, "tls-client-ca": keyTLSTrustCert,
 	"tls-need-client-auth": keyTLSNeedClientAuth, "tls-test-mode": keyTLSTestMode, "tls-config-file": keyTLSConfigFile,
 	"tls-reload-interval": keyTLSReload, "proxy-protocol": keyProxyProtocol,
@@ -26,7 +26,7 @@ var flagKeys = map[string]string{
 	"http-max-connections": "httpMaxConnections", "http-pprof": "httpPprof", "max-restore-size": "maxRestoreSize",
 	"acl-mode": "aclMode", "acl-file": "aclFile", "acl-broker-addrs": "aclBrokerAddrs",
 	"controller": keyEnableController, "controller-listen": keyControllerListen,
-	"elect-unclean-master": transport.PropEnableElectUncleanMaster,
+	"elect-unclean-master": namesrv.PropEnableElectUncleanMaster,
 	"cluster-advertise":    "clusterAdvertise",
 	"snapshot-interval":    "snapshotInterval", "snapshot-threshold": "snapshotThreshold", "trailing-logs": "trailingLogs",
 	"gc-percent": "gcPercent", "advertise-client-addr": "advertiseClientAddr", "address-service-addr": "addressServiceAddr",

@@ -6,16 +6,16 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/namesrv"
 )
 
 // runtimeKeys are the properties UPDATE_NAMESRV_CONFIG may change: the
 // reference's switches that RaftNS reads on every request. Every other
 // setting is read once at start, so changing it at run time would only
 // take effect, unannounced, at the next restart.
-var runtimeKeys = []string{transport.PropOrderMessageEnable, transport.PropReturnOrderTopicConfigToBroker,
-	transport.PropEnableAllTopicList, transport.PropEnableTopicList, transport.PropSupportActingMaster,
-	transport.PropDeleteTopicWithBrokerRegistration, transport.PropNotifyMinBrokerIDChanged}
+var runtimeKeys = []string{namesrv.PropOrderMessageEnable, namesrv.PropReturnOrderTopicConfigToBroker,
+	namesrv.PropEnableAllTopicList, namesrv.PropEnableTopicList, namesrv.PropSupportActingMaster,
+	namesrv.PropDeleteTopicWithBrokerRegistration, namesrv.PropNotifyMinBrokerIDChanged}
 
 // keyAliases are the other names a setting goes by: the reference's
 // properties that set a RaftNS setting.

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/namesrv"
 )
 
 // allNames returns every name a setting goes by: the properties -p and
@@ -41,7 +41,7 @@ func TestConfig_EveryKeyIsProtectedUnderEveryName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	settings := transport.NewSettings(cfg.properties(), nil, protectedKeys()...)
+	settings := namesrv.NewSettings(cfg.properties(), nil, protectedKeys()...)
 	for _, name := range allNames(t) {
 		t.Run(name, func(t *testing.T) {
 			runtime := slices.Contains(runtimeKeys, name) || slices.Contains(runtimeKeys, flagKeys[name])

@@ -15,9 +15,9 @@ import (
 	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/httpapi"
+	"github.com/raftns/raftns/namesrv"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/clientport"
-	"github.com/raftns/raftns/transport"
 )
 
 // member is one running RaftNS member: Raft node, RocketMQ protocol server
@@ -25,7 +25,7 @@ import (
 type member struct {
 	logger hclog.Logger
 	node   *cluster.Node
-	ns     *transport.Server
+	ns     *namesrv.Server
 	http   *httpapi.Server
 	// addrs serves the address service on a listener of its own; nil
 	// without --address-service-addr.
@@ -147,13 +147,13 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 		return nil, err
 	}
 	go events.WatchRaft(m.node.Raft(), m.events, m.stopEvents)
-	tcfg := transport.DefaultConfig()
-	tcfg.Settings = transport.NewSettings(cfg.properties(), persistSettings(cfg.persistedPath()), protectedKeys()...)
+	tcfg := namesrv.DefaultConfig()
+	tcfg.Settings = namesrv.NewSettings(cfg.properties(), persistSettings(cfg.persistedPath()), protectedKeys()...)
 	tcfg.Logger = logger
 	tcfg.Controller = cfg.controllerTransport()
 	tcfg.Remoting.MaxConns, tcfg.Remoting.IdleTimeout = cfg.MaxConns, cfg.IdleTimeout
 	sec.applyTo(cfg, &tcfg)
-	m.ns = transport.New(tcfg, m.node)
+	m.ns = namesrv.New(tcfg, m.node)
 	metrics := httpapi.NewMetricsIn(registry, m.node, httpapi.NewConnCollector(m.ns.Remoting()),
 		httpapi.NewSecurityCollector(tcfg.Remoting.Budget, tcfg.ACL))
 	m.ns.SetObserver(metrics)

@@ -4,8 +4,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/httpapi"
 	"github.com/raftns/raftns/internal/membudget"
+	"github.com/raftns/raftns/namesrv"
 	"github.com/raftns/raftns/protocol/acl"
-	"github.com/raftns/raftns/transport"
 )
 
 // security is what a member loads at start to defend its ports.
@@ -33,7 +33,7 @@ func loadSecurity(cfg *config) (*security, error) {
 }
 
 // applyTo sets the client port's limits and access control.
-func (s *security) applyTo(cfg *config, tcfg *transport.Config) {
+func (s *security) applyTo(cfg *config, tcfg *namesrv.Config) {
 	tcfg.Remoting.Budget = membudget.New(cfg.MaxRequestMemory)
 	tcfg.Remoting.FrameTimeout = cfg.FrameTimeout
 	tcfg.MaxInflatedBody = int(cfg.MaxInflatedBody)

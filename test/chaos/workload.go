@@ -15,9 +15,9 @@ import (
 
 	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/namesrv"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
-	"github.com/raftns/raftns/transport"
 )
 
 // The workload's names.
@@ -135,7 +135,7 @@ func (c *client) once(in input) {
 func certainlyNotApplied(err error) bool {
 	var re *nsclient.ResponseError
 	if errors.As(err, &re) {
-		return re.Code != remoting.SystemError || strings.HasPrefix(re.Remark, transport.RemarkNotApplied)
+		return re.Code != remoting.SystemError || strings.HasPrefix(re.Remark, namesrv.RemarkNotApplied)
 	}
 	var he *httpError
 	if errors.As(err, &he) {
