@@ -27,7 +27,7 @@ help: ## Show the targets
 
 .PHONY: build
 build: ## Build raftns, raftnsctl and raftns-bench into bin/
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/...
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/... ./bench/raftns-bench
 
 .PHONY: run
 run: build ## Run a single-member server on :9876 with its data in ./data
@@ -43,7 +43,7 @@ test: ## Run every test with the race detector
 
 .PHONY: test-cluster
 test-cluster: ## Run only the multi-member tests (in-process and multi-process)
-	$(GO) test -race -timeout $(TEST_TIMEOUT) -run 'Cluster|Process' ./cluster/... ./cmd/...
+	$(GO) test -race -timeout $(TEST_TIMEOUT) -run 'Cluster|Process' ./cluster/... ./cmd/... ./bench/...
 
 .PHONY: chaos
 chaos: ## Seeded chaos runs on real processes: CHAOS_RUNS per member count (3 and 5) of CHAOS_DURATION from CHAOS_SEED; failing histories and visualizations in CHAOS_OUT (docs/reliability.md)

@@ -13,7 +13,7 @@ import (
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/raftns/raftns/cmd/raftns/rawserve"
+	"github.com/raftns/raftns/bench/rawserve"
 	"github.com/raftns/raftns/internal/buildinfo"
 )
 

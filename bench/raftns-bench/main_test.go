@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	raftnsBin, err = launch.Build(dir, "../raftns")
+	raftnsBin, err = launch.Build(dir, "../../cmd/raftns")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
