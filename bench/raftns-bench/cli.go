@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/raftns/raftns/bench/rawserve"
 	"io"
 	"maps"
 	"os"
@@ -125,6 +126,10 @@ func usage(w io.Writer) {
 
 // run is main without the exit: it returns the process exit code.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == rawserve.Command {
+		// The ceiling servers compare starts from this binary.
+		return rawserve.Main(args[1:], stderr)
+	}
 	inv, err := parseArgs(args, stderr)
 	switch {
 	case errors.Is(err, flag.ErrHelp):

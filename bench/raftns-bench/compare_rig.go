@@ -97,7 +97,7 @@ func (s *compareScenario) startRaw(ctx context.Context, rig *compareRig) error {
 		if !s.wants(fig) {
 			return &rawCluster{leader: &rawProc{}}, nil
 		}
-		rc, err := startRawCluster(ctx, e.opts.Raftns, e.workDir, name, nodes, rawArgs(e.opts.MemberArgs), probe)
+		rc, err := startRawCluster(ctx, e.workDir, name, nodes, rawArgs(e.opts.MemberArgs), probe)
 		if err == nil {
 			rig.onClose(rc.stop)
 		}
@@ -167,7 +167,7 @@ func (s *compareScenario) setUpReads(ctx context.Context, rig *compareRig) error
 		_, err := rig.probe.Invoke(ctx, addr, rig.routeReqs[0])
 		return err
 	}
-	if rig.ceiling, err = startCeiling(ctx, e.opts.Raftns, e.workDir, first.Body, rawArgs(e.opts.MemberArgs), probe); err != nil {
+	if rig.ceiling, err = startCeiling(ctx, e.workDir, first.Body, rawArgs(e.opts.MemberArgs), probe); err != nil {
 		return err
 	}
 	rig.onClose(rig.ceiling.stop)

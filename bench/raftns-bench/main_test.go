@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/bench/rawserve"
 	"github.com/raftns/raftns/internal/launch"
 )
 
@@ -19,6 +20,11 @@ import (
 var raftnsBin string
 
 func TestMain(m *testing.M) {
+	// compare starts its ceiling servers from its own binary, this test
+	// binary here: serve them as raftns-bench would.
+	if len(os.Args) > 1 && os.Args[1] == rawserve.Command {
+		os.Exit(rawserve.Main(os.Args[2:], os.Stderr))
+	}
 	dir, err := os.MkdirTemp("", "raftns-bench-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/raftns/raftns/bench/rawserve"
 	"github.com/raftns/raftns/internal/launch"
 )
 
-// rawProc is a `raftns serve-raw` child process, started through launch
-// from the members' binary: a raw Raft node or the read ceiling server.
+// rawProc is a `raftns-bench serve-raw` child process, started through
+// launch from this program's own binary: a raw Raft node or the read
+// ceiling server.
 type rawProc struct {
 	launch.Process
 	id         string
@@ -21,11 +23,15 @@ type rawProc struct {
 	raftAddr   string
 }
 
-// start runs raftns serve-raw with args plus -listen p.clientAddr; output
-// goes to logPath.
-func (p *rawProc) start(raftns, logPath string, args ...string) error {
+// start runs this program's serve-raw with args plus -listen
+// p.clientAddr; output goes to logPath.
+func (p *rawProc) start(logPath string, args ...string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding raftns-bench's own binary for serve-raw: %w", err)
+	}
 	p.LogFile, p.DieWithParent = logPath, true
-	return p.Launch(p.id, raftns, append([]string{launch.ServeRaw, "-listen", p.clientAddr}, args...)...)
+	return p.Launch(p.id, self, append([]string{rawserve.Command, "-listen", p.clientAddr}, args...)...)
 }
 
 // stop ends the process: SIGTERM, then SIGKILL after 5 s.
@@ -44,7 +50,7 @@ type rawCluster struct {
 
 // startRawCluster starts n raw Raft nodes under dir and waits until one of
 // them, the leader, applies a write. probe is one request.
-func startRawCluster(ctx context.Context, raftns, dir, name string, n int, extra []string, probe func(ctx context.Context, addr string) error) (*rawCluster, error) {
+func startRawCluster(ctx context.Context, dir, name string, n int, extra []string, probe func(ctx context.Context, addr string) error) (*rawCluster, error) {
 	rc := &rawCluster{}
 	var peers []string
 	for i := 1; i <= n; i++ {
@@ -64,7 +70,7 @@ func startRawCluster(ctx context.Context, raftns, dir, name string, n int, extra
 		if n > 1 {
 			args = append(args, "-peers", strings.Join(peers, ","))
 		}
-		if err := p.start(raftns, filepath.Join(dir, p.id+".log"), append(args, extra...)...); err != nil {
+		if err := p.start(filepath.Join(dir, p.id+".log"), append(args, extra...)...); err != nil {
 			rc.stop()
 			return nil, err
 		}
@@ -97,7 +103,7 @@ func (rc *rawCluster) stop() {
 // startCeiling starts the read ceiling server answering body and waits
 // until probe, one request, succeeds; extra are more serve-raw flags (the
 // members' garbage collector target).
-func startCeiling(ctx context.Context, raftns, dir string, body []byte, extra []string, probe func(ctx context.Context, addr string) error) (*rawProc, error) {
+func startCeiling(ctx context.Context, dir string, body []byte, extra []string, probe func(ctx context.Context, addr string) error) (*rawProc, error) {
 	p := &rawProc{id: "ceiling"}
 	var err error
 	if p.clientAddr, err = launch.FreeAddr(); err != nil {
@@ -107,7 +113,7 @@ func startCeiling(ctx context.Context, raftns, dir string, body []byte, extra []
 	if err := os.WriteFile(bodyPath, body, 0o644); err != nil {
 		return nil, err
 	}
-	if err := p.start(raftns, filepath.Join(dir, "ceiling.log"), append([]string{"-mode", "ceiling", "-body", bodyPath}, extra...)...); err != nil {
+	if err := p.start(filepath.Join(dir, "ceiling.log"), append([]string{"-mode", "ceiling", "-body", bodyPath}, extra...)...); err != nil {
 		return nil, err
 	}
 	err = launch.Poll(ctx, readyTimeout, 20*time.Millisecond, "the ceiling server", func() (bool, error) {

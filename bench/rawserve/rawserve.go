@@ -1,14 +1,13 @@
-// Package rawserve is the hidden `raftns serve-raw` command: the servers
+// Package rawserve is the `raftns-bench serve-raw` command: the servers
 // that raftns-bench compare measures RaftNS against. One is an Apply-only
 // front end over plain hashicorp/raft (the write ceiling), the other a
 // server answering every request with one precomputed frame (the read
 // ceiling).
 //
-// They run from the raftns binary itself, not from the load generator's:
-// the same request code performs measurably differently from one binary to
-// another (its layout in memory changes with everything else linked in),
-// and a ratio should compare the work RaftNS adds, not which binary was
-// laid out more favourably. docs/benchmarks.md has the measurements.
+// They run from the load generator's binary, so the product binary carries
+// no benchmark code. The same request code can perform differently from one
+// binary to another (its layout in memory changes with everything else
+// linked in); docs/benchmarks.md says how the ratios are checked for that.
 package rawserve
 
 import (
@@ -35,11 +34,11 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// Command is the name of the hidden raftns subcommand that runs Main.
+// Command is the name of the raftns-bench subcommand that runs Main.
 const Command = "serve-raw"
 
 // errUsage marks a bad command line.
-var errUsage = errors.New("raftns serve-raw: usage")
+var errUsage = errors.New("raftns-bench serve-raw: usage")
 
 // rawOptions are the flags of serve-raw.
 type rawOptions struct {
@@ -58,7 +57,7 @@ type rawOptions struct {
 // line, 1 when serving failed.
 func Main(args []string, stderr io.Writer) int {
 	var o rawOptions
-	fs := flag.NewFlagSet("raftns serve-raw", flag.ContinueOnError)
+	fs := flag.NewFlagSet("raftns-bench serve-raw", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.mode, "mode", "raft", "raft (Apply-only front end) or ceiling (precomputed answer)")
 	fs.StringVar(&o.id, "id", "r1", "raft server id")
@@ -87,7 +86,7 @@ func Main(args []string, stderr io.Writer) int {
 		err = fmt.Errorf("%w: -mode %q: want raft or ceiling", errUsage, o.mode)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "raftns serve-raw:", err)
+		fmt.Fprintln(stderr, "raftns-bench serve-raw:", err)
 		if errors.Is(err, errUsage) {
 			return 2
 		}

@@ -195,16 +195,6 @@ func TestConfig_MemberIDIsStoredAndChecked(t *testing.T) {
 	}
 }
 
-func TestRun_ServeRawIsTheBenchmarkHelper(t *testing.T) {
-	var out, errOut bytes.Buffer
-	if code := run([]string{"serve-raw", "-mode", "bogus"}, &out, &errOut); code != 2 {
-		t.Fatalf("exit %d, want 2 (stderr %q)", code, errOut.String())
-	}
-	if !strings.Contains(errOut.String(), "raftns serve-raw") {
-		t.Fatalf("stderr %q is not serve-raw's", errOut.String())
-	}
-}
-
 func TestRun_VersionPrintsTheBuildAndReadsNothing(t *testing.T) {
 	var out, errOut bytes.Buffer
 	missing := filepath.Join(t.TempDir(), "absent.properties")

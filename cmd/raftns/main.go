@@ -13,7 +13,6 @@ import (
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/raftns/raftns/bench/rawserve"
 	"github.com/raftns/raftns/internal/buildinfo"
 )
 
@@ -22,10 +21,6 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == rawserve.Command {
-		// Hidden: the servers raftns-bench compare measures members against.
-		return rawserve.Main(args[1:], stderr)
-	}
 	cfg, err := parseConfig(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0

@@ -6,11 +6,6 @@ import (
 	"path/filepath"
 )
 
-// ServeRaw is the hidden raftns subcommand that runs the raw servers
-// raftns-bench compare measures members against: an Apply-only front end
-// over plain hashicorp/raft and a precomputed-answer server.
-const ServeRaw = "serve-raw"
-
 // Build compiles the raftns command at pkg into dir/raftns and returns that
 // path. pkg is whatever `go build` accepts from the current directory: "."
 // inside cmd/raftns, "../raftns" from a sibling, or ./cmd/raftns from the

@@ -1,7 +1,7 @@
 // Package launch starts and drives child processes for the multi-process
 // tests of cmd/raftns and cmd/raftnsctl, the chaos test and the load
 // generator bench/raftns-bench: it builds the raftns binary, picks free
-// loopback ports, starts a Process (any program, such as `raftns
+// loopback ports, starts a Process (any program, such as `raftns-bench
 // serve-raw`) or a Member (a raftns member) with its output captured or
 // logged to a file, stops it with SIGKILL or SIGTERM, and reads a member's
 // admin HTTP endpoints (/v1/status, /readyz) with polling bounded by a
