@@ -21,7 +21,7 @@ func (s *Server) getAudit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest(err.Error()))
 		return
 	}
-	if !s.readBarrier(w, r) {
+	if !s.auditTurn(w, r) || !s.readBarrier(w, r) {
 		return
 	}
 	f := s.node.FSM()

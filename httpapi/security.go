@@ -42,6 +42,10 @@ type Options struct {
 	// Exposed says the admin address is not loopback. Without a Token,
 	// mutating endpoints then answer only requests from loopback.
 	Exposed bool
+	// AuditQueryRate is how many GET /v1/audit queries a second this
+	// member answers to callers without the admin token; more wait their
+	// turn. 0 means DefaultAuditQueryRate.
+	AuditQueryRate int
 }
 
 // Admin HTTP limits: headers must arrive within headerTimeout and be at
@@ -88,6 +92,7 @@ func (s *Server) Configure(o Options) {
 		o.HeaderTimeout = headerTimeout
 	}
 	s.opts = o
+	s.auditQueries.configure(o.AuditQueryRate)
 	if o.Profiling {
 		s.serveProfiler()
 	}

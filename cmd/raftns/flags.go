@@ -32,6 +32,7 @@ var flagKeys = map[string]string{
 	"gc-percent": "gcPercent", "advertise-client-addr": "advertiseClientAddr", "address-service-addr": "addressServiceAddr",
 	"address-service-max-connections": "addressServiceMaxConnections", "remove-drain": "removeDrain",
 	"audit": "audit", "audit-max-records": "auditMaxRecords", "audit-max-age": "auditMaxAge",
+	"audit-query-rate":   "auditQueryRate",
 	"watch-max-watchers": "watchMaxWatchers", "watch-buffer": "watchBuffer",
 }
 
@@ -106,6 +107,7 @@ var flagHelp = map[string]string{
 	"audit":                                 "stamp the changes this member takes (and decides as leader) into the replicated audit trail (default true)",
 	"audit-max-records":                     "records the audit trail keeps; give every member the same (default 10000)",
 	"audit-max-age":                         "age after which audit records are dropped, e.g. 720h; give every member the same (default 720h)",
+	"audit-query-rate":                      "GET /v1/audit queries answered a second to callers without the admin token; more wait their turn (default 20)",
 	"watch-max-watchers":                    "watchers (GET /v1/watch, blocking or streaming) this member serves at once (default 2048)",
 	"watch-buffer":                          "changes buffered per watcher before it is told it missed some (default 64)",
 }
