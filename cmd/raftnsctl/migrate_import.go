@@ -114,7 +114,7 @@ func printPlan(w io.Writer, p *nscompare.Plan, dryRun bool) error {
 		row(tw, ch.Action, nscompare.KindKV, cell(ch.Namespace+"/"+ch.Key), value)
 	}
 	for _, ch := range p.Perms {
-		row(tw, ch.Action, nscompare.KindWritePerm, ch.Broker, "wiped on --from")
+		row(tw, ch.Action, nscompare.KindWritePerm, cell(ch.Broker), "wiped on --from")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
