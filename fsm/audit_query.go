@@ -67,21 +67,22 @@ func (v *auditView) query(q AuditQuery, budget int) AuditPage {
 		c = v.from(true, q.After)
 	}
 	var last uint64
-	for r := c.next(); r != nil; r = c.next() {
+	c.walk(func(r *AuditRecord) bool {
 		if budget == 0 {
 			page.More, page.Next = true, last
-			break
+			return false
 		}
 		budget--
 		if q.matches(r) {
 			if len(page.Records) == limit {
 				page.More, page.Next = true, last
-				break
+				return false
 			}
 			page.Records = append(page.Records, *r)
 		}
 		last = r.Index
-	}
+		return true
+	})
 	if !forward {
 		for i, j := 0, len(page.Records)-1; i < j; i, j = i+1, j-1 {
 			page.Records[i], page.Records[j] = page.Records[j], page.Records[i]

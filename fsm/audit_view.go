@@ -73,37 +73,77 @@ func (v *auditView) from(forward bool, bound uint64) *cursor {
 	return c
 }
 
-// next returns the next record in the cursor's direction, nil at the end.
-func (c *cursor) next() *AuditRecord {
-	best := -1
-	var bestIndex uint64
-	for i, recs := range c.v.classes {
-		p := c.pos[i]
-		if c.forward && p < len(recs) {
-			if idx := recs[p].Index; best < 0 || idx < bestIndex {
-				best, bestIndex = i, idx
+// peek is the index of class i's next record in the cursor's direction.
+func (c *cursor) peek(i int) (uint64, bool) {
+	recs, p := c.v.classes[i], c.pos[i]
+	if c.forward {
+		if p < len(recs) {
+			return recs[p].Index, true
+		}
+	} else if p > 0 {
+		return recs[p-1].Index, true
+	}
+	return 0, false
+}
+
+// before reports whether index a comes before b in the cursor's direction.
+func (c *cursor) before(a, b uint64) bool { return (a < b) == c.forward }
+
+// walk calls fn with each record in the cursor's direction until fn
+// returns false or the records end. Records come in runs: the class with
+// the next record is read in a tight loop for as long as its records come
+// before every other class's next one.
+func (c *cursor) walk(fn func(*AuditRecord) bool) {
+	for {
+		best, hasBound := -1, false
+		var bestIdx, bound uint64
+		for i := range c.v.classes {
+			idx, ok := c.peek(i)
+			switch {
+			case !ok:
+			case best < 0 || c.before(idx, bestIdx):
+				if best >= 0 {
+					bound, hasBound = bestIdx, true
+				}
+				best, bestIdx = i, idx
+			case !hasBound || c.before(idx, bound):
+				bound, hasBound = idx, true
 			}
-		} else if !c.forward && p > 0 {
-			if idx := recs[p-1].Index; best < 0 || idx > bestIndex {
-				best, bestIndex = i, idx
+		}
+		if best < 0 {
+			return
+		}
+		recs := c.v.classes[best]
+		for {
+			var r *AuditRecord
+			if c.forward {
+				if c.pos[best] == len(recs) {
+					break
+				}
+				r = &recs[c.pos[best]]
+			} else {
+				if c.pos[best] == 0 {
+					break
+				}
+				r = &recs[c.pos[best]-1]
+			}
+			if hasBound && !c.before(r.Index, bound) {
+				break
+			}
+			if c.forward {
+				c.pos[best]++
+			} else {
+				c.pos[best]--
+			}
+			if !fn(r) {
+				return
 			}
 		}
 	}
-	if best < 0 {
-		return nil
-	}
-	if c.forward {
-		c.pos[best]++
-		return &c.v.classes[best][c.pos[best]-1]
-	}
-	c.pos[best]--
-	return &c.v.classes[best][c.pos[best]]
 }
 
 // ascending calls fn with each record above after, oldest first, until
 // fn returns false.
 func (v *auditView) ascending(after uint64, fn func(*AuditRecord) bool) {
-	c := v.from(true, after)
-	for r := c.next(); r != nil && fn(r); r = c.next() {
-	}
+	v.from(true, after).walk(fn)
 }
