@@ -138,29 +138,28 @@ func (s *auditScanScenario) fill(ctx context.Context, e *env, put func(context.C
 			return nil
 		}
 		e.logf("audit-scan: filling the trail, %d of %d records", total, s.Trail)
+		// A failed write (a timeout on a loaded machine) is not retried:
+		// the next pass writes what is still missing.
 		var left atomic.Int64
 		left.Store(int64(need))
 		var wg sync.WaitGroup
-		var firstErr atomic.Value
+		var lastErr atomic.Value
 		for w := range workers {
 			wg.Go(func() {
 				for left.Add(-1) >= 0 && ctx.Err() == nil {
 					if err := put(ctx, w); err != nil {
-						firstErr.CompareAndSwap(nil, err)
-						return
+						lastErr.Store(err)
 					}
 				}
 			})
 		}
 		wg.Wait()
-		if err, _ := firstErr.Load().(error); err != nil {
-			return fmt.Errorf("audit-scan: filling the trail: %w", err)
-		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if after := e.auditTotal(ctx); after <= total {
-			return fmt.Errorf("audit-scan: the trail stays at %d records (is the trail on, --audit-max-records at least %d?)", after, s.Trail)
+			err, _ := lastErr.Load().(error)
+			return fmt.Errorf("audit-scan: the trail stays at %d records (is the trail on, --audit-max-records at least %d?); last write error: %v", after, s.Trail, err)
 		}
 	}
 }
