@@ -30,6 +30,10 @@ const (
 // it keeps a tenth as many records as each other class.
 const noEffectShare = 10
 
+// maxTrailRecords is the most records a trail holds: every class full
+// under the largest bound a stamp may ask for.
+const maxTrailRecords = 2*MaxAuditRecords + MaxAuditRecords/noEffectShare
+
 // classOf is the class a record belongs to, from its own fields alone, so
 // every member and every restore of a snapshot agree.
 func classOf(r *AuditRecord) auditClass {

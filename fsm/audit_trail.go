@@ -160,7 +160,7 @@ func (rs *restorer) auditRecord(r *AuditRecord) error {
 	if last := rs.s.audit.lastIndex(); last != 0 && last >= r.Index {
 		return errors.New("audit records out of order")
 	}
-	if rs.s.audit.total() >= MaxAuditRecords {
+	if rs.s.audit.total() >= maxTrailRecords {
 		return errors.New("more audit records than any trail keeps")
 	}
 	rec := boundRecord(*r)
