@@ -22,7 +22,7 @@ import (
 type Options struct {
 	// Token, when set, must be presented as "Authorization: Bearer <token>"
 	// on every mutating endpoint (peers, leader transfer, snapshot save and
-	// restore); reads and probes stay open.
+	// restore); reads and probes stay open unless ReadsNeedToken.
 	Token string
 	// TLS, when set, serves HTTPS, and followers proxy to the leader over
 	// HTTPS, trusting the system roots plus ProxyRoots.
