@@ -33,6 +33,8 @@ var flagKeys = map[string]string{
 	"address-service-max-connections": "addressServiceMaxConnections", "remove-drain": "removeDrain",
 	"audit": "audit", "audit-max-records": "auditMaxRecords", "audit-max-age": "auditMaxAge",
 	"watch-max-watchers": "watchMaxWatchers", "watch-buffer": "watchBuffer",
+	"cluster-test": namesrv.PropClusterTest, "product-env-name": namesrv.PropProductEnvName,
+	"production-namesrv-addr": namesrv.PropProductionNamesrvAddr, "production-namesrv-domain": namesrv.PropNamesrvDomain,
 }
 
 type flagValues struct {
@@ -108,6 +110,10 @@ var flagHelp = map[string]string{
 	"audit-max-age":                         "age after which audit records are dropped, e.g. 720h; give every member the same (default 720h)",
 	"watch-max-watchers":                    "watchers (GET /v1/watch, blocking or streaming) this member serves at once (default 2048)",
 	"watch-buffer":                          "changes buffered per watcher before it is told it missed some (default 64)",
+	"cluster-test":                          "cluster-test mode: answer route queries for topics this cluster does not hold with the production name servers' route (reference clusterTest, default false)",
+	"product-env-name":                      "production's unit for the address service, nsaddr-<unit> (reference productEnvName, default center)",
+	"production-namesrv-addr":               "production name servers host:port;host:port for cluster-test mode; before rocketmq.namesrv.addr, NAMESRV_ADDR and the address service",
+	"production-namesrv-domain":             "address service of the production name servers for cluster-test mode, host or host:port (rocketmq.namesrv.domain)",
 }
 
 func registerFlags(fs *flag.FlagSet) *flagValues {
@@ -117,7 +123,7 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 	fs.BoolVar(&fl.version, "version", false, "print the release, module version and commit of this build and exit")
 	for name := range flagKeys {
 		key := flagKeys[name]
-		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" {
+		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" || name == "cluster-test" {
 			// A switch: --cluster-insecure alone, or =true/=false.
 			fs.BoolFunc(name, flagHelp[name], func(v string) error { fl.values[key] = v; return nil })
 			continue
