@@ -199,11 +199,11 @@ func (l *Lookup) askProduction(ctx context.Context, topic string) (answer, error
 		}
 		lastErr = fmt.Errorf("%s: %w", addr, err)
 	}
-	if lastErr == nil {
-		lastErr = ctx.Err()
+	if ctx.Err() != nil {
+		lastErr = fmt.Errorf("no answer within %v: %w", l.cfg.Timeout, errors.Join(lastErr, ctx.Err()))
 	}
-	return answer{}, fmt.Errorf("production name servers of environment %q (%s) unreachable within %v: %w",
-		env, strings.Join(addrs, ";"), l.cfg.Timeout, lastErr)
+	return answer{}, fmt.Errorf("production name servers of environment %q (%s) unreachable: %w",
+		env, strings.Join(addrs, ";"), lastErr)
 }
 
 // askOne sends GET_ROUTEINFO_BY_TOPIC to one production name server.
