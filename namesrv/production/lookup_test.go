@@ -29,13 +29,13 @@ type fakeProduction struct {
 	hold chan struct{}
 }
 
-func startProduction(t *testing.T, topics map[string]string) *fakeProduction {
+func startProduction(t testing.TB, topics map[string]string) *fakeProduction {
 	return startHeldProduction(t, topics, nil)
 }
 
 // startHeldProduction is startProduction whose answer for "slow" waits
 // for hold to close.
-func startHeldProduction(t *testing.T, topics map[string]string, hold chan struct{}) *fakeProduction {
+func startHeldProduction(t testing.TB, topics map[string]string, hold chan struct{}) *fakeProduction {
 	t.Helper()
 	fp := &fakeProduction{hold: hold}
 	rs := remoting.NewServer(remoting.DefaultServerConfig(), remoting.HandlerFunc(
