@@ -133,3 +133,25 @@ func productionLookups(t *testing.T, p *proc, result string) float64 {
 	}
 	return 0
 }
+
+// TestProcess_ClusterTestModeFindsProductionThroughTheAddressService: a
+// test member given only production's address service (a RaftNS member's
+// admin port serves /rocketmq/nsaddr-<unit>) answers production's route.
+func TestProcess_ClusterTestModeFindsProductionThroughTheAddressService(t *testing.T) {
+	prod := newProc(t, "prod")
+	prod.start()
+	prod.waitReady()
+	c := newClient(t)
+	ctx := ctxT(t, 2*time.Minute)
+	if _, err := c.RegisterBroker(ctx, prod.ClientAddr, brokerRegistration("prod-cluster", "broker-prod", "127.0.0.1:20911", 0, 1, "P")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("NAMESRV_ADDR", "")
+	test := newProc(t, "test", "--cluster-test", "--product-env-name", "prod", "--production-namesrv-domain", prod.HTTPAddr)
+	test.start()
+	test.waitReady()
+	route, err := c.GetRoute(ctx, test.ClientAddr, "P")
+	if err != nil || !routesTo(route, "broker-prod", "127.0.0.1:20911") {
+		t.Fatalf("route of P through the address service: %+v, %v", route, err)
+	}
+}
