@@ -1,0 +1,71 @@
+package main
+
+import (
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/raftns/raftns/internal/docsamples"
+)
+
+// checkStartable runs what a start with args checks before it binds a
+// port: the flags and file (parseConfig), and the client address this
+// member would advertise, computed from the configured listen address.
+func checkStartable(args []string) error {
+	cfg, err := parseConfig(args, io.Discard)
+	if err != nil {
+		return err
+	}
+	addr, err := net.ResolveTCPAddr("tcp", cfg.Listen)
+	if err != nil {
+		return err
+	}
+	_, err = cfg.clientAddr(cfg.ID, configuredListener{addr})
+	return err
+}
+
+// configuredListener stands for a listener bound where configured; only
+// its address is used.
+type configuredListener struct{ addr net.Addr }
+
+func (l configuredListener) Accept() (net.Conn, error) { return nil, net.ErrClosed }
+func (l configuredListener) Close() error              { return nil }
+func (l configuredListener) Addr() net.Addr            { return l.addr }
+
+// TestDocs_RaftnsCommandLinesStart checks every raftns command line that
+// README.md and docs/ show, as written, with the real flag and
+// configuration code: a member started with it would not refuse.
+func TestDocs_RaftnsCommandLinesStart(t *testing.T) {
+	cmds, err := docsamples.ProgramCommands(filepath.Join("..", ".."), "raftns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmds {
+		if err := checkStartable(c.Args[1:]); err != nil {
+			t.Errorf("%s: %v\n\t%q", c.Where(), err, c.Args)
+		}
+	}
+}
+
+// TestDocs_RaftnsPropertiesSamplesStart checks every properties block
+// without an attribute (raftns's own configuration) as a -c file.
+func TestDocs_RaftnsPropertiesSamplesStart(t *testing.T) {
+	blocks, err := docsamples.Blocks(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range blocks {
+		if b.Lang != "properties" || b.Attr() != "" {
+			continue
+		}
+		path := filepath.Join(t.TempDir(), "raftns.properties")
+		if err := os.WriteFile(path, []byte(b.Text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkStartable([]string{"-c", path, "--data-dir", t.TempDir()}); err != nil {
+			t.Errorf("%s: %v", b.Where(), err)
+		}
+	}
+}
