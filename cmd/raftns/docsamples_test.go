@@ -14,16 +14,22 @@ import (
 // port: the flags and file (parseConfig), and the client address this
 // member would advertise, computed from the configured listen address.
 func checkStartable(args []string) error {
+	_, err := startableClientAddr(args)
+	return err
+}
+
+// startableClientAddr is checkStartable that also returns the client
+// address the member would advertise.
+func startableClientAddr(args []string) (string, error) {
 	cfg, err := parseConfig(args, io.Discard)
 	if err != nil {
-		return err
+		return "", err
 	}
 	addr, err := net.ResolveTCPAddr("tcp", cfg.Listen)
 	if err != nil {
-		return err
+		return "", err
 	}
-	_, err = cfg.clientAddr(cfg.ID, configuredListener{addr})
-	return err
+	return cfg.clientAddr(cfg.ID, configuredListener{addr})
 }
 
 // configuredListener stands for a listener bound where configured; only
