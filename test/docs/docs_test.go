@@ -169,6 +169,32 @@ func parseProperties(text string) error {
 	return nil
 }
 
+// TestDeploy_PropertiesFilesParse reads every properties and .conf sample
+// under deploy/ as Java properties (raftns's own are also started in
+// cmd/raftns).
+func TestDeploy_PropertiesFilesParse(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{"*.properties", "*.conf"} {
+		m, err := filepath.Glob(filepath.Join(root, "deploy", "*", pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no properties sample under deploy/")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := parseProperties(string(data)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
 // TestDeploy_SystemdUnitParses reads every unit file under deploy/ with
 // systemd's unit-file syntax; its command line is checked in cmd/raftns.
 func TestDeploy_SystemdUnitParses(t *testing.T) {
