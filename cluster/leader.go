@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/raftns/raftns/cluster/lane"
+	"github.com/raftns/raftns/transport/lane"
 )
 
 // leaderOp is an operation that must run on the leader: a write, a

@@ -103,6 +103,17 @@ type config struct {
 	// WatchMaxWatchers and WatchBuffer bound GET /v1/watch (watch.Config).
 	WatchMaxWatchers int
 	WatchBuffer      int
+	// WatchMaxAnonymous and WatchMaxAnonymousPerAddr bound the watchers
+	// without the admin token; WatchWriteTimeout closes a stream whose
+	// client stopped reading (httpapi.Options).
+	WatchMaxAnonymous        int
+	WatchMaxAnonymousPerAddr int
+	WatchWriteTimeout        time.Duration
+	// HTTPPublicReads keeps the admin reads of the state open under
+	// --acl-mode all; HTTPTrustedProxies are the proxies whose
+	// X-Forwarded-For the admin port believes.
+	HTTPPublicReads    bool
+	HTTPTrustedProxies []string
 
 	// SnapshotInterval, SnapshotThreshold and TrailingLogs tune Raft
 	// snapshots and log compaction (cluster.Config).
@@ -145,16 +156,19 @@ func defaultConfig() *config {
 		FrameTimeout:     30 * time.Second,
 		HTTPMaxConns:     64,
 
-		AddressServiceMaxConns: httpapi.DefaultAddressMaxConns,
-		RemoveDrain:            cluster.DefaultRemoveDrain,
-		Audit:                  true,
-		AuditMaxRecords:        cluster.DefaultAuditMaxRecords,
-		AuditMaxAge:            cluster.DefaultAuditMaxAge,
-		WatchMaxWatchers:       watch.DefaultMaxWatchers,
-		WatchBuffer:            watch.DefaultBuffer,
-		MaxRestoreSize:         1 << 30,
-		ACLMode:                "off",
-		Controller:             defaultControllerConfig(),
+		AddressServiceMaxConns:   httpapi.DefaultAddressMaxConns,
+		RemoveDrain:              cluster.DefaultRemoveDrain,
+		Audit:                    true,
+		AuditMaxRecords:          cluster.DefaultAuditMaxRecords,
+		AuditMaxAge:              cluster.DefaultAuditMaxAge,
+		WatchMaxWatchers:         watch.DefaultMaxWatchers,
+		WatchBuffer:              watch.DefaultBuffer,
+		WatchMaxAnonymous:        httpapi.DefaultWatchAnonymous,
+		WatchMaxAnonymousPerAddr: httpapi.DefaultWatchAnonymousPerAddr,
+		WatchWriteTimeout:        httpapi.DefaultStreamWriteTimeout,
+		MaxRestoreSize:           1 << 30,
+		ACLMode:                  "off",
+		Controller:               defaultControllerConfig(),
 
 		SnapshotInterval:  cluster.DefaultSnapshotInterval,
 		SnapshotThreshold: cluster.DefaultSnapshotThreshold,
@@ -324,7 +338,9 @@ func (c *config) properties() map[string]string {
 		"addressServiceMaxConnections": strconv.Itoa(c.AddressServiceMaxConns), "removeDrain": c.RemoveDrain.String(),
 		"audit": strconv.FormatBool(c.Audit), "auditMaxRecords": strconv.Itoa(c.AuditMaxRecords),
 		"auditMaxAge": c.AuditMaxAge.String(), "watchMaxWatchers": strconv.Itoa(c.WatchMaxWatchers),
-		"watchBuffer": strconv.Itoa(c.WatchBuffer),
+		"watchBuffer": strconv.Itoa(c.WatchBuffer), "watchMaxAnonymous": strconv.Itoa(c.WatchMaxAnonymous),
+		"watchMaxAnonymousPerAddr": strconv.Itoa(c.WatchMaxAnonymousPerAddr), "watchWriteTimeout": c.WatchWriteTimeout.String(),
+		"httpPublicReads": strconv.FormatBool(c.HTTPPublicReads), "httpTrustedProxies": strings.Join(c.HTTPTrustedProxies, ","),
 	} {
 		p[k] = v
 	}

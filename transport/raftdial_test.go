@@ -1,4 +1,4 @@
-package cluster
+package transport
 
 import (
 	"errors"
@@ -24,7 +24,7 @@ func refusedAddr(t *testing.T) string {
 
 func TestPatientLayer_DialWaitsForTheMemberToListen(t *testing.T) {
 	addr := refusedAddr(t)
-	layer := patientLayer{raftLayer: raftLayer{dialer: dialer{}}, stop: make(chan struct{})}
+	layer := PatientLayer{RaftLayer: RaftLayer{Dialer: Dialer{}}, Stop: make(chan struct{})}
 	type result struct {
 		conn net.Conn
 		err  error
@@ -63,7 +63,7 @@ func TestPatientLayer_DialWaitsForTheMemberToListen(t *testing.T) {
 
 func TestPatientLayer_DialGivesUpAtShutdownAndOnOtherErrors(t *testing.T) {
 	stop := make(chan struct{})
-	layer := patientLayer{raftLayer: raftLayer{dialer: dialer{}}, stop: stop}
+	layer := PatientLayer{RaftLayer: RaftLayer{Dialer: Dialer{}}, Stop: stop}
 	done := make(chan error, 1)
 	go func() {
 		_, err := layer.Dial(raft.ServerAddress(refusedAddr(t)), time.Hour)

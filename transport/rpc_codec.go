@@ -1,4 +1,4 @@
-package cluster
+package transport
 
 import (
 	"bufio"
@@ -31,7 +31,8 @@ type rpcCodec struct {
 	closed bool
 }
 
-func newRPCCodec(rwc io.ReadWriteCloser, logger hclog.Logger) *rpcCodec {
+// NewRPCCodec returns the server codec of one internal RPC connection.
+func NewRPCCodec(rwc io.ReadWriteCloser, logger hclog.Logger) rpc.ServerCodec {
 	buf := bufio.NewWriter(rwc)
 	return &rpcCodec{rwc: rwc, buf: buf, dec: gob.NewDecoder(rwc), enc: gob.NewEncoder(buf), logger: logger,
 		needs: map[uint64]string{}}

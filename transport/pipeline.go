@@ -1,4 +1,4 @@
-package cluster
+package transport
 
 import (
 	"sync"
@@ -6,7 +6,7 @@ import (
 	"github.com/hashicorp/raft"
 )
 
-// pipelined is the network transport whose replication pipelines end
+// Pipelined is the network transport whose replication pipelines end
 // themselves at the first answer Raft gives up on.
 //
 // hashicorp/raft's pipelined replication can stall for good when a
@@ -26,11 +26,11 @@ import (
 // raft.ErrPipelineShutdown, Raft leaves the pipeline and falls back to one
 // AppendEntries at a time with its usual back-off and retries, and returns
 // to the pipeline once an AppendEntries succeeds again.
-type pipelined struct{ *raft.NetworkTransport }
+type Pipelined struct{ *raft.NetworkTransport }
 
 // AppendEntriesPipeline opens the transport's pipeline to a follower and
 // wraps it so that a refused append closes it.
-func (t pipelined) AppendEntriesPipeline(id raft.ServerID, target raft.ServerAddress) (raft.AppendPipeline, error) {
+func (t Pipelined) AppendEntriesPipeline(id raft.ServerID, target raft.ServerAddress) (raft.AppendPipeline, error) {
 	p, err := t.NetworkTransport.AppendEntriesPipeline(id, target)
 	if err != nil {
 		return nil, err

@@ -1,9 +1,10 @@
-package cluster
+package transport
 
 import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -13,20 +14,20 @@ import (
 // (all PEM) and returns the configuration for Config.TLS: the certificate
 // is presented both when accepting and when dialing, and the CA pool
 // verifies the certificates of the other members in both directions. Any
-// unreadable or invalid file is an ErrBadConfig naming it. Files are read
-// once; replacing them takes a restart.
+// unreadable or invalid file is an error naming it. Files are read once;
+// replacing them takes a restart.
 func LoadTLS(certFile, keyFile, caFile string) (*tls.Config, error) {
 	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
-		return nil, fmt.Errorf("%w: cluster TLS: load certificate %s and key %s: %w", ErrBadConfig, certFile, keyFile, err)
+		return nil, fmt.Errorf("cluster TLS: load certificate %s and key %s: %w", certFile, keyFile, err)
 	}
 	pemCA, err := os.ReadFile(caFile)
 	if err != nil {
-		return nil, fmt.Errorf("%w: cluster TLS: read CA file: %w", ErrBadConfig, err)
+		return nil, fmt.Errorf("cluster TLS: read CA file: %w", err)
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(pemCA) {
-		return nil, fmt.Errorf("%w: cluster TLS: CA file %s holds no PEM certificate", ErrBadConfig, caFile)
+		return nil, fmt.Errorf("cluster TLS: CA file %s holds no PEM certificate", caFile)
 	}
 	return &tls.Config{
 		Certificates: []tls.Certificate{cert},
@@ -37,17 +38,17 @@ func LoadTLS(certFile, keyFile, caFile string) (*tls.Config, error) {
 	}, nil
 }
 
-// validateTLS checks that c can serve as both ends of mutual TLS.
-func validateTLS(c *tls.Config) error {
+// ValidateTLS checks that c can serve as both ends of mutual TLS.
+func ValidateTLS(c *tls.Config) error {
 	switch {
 	case len(c.Certificates) == 0 && c.GetCertificate == nil:
-		return fmt.Errorf("%w: cluster TLS has no certificate", ErrBadConfig)
+		return errors.New("cluster TLS has no certificate")
 	case c.RootCAs == nil || c.ClientCAs == nil:
 		// A nil RootCAs would trust the system roots: any public CA
 		// could then vouch for a member.
-		return fmt.Errorf("%w: cluster TLS needs the CA pool in RootCAs and ClientCAs", ErrBadConfig)
+		return errors.New("cluster TLS needs the CA pool in RootCAs and ClientCAs")
 	case c.InsecureSkipVerify:
-		return fmt.Errorf("%w: cluster TLS may not skip verification", ErrBadConfig)
+		return errors.New("cluster TLS may not skip verification")
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package cluster
+package transport
 
 import (
 	"context"
@@ -13,32 +13,32 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/cluster/lane"
 )
 
 // First bytes that select a protocol on the cluster port (Consul's RaftLayer
 // pattern). They are part of the member-to-member wire format.
 const (
-	muxRaft byte = 0x01
-	muxRPC  byte = 0x02
-	// muxForward selects the forward lane (package lane); members
+	ProtoRaft byte = 0x01
+	ProtoRPC  byte = 0x02
+	// ProtoForward selects the forward lane (package lane); members
 	// that predate it close such a connection, and the sender falls back
-	// to muxRPC.
-	muxForward byte = 0x03
+	// to ProtoRPC.
+	ProtoForward byte = 0x03
 )
 
-// muxHandshakeTimeout bounds how long a new connection may take to finish
+// HandshakeTimeout bounds how long a new connection may take to finish
 // its TLS handshake, when there is one, and send its first byte.
-const muxHandshakeTimeout = 5 * time.Second
+const HandshakeTimeout = 5 * time.Second
 
-var errMuxClosed = errors.New("cluster: cluster port closed")
+// ErrClosed is what the listeners of a closed Mux return from Accept.
+var ErrClosed = errors.New("cluster: cluster port closed")
 
-// mux accepts connections on the cluster port and hands each to the Raft
+// Mux accepts connections on the cluster port and hands each to the Raft
 // transport or the internal RPC server according to its first byte. With
 // tls set, a connection first completes a mutual TLS handshake and the
 // first byte travels inside TLS; with key set, it then answers the
 // cluster-key challenge before it may send the byte.
-type mux struct {
+type Mux struct {
 	ln        net.Listener
 	advertise net.Addr
 	logger    hclog.Logger
@@ -47,28 +47,33 @@ type mux struct {
 	// rejected counts connections closed before a protocol was chosen.
 	rejected *atomic.Uint64
 
-	raft    *chanListener
-	rpc     *chanListener
-	forward *chanListener
+	// Raft, RPC and Forward take the connections of each protocol; a nil
+	// Forward refuses the forward lane, as a member that predates it.
+	Raft    *ChanListener
+	RPC     *ChanListener
+	Forward *ChanListener
 
 	closeOnce sync.Once
 	done      chan struct{}
 }
 
-func newMux(ln net.Listener, advertise string, d dialer, rejected *atomic.Uint64, logger hclog.Logger) (*mux, error) {
+// NewMux returns the mux of the cluster port ln, whose address other
+// members know as advertise; it handshakes with d's TLS and key and counts
+// the connections it closes before a protocol was chosen in rejected.
+func NewMux(ln net.Listener, advertise string, d Dialer, rejected *atomic.Uint64, logger hclog.Logger) (*Mux, error) {
 	adv, err := net.ResolveTCPAddr("tcp", advertise)
 	if err != nil {
 		return nil, err
 	}
-	m := &mux{ln: ln, advertise: adv, logger: logger, tls: serverTLS(d.tls), key: d.key, rejected: rejected, done: make(chan struct{})}
-	m.raft = newChanListener(adv, m.done)
-	m.rpc = newChanListener(adv, m.done)
-	m.forward = newChanListener(adv, m.done)
+	m := &Mux{ln: ln, advertise: adv, logger: logger, tls: serverTLS(d.TLS), key: d.Key, rejected: rejected, done: make(chan struct{})}
+	m.Raft = NewChanListener(adv, m.done)
+	m.RPC = NewChanListener(adv, m.done)
+	m.Forward = NewChanListener(adv, m.done)
 	return m, nil
 }
 
-// serve runs the accept loop until close.
-func (m *mux) serve() {
+// Serve runs the accept loop until Close.
+func (m *Mux) Serve() {
 	for {
 		conn, err := m.ln.Accept()
 		if err != nil {
@@ -88,8 +93,8 @@ func (m *mux) serve() {
 	}
 }
 
-func (m *mux) route(conn net.Conn) {
-	_ = conn.SetDeadline(time.Now().Add(muxHandshakeTimeout))
+func (m *Mux) route(conn net.Conn) {
+	_ = conn.SetDeadline(time.Now().Add(HandshakeTimeout))
 	if m.tls != nil {
 		tc := tls.Server(conn, m.tls)
 		if err := tc.Handshake(); err != nil {
@@ -110,14 +115,14 @@ func (m *mux) route(conn net.Conn) {
 		return
 	}
 	_ = conn.SetDeadline(time.Time{})
-	var target *chanListener
+	var target *ChanListener
 	switch first[0] {
-	case muxRaft:
-		target = m.raft
-	case muxRPC:
-		target = m.rpc
-	case muxForward:
-		target = m.forward
+	case ProtoRaft:
+		target = m.Raft
+	case ProtoRPC:
+		target = m.RPC
+	case ProtoForward:
+		target = m.Forward
 	}
 	if target == nil {
 		m.logger.Warn("unknown protocol on cluster port", "byte", first[0], "remote", conn.RemoteAddr())
@@ -136,7 +141,7 @@ func (m *mux) route(conn net.Conn) {
 // connection closed without a byte (a port probe) is logged at debug, any
 // other failure (a plain client on a TLS port, a certificate the CA did not
 // sign, a timeout) at warn.
-func (m *mux) reject(conn net.Conn, msg string, err error) {
+func (m *Mux) reject(conn net.Conn, msg string, err error) {
 	m.rejected.Add(1)
 	if errors.Is(err, io.EOF) {
 		m.logger.Debug(msg, "remote", conn.RemoteAddr(), "error", err)
@@ -146,62 +151,68 @@ func (m *mux) reject(conn net.Conn, msg string, err error) {
 	conn.Close()
 }
 
-func (m *mux) close() {
+// Close stops the accept loop and closes the cluster port.
+func (m *Mux) Close() {
 	m.closeOnce.Do(func() {
 		close(m.done)
 		m.ln.Close()
 	})
 }
 
-// chanListener is a net.Listener fed by the mux.
-type chanListener struct {
+// ChanListener is a net.Listener fed by the mux.
+type ChanListener struct {
 	addr  net.Addr
 	conns chan net.Conn
 	done  chan struct{}
 }
 
-func newChanListener(addr net.Addr, done chan struct{}) *chanListener {
-	return &chanListener{addr: addr, conns: make(chan net.Conn), done: done}
+// NewChanListener returns a listener at addr whose Accept fails with
+// ErrClosed once done is closed.
+func NewChanListener(addr net.Addr, done chan struct{}) *ChanListener {
+	return &ChanListener{addr: addr, conns: make(chan net.Conn), done: done}
 }
 
-func (l *chanListener) Accept() (net.Conn, error) {
+// Accept returns the next connection the mux routed here.
+func (l *ChanListener) Accept() (net.Conn, error) {
 	select {
 	case c := <-l.conns:
 		return c, nil
 	case <-l.done:
-		return nil, errMuxClosed
+		return nil, ErrClosed
 	}
 }
 
 // Close is a no-op: the mux owns the real listener.
-func (l *chanListener) Close() error   { return nil }
-func (l *chanListener) Addr() net.Addr { return l.addr }
+func (l *ChanListener) Close() error { return nil }
 
-// raftLayer is the raft.StreamLayer of the cluster port.
-type raftLayer struct {
-	*chanListener
-	dialer dialer
+// Addr is the cluster port's advertised address.
+func (l *ChanListener) Addr() net.Addr { return l.addr }
+
+// RaftLayer is the raft.StreamLayer of the cluster port.
+type RaftLayer struct {
+	*ChanListener
+	Dialer Dialer
 }
 
 // Dial opens a Raft connection to a member's cluster port.
-func (l raftLayer) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
-	return l.dialer.dial(string(addr), muxRaft, timeout)
+func (l RaftLayer) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
+	return l.Dialer.Dial(string(addr), ProtoRaft, timeout)
 }
 
-// rpcDialTimeout bounds connecting to another member's cluster port.
-const rpcDialTimeout = 3 * time.Second
+// DialTimeout bounds connecting to another member's cluster port.
+const DialTimeout = 3 * time.Second
 
-// dialer connects to other members' cluster ports. The Raft stream layer and
-// the RPC pool both dial through it, so both use TLS when tls is set and
-// prove the cluster key when key is set.
-type dialer struct {
-	tls *tls.Config
-	key []byte
+// Dialer connects to other members' cluster ports. The Raft stream layer and
+// the RPC pool both dial through it, so both use TLS when TLS is set and
+// prove the cluster key when Key is set.
+type Dialer struct {
+	TLS *tls.Config
+	Key []byte
 }
 
-// dial connects to a cluster port, completes the TLS handshake if
+// Dial connects to a cluster port, completes the TLS handshake if
 // configured, and selects a protocol, all within timeout.
-func (d dialer) dial(addr string, proto byte, timeout time.Duration) (net.Conn, error) {
+func (d Dialer) Dial(addr string, proto byte, timeout time.Duration) (net.Conn, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var nd net.Dialer
@@ -209,8 +220,8 @@ func (d dialer) dial(addr string, proto byte, timeout time.Duration) (net.Conn, 
 	if err != nil {
 		return nil, err
 	}
-	if d.tls != nil {
-		tc, err := tlsClient(ctx, conn, d.tls, addr)
+	if d.TLS != nil {
+		tc, err := tlsClient(ctx, conn, d.TLS, addr)
 		if err != nil {
 			conn.Close()
 			return nil, err
@@ -219,8 +230,8 @@ func (d dialer) dial(addr string, proto byte, timeout time.Duration) (net.Conn, 
 	}
 	deadline, _ := ctx.Deadline()
 	_ = conn.SetDeadline(deadline)
-	if d.key != nil {
-		if err := keyClientHandshake(conn, d.key); err != nil {
+	if d.Key != nil {
+		if err := keyClientHandshake(conn, d.Key); err != nil {
 			conn.Close()
 			return nil, fmt.Errorf("cluster key handshake with %s: %w", addr, err)
 		}
@@ -231,13 +242,4 @@ func (d dialer) dial(addr string, proto byte, timeout time.Duration) (net.Conn, 
 	}
 	_ = conn.SetDeadline(time.Time{})
 	return conn, nil
-}
-
-// newLanes returns the forward lanes of a member that dials other members
-// through d.
-func newLanes(d dialer, linkDown func(addr string) bool, logger hclog.Logger) *lane.Lanes {
-	return lane.New(lane.Options{
-		Dial:         func(addr string) (net.Conn, error) { return d.dial(addr, muxForward, rpcDialTimeout) },
-		HelloTimeout: rpcDialTimeout, StaleAfter: leaderSilenceLimit, LinkDown: linkDown, Logger: logger,
-	})
 }

@@ -1,4 +1,4 @@
-package cluster
+package transport
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 // within one dial.
 const redialInterval = 100 * time.Millisecond
 
-// patientLayer is the Raft stream layer with a dial that, while the other
+// PatientLayer is the Raft stream layer with a dial that, while the other
 // member refuses connections (its process is down), keeps trying for the
 // whole timeout the transport allows instead of failing at once.
 //
@@ -26,24 +26,25 @@ const redialInterval = 100 * time.Millisecond
 // so the failure count, and with it the pause, stays small; and the
 // attempt under way connects within redialInterval of the member listening
 // again.
-type patientLayer struct {
-	raftLayer
-	stop <-chan struct{}
+type PatientLayer struct {
+	RaftLayer
+	// Stop ends a dial's retries; the node's shutdown.
+	Stop <-chan struct{}
 }
 
 // Dial opens a Raft connection, retrying refused connections until timeout
-// passes or the node shuts down.
-func (l patientLayer) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
+// passes or Stop is closed.
+func (l PatientLayer) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		conn, err := l.raftLayer.Dial(addr, time.Until(deadline))
+		conn, err := l.RaftLayer.Dial(addr, time.Until(deadline))
 		if err == nil || !errors.Is(err, syscall.ECONNREFUSED) || time.Until(deadline) < redialInterval {
 			return conn, err
 		}
 		t := time.NewTimer(redialInterval)
 		select {
 		case <-t.C:
-		case <-l.stop:
+		case <-l.Stop:
 			t.Stop()
 			return nil, err
 		}

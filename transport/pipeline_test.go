@@ -1,4 +1,4 @@
-package cluster
+package transport
 
 import (
 	"context"
@@ -55,8 +55,8 @@ func (t *libraryPipelines) closePipelines() {
 
 var replicationTransports = []replicationTransport{
 	{name: "library pipeline", wrap: func(t *raft.NetworkTransport) raft.Transport { return &libraryPipelines{NetworkTransport: t} }, stalls: true},
-	{name: "ending pipeline", wrap: func(t *raft.NetworkTransport) raft.Transport { return pipelined{t} }},
-	{name: "no pipeline", wrap: func(t *raft.NetworkTransport) raft.Transport { return unpipelined{t} }},
+	{name: "ending pipeline", wrap: func(t *raft.NetworkTransport) raft.Transport { return Pipelined{t} }},
+	{name: "no pipeline", wrap: func(t *raft.NetworkTransport) raft.Transport { return Unpipelined{t} }},
 }
 
 func newLoopbackTransport(t *testing.T) *raft.NetworkTransport {
@@ -253,7 +253,9 @@ type replicaNode struct {
 func startReplicaNode(t *testing.T, id string, v replicationTransport) *replicaNode {
 	t.Helper()
 	n := &replicaNode{logs: &refusingLogStore{InmemStore: raft.NewInmemStore()}, trans: newLoopbackTransport(t)}
-	rc := fastRaftConfig()
+	rc := raft.DefaultConfig()
+	rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = 100*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond
+	rc.CommitTimeout = 5 * time.Millisecond
 	rc.LocalID = raft.ServerID(id)
 	rc.Logger = hclog.NewNullLogger()
 	rc.SnapshotThreshold, rc.SnapshotInterval = 1<<40, time.Hour

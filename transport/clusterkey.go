@@ -1,4 +1,4 @@
-package cluster
+package transport
 
 import (
 	"bytes"
@@ -32,16 +32,16 @@ var errKeyRejected = errors.New("cluster key challenge failed")
 
 // LoadClusterKey reads the shared cluster key: the file's content with
 // surrounding white space removed, at least MinClusterKeyLen bytes.
-// Problems are ErrBadConfig naming the file.
+// Problems are errors naming the file.
 func LoadClusterKey(path string) ([]byte, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: cluster key: %w", ErrBadConfig, err)
+		return nil, fmt.Errorf("cluster key: %w", err)
 	}
 	key := bytes.TrimSpace(raw)
 	if len(key) < MinClusterKeyLen {
-		return nil, fmt.Errorf("%w: cluster key file %s holds %d bytes, need at least %d (e.g. openssl rand -hex 32)",
-			ErrBadConfig, path, len(key), MinClusterKeyLen)
+		return nil, fmt.Errorf("cluster key file %s holds %d bytes, need at least %d (e.g. openssl rand -hex 32)",
+			path, len(key), MinClusterKeyLen)
 	}
 	return key, nil
 }
