@@ -49,3 +49,16 @@ func TestCommands_RefusesUnsetVariables(t *testing.T) {
 		t.Fatalf("errs = %v", errs)
 	}
 }
+
+func TestLinks_AnchorsAsGitHubMakesThem(t *testing.T) {
+	src := "# Raft timers, failover and `--raft-multiplier`\n\n## Logs\n\n## Logs\n\nSee [x](other.md#a) and [y](#logs-1).\n"
+	links, anchors := Links("d.md", []byte(src))
+	for _, want := range []string{"raft-timers-failover-and---raft-multiplier", "logs", "logs-1"} {
+		if !anchors[want] {
+			t.Errorf("no anchor %q in %v", want, anchors)
+		}
+	}
+	if len(links) != 2 || links[0].Dest != "other.md#a" || links[1].Dest != "#logs-1" {
+		t.Errorf("links = %+v", links)
+	}
+}

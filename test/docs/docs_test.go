@@ -224,3 +224,51 @@ func TestDeploy_SystemdUnitParses(t *testing.T) {
 		}
 	}
 }
+
+// TestDocs_LinksResolve checks every relative link of README.md and docs/:
+// the file exists and, for a Markdown file, so does the heading it names.
+func TestDocs_LinksResolve(t *testing.T) {
+	files, err := docsamples.MarkdownFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]map[string]bool{}
+	var links []docsamples.Link
+	for _, f := range files {
+		src, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, a := docsamples.Links(f, src)
+		links, anchors[f] = append(links, l...), a
+	}
+	for _, l := range links {
+		if strings.Contains(l.Dest, "://") || strings.HasPrefix(l.Dest, "mailto:") {
+			continue
+		}
+		path, frag, _ := strings.Cut(l.Dest, "#")
+		target := l.File
+		if path != "" {
+			target = filepath.ToSlash(filepath.Join(filepath.Dir(l.File), path))
+			if _, err := os.Stat(filepath.Join(root, target)); err != nil {
+				t.Errorf("%s: %v", l.Where(), err)
+				continue
+			}
+		}
+		if frag == "" || !strings.HasSuffix(target, ".md") {
+			continue
+		}
+		a, ok := anchors[target]
+		if !ok {
+			src, err := os.ReadFile(filepath.Join(root, target))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, a = docsamples.Links(target, src)
+			anchors[target] = a
+		}
+		if !a[frag] {
+			t.Errorf("%s: no heading #%s in %s", l.Where(), frag, target)
+		}
+	}
+}
