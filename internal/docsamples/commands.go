@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -82,7 +83,10 @@ func documentCommands(root string, blocks []Block, wrapped []string) ([]Command,
 	var errs []error
 	var current Block
 	var stderr bytes.Buffer
+	var mu sync.Mutex // the two sides of a pipeline run at once
 	record := func(ctx context.Context, args []string) error {
+		mu.Lock()
+		defer mu.Unlock()
 		hc := interp.HandlerCtx(ctx)
 		c := Command{Block: current, Line: current.Line + int(hc.Pos.Line()) - 1, Args: args, Env: map[string]string{}, Dir: relDir(root, hc.Dir)}
 		hc.Env.Each(func(name string, vr expand.Variable) bool {
@@ -125,6 +129,14 @@ func documentCommands(root string, blocks []Block, wrapped []string) ([]Command,
 			errs = append(errs, fmt.Errorf("%s: shell syntax: %w", b.Where(), err))
 			continue
 		}
+		// Nothing runs, so a background job may as well finish first; it
+		// then belongs to its block and comes in order.
+		syntax.Walk(file, func(n syntax.Node) bool {
+			if st, ok := n.(*syntax.Stmt); ok {
+				st.Background = false
+			}
+			return true
+		})
 		if err := runner.Run(context.Background(), file); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w: %s", b.Where(), err, strings.TrimSpace(stderr.String())))
 		}
