@@ -2,8 +2,12 @@ package docs
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +19,7 @@ import (
 	"github.com/raftns/raftns/internal/docsamples"
 	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/body"
+	yamlv3 "gopkg.in/yaml.v3"
 	"sigs.k8s.io/yaml"
 )
 
@@ -169,30 +174,75 @@ func parseProperties(text string) error {
 	return nil
 }
 
-// TestDeploy_PropertiesFilesParse reads every properties and .conf sample
-// under deploy/ as Java properties (raftns's own are also started in
-// cmd/raftns).
-func TestDeploy_PropertiesFilesParse(t *testing.T) {
-	var files []string
-	for _, pattern := range []string{"*.properties", "*.conf"} {
-		m, err := filepath.Glob(filepath.Join(root, "deploy", "*", pattern))
+// TestDeploy_EverySampleParses reads every file under deploy/ with the
+// parser of its kind: YAML (every document), JSON, XML, Java properties
+// (.properties, .conf) and systemd units. Go files, the Dockerfile (built
+// by cmd/raftns's tests) and Helm templates (rendered by deploy's tests)
+// are checked elsewhere; a file of any other kind fails, so a new sample
+// gets a parser here.
+func TestDeploy_EverySampleParses(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir(filepath.Join(root, "deploy"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		t.Fatal("no properties sample under deploy/")
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+		if d.IsDir() {
+			if d.Name() == "templates" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".go") || d.Name() == "Dockerfile" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		if err := parseProperties(string(data)); err != nil {
-			t.Errorf("%s: %v", f, err)
+		n++
+		if err := parseDeployFile(path, data); err != nil {
+			t.Errorf("%s: %v", path, err)
 		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("walking deploy/: %v (%d samples)", err, n)
 	}
+}
+
+func parseDeployFile(path string, data []byte) error {
+	switch filepath.Ext(path) {
+	case ".yaml", ".yml":
+		dec := yamlv3.NewDecoder(bytes.NewReader(data))
+		for {
+			var v any
+			if err := dec.Decode(&v); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+		}
+	case ".json":
+		if !json.Valid(data) {
+			return fmt.Errorf("not valid JSON")
+		}
+		return nil
+	case ".xml":
+		dec := xml.NewDecoder(bytes.NewReader(data))
+		for {
+			if _, err := dec.Token(); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+		}
+	case ".properties", ".conf":
+		return parseProperties(string(data))
+	case ".service":
+		_, err := unit.DeserializeOptions(bytes.NewReader(data))
+		return err
+	}
+	return fmt.Errorf("no parser for this kind of sample; add one to parseDeployFile")
 }
 
 // TestDeploy_SystemdUnitParses reads every unit file under deploy/ with
