@@ -182,6 +182,12 @@ func defaultConfig() *config {
 			namesrv.PropSupportActingMaster:               "false",
 			namesrv.PropDeleteTopicWithBrokerRegistration: "false",
 			namesrv.PropNotifyMinBrokerIDChanged:          "false",
+			namesrv.PropClusterTest:                       "false",
+			namesrv.PropProductEnvName:                    "center",
+			namesrv.PropProductionNamesrvAddr:             "",
+			namesrv.PropNamesrvAddr:                       "",
+			namesrv.PropNamesrvDomain:                     "",
+			namesrv.PropNamesrvDomainSubgroup:             "nsaddr",
 		},
 	}
 }
@@ -198,7 +204,7 @@ var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "clusterAdve
 // namesrvBoolKeys are reference keys whose values must parse as booleans.
 var namesrvBoolKeys = []string{namesrv.PropOrderMessageEnable, namesrv.PropReturnOrderTopicConfigToBroker,
 	namesrv.PropEnableAllTopicList, namesrv.PropEnableTopicList, namesrv.PropSupportActingMaster,
-	namesrv.PropDeleteTopicWithBrokerRegistration, namesrv.PropNotifyMinBrokerIDChanged}
+	namesrv.PropDeleteTopicWithBrokerRegistration, namesrv.PropNotifyMinBrokerIDChanged, namesrv.PropClusterTest}
 
 // parseConfig builds the effective configuration from args.
 func parseConfig(args []string, stderr io.Writer) (*config, error) {
