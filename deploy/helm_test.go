@@ -141,14 +141,23 @@ func argValue(args []string, prefix string) string {
 	return ""
 }
 
-func TestHelmChartRefusesFewerReplicasThanInitialMembers(t *testing.T) {
-	dir := t.TempDir()
-	values := filepath.Join(dir, "values.yaml")
-	if err := writeFile(values, "replicas: 2\ninitialMembers: 3\n"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := RenderChart(ChartDir, values, "r", "ns"); err == nil || !strings.Contains(err.Error(), "initialMembers") {
-		t.Fatalf("err = %v, want one naming initialMembers", err)
+// TestHelmChartRefusesBadValues shows that values the members could not
+// run with fail the rendering, naming the value: by the template's own
+// check and by values.schema.json.
+func TestHelmChartRefusesBadValues(t *testing.T) {
+	for _, tc := range []struct{ values, want string }{
+		{"replicas: 2\ninitialMembers: 3\n", "initialMembers"},
+		{"antiAffinity: sometimes\n", "antiAffinity"},
+		{"ports:\n  namesrv: 70000\n  cluster: 9866\n  admin: 9856\n  nsaddr: 8080\n", "namesrv"},
+		{"logLevel: loud\n", "logLevel"},
+	} {
+		values := filepath.Join(t.TempDir(), "values.yaml")
+		if err := writeFile(values, tc.values); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := RenderChart(ChartDir, values, "r", "ns"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("values %q: err = %v, want one naming %s", tc.values, err, tc.want)
+		}
 	}
 }
 
