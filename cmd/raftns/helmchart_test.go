@@ -5,11 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	appsv1 "k8s.io/api/apps/v1"
-	"sigs.k8s.io/yaml"
-
-	"github.com/raftns/raftns/deploy"
 )
 
 // TestHelmChartArgsStart renders the Helm chart with its default and its
@@ -17,26 +12,8 @@ import (
 // configuration code ($(POD_NAME) replaced by the pod's name): each member
 // would start, advertising a distinct client address.
 func TestHelmChartArgsStart(t *testing.T) {
-	chart := filepath.Join("..", "..", "deploy", deploy.ChartDir)
-	for _, values := range []string{"", filepath.Join(chart, "values-production.yaml")} {
-		streams, err := deploy.RenderChart(chart, values, "raftns", "ns")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sts *appsv1.StatefulSet
-		for _, s := range streams {
-			for _, doc := range strings.Split(s, "\n---") {
-				if strings.Contains(doc, "kind: StatefulSet") {
-					sts = &appsv1.StatefulSet{}
-					if err := yaml.Unmarshal([]byte(doc), sts); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-		}
-		if sts == nil || sts.Spec.Replicas == nil {
-			t.Fatalf("values %q: no StatefulSet with replicas rendered", values)
-		}
+	for _, values := range []string{"", filepath.Join(chartDir, "values-production.yaml")} {
+		sts, _ := renderedChart(t, values)
 		clientAddrs := map[string]bool{}
 		for i := 0; i < int(*sts.Spec.Replicas); i++ {
 			pod := sts.Name + "-" + strconv.Itoa(i)
