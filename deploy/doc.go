@@ -1,4 +1,5 @@
-// Package deploy holds no code: its tests check the packaging and
-// monitoring files in this directory (alert rules with promtool, the
-// compose file, the Kubernetes manifests decoded into the API types).
+// Package deploy holds the packaging and monitoring files in this
+// directory and renders the Helm chart (RenderChart) for tests; its tests
+// check every file (alert rules with promtool, the compose file, the
+// Kubernetes manifests and the rendered chart decoded into the API types).
 package deploy

@@ -20,6 +20,7 @@ type manifests struct {
 	statefulSets []*appsv1.StatefulSet
 	services     []*corev1.Service
 	pdbs         []*policyv1.PodDisruptionBudget
+	secrets      []*corev1.Secret
 }
 
 // decodeManifests decodes every document of every file in dir strictly
@@ -38,13 +39,21 @@ func decodeManifests(dir string) (*manifests, error) {
 		if err != nil {
 			return nil, err
 		}
-		for i, doc := range splitDocuments(data) {
-			if err := m.decode(doc); err != nil {
-				return nil, fmt.Errorf("%s document %d: %w", f, i+1, err)
-			}
+		if err := m.decodeStream(f, data); err != nil {
+			return nil, err
 		}
 	}
 	return m, nil
+}
+
+// decodeStream decodes every document of one YAML stream, named what.
+func (m *manifests) decodeStream(what string, data []byte) error {
+	for i, doc := range splitDocuments(data) {
+		if err := m.decode(doc); err != nil {
+			return fmt.Errorf("%s document %d: %w", what, i+1, err)
+		}
+	}
+	return nil
 }
 
 func splitDocuments(data []byte) [][]byte {
@@ -79,6 +88,10 @@ func (m *manifests) decode(doc []byte) error {
 		var o corev1.Service
 		m.services = append(m.services, &o)
 		return strict(&o)
+	case "v1 Secret":
+		var o corev1.Secret
+		m.secrets = append(m.secrets, &o)
+		return strict(&o)
 	case "policy/v1 PodDisruptionBudget":
 		var o policyv1.PodDisruptionBudget
 		m.pdbs = append(m.pdbs, &o)
@@ -92,6 +105,20 @@ func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := checkMembers(t, m, 3)
+	if !containsArg(c.Args, "--id=$(POD_NAME)") {
+		t.Fatalf("the member ID must come from the pod name: %v", c.Args)
+	}
+}
+
+// checkMembers checks what every way of running members on Kubernetes
+// must hold: one StatefulSet of replicas pods behind a headless Service
+// (stable DNS names), a client Service of ready members, a disruption
+// budget of one, probes on named ports, the data dir on a volume claim,
+// and arguments that only refer to the pod's name. It returns the member
+// container.
+func checkMembers(t *testing.T, m *manifests, replicas int32) corev1.Container {
+	t.Helper()
 	if len(m.statefulSets) != 1 || len(m.services) != 2 || len(m.pdbs) != 1 {
 		t.Fatalf("want one StatefulSet, two Services and one PodDisruptionBudget; got %d, %d, %d", len(m.statefulSets), len(m.services), len(m.pdbs))
 	}
@@ -106,8 +133,8 @@ func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
 	if sts.Spec.ServiceName != svc.Name {
 		t.Fatalf("StatefulSet serviceName %q is not the headless service %q", sts.Spec.ServiceName, svc.Name)
 	}
-	if sts.Spec.Replicas == nil || *sts.Spec.Replicas != 3 {
-		t.Fatalf("want 3 replicas, got %v", sts.Spec.Replicas)
+	if sts.Spec.Replicas == nil || *sts.Spec.Replicas != replicas {
+		t.Fatalf("want %d replicas, got %v", replicas, sts.Spec.Replicas)
 	}
 	if sts.Spec.PodManagementPolicy != appsv1.ParallelPodManagement {
 		t.Fatalf("pods must start in parallel so the initial members can meet")
@@ -184,9 +211,7 @@ func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
 			t.Fatalf("argument refers to $(%s), which is not the pod name from the downward API", ref[1])
 		}
 	}
-	if !containsArg(c.Args, "--id=$(POD_NAME)") {
-		t.Fatalf("the member ID must come from the pod name: %v", c.Args)
-	}
+	return c
 }
 
 // checkClientService checks the Service brokers and clients use: a

@@ -37,6 +37,9 @@ type statefulSetPods struct {
 	sts   *appsv1.StatefulSet
 	c     corev1.Container
 	addrs []podAddrs
+	// files maps a file the pod sees (a mounted Secret's key) to the local
+	// file standing in for it.
+	files map[string]string
 }
 
 func loadStatefulSet(t *testing.T, maxPods int) *statefulSetPods {
@@ -49,7 +52,13 @@ func loadStatefulSet(t *testing.T, maxPods int) *statefulSetPods {
 	if err := yaml.Unmarshal(data, &sts); err != nil {
 		t.Fatal(err)
 	}
-	p := &statefulSetPods{sts: &sts, c: sts.Spec.Template.Spec.Containers[0]}
+	return podsOf(t, &sts, maxPods)
+}
+
+// podsOf gives up to maxPods pods of sts loopback stand-ins for their ports.
+func podsOf(t *testing.T, sts *appsv1.StatefulSet, maxPods int) *statefulSetPods {
+	t.Helper()
+	p := &statefulSetPods{sts: sts, c: sts.Spec.Template.Spec.Containers[0]}
 	for i := 0; i < maxPods; i++ {
 		a := podAddrs{}
 		for _, port := range p.c.Ports {
@@ -90,6 +99,8 @@ func (p *statefulSetPods) args(t *testing.T, i int, dataDir string) []string {
 		switch {
 		case name == "--data-dir":
 			value = dataDir
+		case p.files[value] != "":
+			value = p.files[value]
 		case unspecified.MatchString(value):
 			port, _ := strconv.Atoi(unspecified.FindStringSubmatch(value)[2])
 			value = p.addr(t, i, int32(port))
