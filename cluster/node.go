@@ -265,7 +265,7 @@ func (n *Node) IsLeader() bool { return n.raft.State() == raft.Leader }
 func (n *Node) LeaderReady() bool { return n.tenure.inOffice() }
 
 // Ready reports whether this member may serve client reads, and why not
-// (docs/design.md, "Readiness"): it has heard from a leader, has applied what the
+// (docs/contributors/design.md, "Readiness"): it has heard from a leader, has applied what the
 // leader had committed, is in the configuration, and its leader contact is
 // fresher than MaxStale; a leader is ready once it has taken office. It is a
 // single atomic load: every client read asks.
@@ -281,7 +281,7 @@ func (n *Node) Leader() (id, addr string) {
 }
 
 // Shutdown leaves gracefully: a leader hands leadership to another voter
-// first (docs/design.md, "Membership"), then Raft stops and the ports close.
+// first (docs/contributors/design.md, "Membership"), then Raft stops and the ports close.
 func (n *Node) Shutdown() error {
 	var err error
 	n.shutdownOnce.Do(func() {

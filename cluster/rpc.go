@@ -20,7 +20,7 @@ const forwardMethod = "Forward"
 // ForwardArgs carries a broker- or client-originated write from a follower
 // to the leader. Only commands the fsm registry marks Forwardable are
 // accepted; expiries and member-directory changes are the leader's own
-// decisions (docs/design.md, "Leader-only liveness").
+// decisions (docs/contributors/design.md, "Leader-only liveness").
 type ForwardArgs struct {
 	From    string
 	Command []byte // fsm.Encode output

@@ -66,7 +66,7 @@ type Config struct {
 	ACL      *acl.Checker
 	Observer Observer
 	Logger   hclog.Logger
-	// Controller configures the RocketMQ 5 controller (docs/controller.md).
+	// Controller configures the RocketMQ 5 controller (docs/operators/controller.md).
 	Controller ControllerConfig
 }
 

@@ -18,7 +18,7 @@ import (
 // in-flight queue fills, and AppendEntries blocks without end. Heartbeats
 // go on, so the follower never calls an election and never gets another
 // entry until the leader changes. The process chaos test hit this after
-// full-disk faults under load (docs/reliability.md).
+// full-disk faults under load (docs/contributors/reliability.md).
 //
 // endingPipeline sits between the transport's pipeline and Raft: it hands
 // every response on to Raft and, after handing on one that Raft stops at,

@@ -278,14 +278,19 @@ func startReplicaNode(t *testing.T, id string, v replicationTransport) *replicaN
 // TestReplicationAfterRefusedAppends: a follower whose log store refuses
 // appends for short spells (a disk that fills up and is freed) while the
 // leader takes a steady stream of writes must get every entry once its
-// store accepts them again. The library's pipeline loses the follower
-// until the leader changes; RaftNS's ending pipeline and replication
-// without a pipeline both recover.
+// store accepts them again: RaftNS's ending pipeline and replication
+// without a pipeline both recover. The library's pipeline is left out:
+// whether it loses the follower here depends on timing (it often does,
+// not always, on a loaded machine); TestPipelineRefusedAppendWakesSender
+// shows its stall deterministically.
 func TestReplicationAfterRefusedAppends(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs three Raft nodes under load for several seconds")
 	}
 	for _, v := range replicationTransports {
+		if v.stalls {
+			continue
+		}
 		t.Run(v.name, func(t *testing.T) {
 			leader := startReplicaNode(t, "n1", v)
 			ok, slow := startReplicaNode(t, "n2", v), startReplicaNode(t, "n3", v)
@@ -343,18 +348,9 @@ func TestReplicationAfterRefusedAppends(t *testing.T) {
 				got, _ := slow.logs.LastIndex()
 				return got >= want, nil
 			}
-			if !v.stalls {
-				if err := poll.Until(context.Background(), 10*time.Second, 10*time.Millisecond, "the follower to catch up", caughtUp); err != nil {
-					got, _ := slow.logs.LastIndex()
-					t.Fatalf("%v: follower at %d, leader at %d", err, got, want)
-				}
-				return
-			}
-			if err := poll.Until(context.Background(), 3*time.Second, 10*time.Millisecond, "the follower to catch up", caughtUp); err == nil {
-				t.Fatalf("the library's pipeline recovered from %d refused appends: has issue #612 been fixed upstream?", spells)
-			}
-			if leader.raft.State() != raft.Leader {
-				t.Fatal("leadership moved; the stall was not shown")
+			if err := poll.Until(context.Background(), 10*time.Second, 10*time.Millisecond, "the follower to catch up", caughtUp); err != nil {
+				got, _ := slow.logs.LastIndex()
+				t.Fatalf("%v: follower at %d, leader at %d", err, got, want)
 			}
 		})
 	}

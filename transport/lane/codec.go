@@ -7,7 +7,7 @@ import (
 	"io"
 )
 
-// The forward lane's wire format (docs/design.md, "The forward lane"). A
+// The forward lane's wire format (docs/contributors/design.md, "The forward lane"). A
 // connection opens with the cluster port's forward-lane byte and a hello,
 // then carries frames both ways, any number in flight, answered in any
 // order:

@@ -7,7 +7,7 @@
 // figures and how far they move from run to run.
 //
 //	bin/raftns-bench compare -rounds 3 -duration 5s -json > run.json
-//	go run docs/plot/ratios.go run1.json run2.json ... > docs/plot/compare-ratios.svg
+//	go run docs/contributors/plot/ratios.go run1.json run2.json ... > docs/contributors/plot/compare-ratios.svg
 //
 // With no file arguments it reads the reports from standard input, one JSON
 // value after another. Only the standard library is used; the output

@@ -6,7 +6,7 @@
 // with one line per member over the run's minutes.
 //
 //	make soak SOAK_DURATION=60m SOAK_OUT=soak-out/samples.csv
-//	go run docs/plot/soak.go soak-out/samples.csv > docs/plot/soak.svg
+//	go run docs/contributors/plot/soak.go soak-out/samples.csv > docs/contributors/plot/soak.svg
 //
 // Only the standard library is used; the output depends on the input
 // alone.
