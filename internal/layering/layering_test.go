@@ -37,7 +37,7 @@ var layers = []struct {
 	{"snapshots", 80},
 	{"internal/launch", 90},
 	{"internal/", 95},
-	{"internal/adminapi", 96}, {"internal/feature", 96},
+	{"internal/adminapi", 96}, {"internal/feature", 96}, {"internal/poll", 96},
 	{"internal/buildinfo", 97}, {"transport/tlstest", 97},
 }
 
