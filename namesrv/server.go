@@ -68,6 +68,9 @@ type Config struct {
 	Logger   hclog.Logger
 	// Controller configures the RocketMQ 5 controller (docs/operators/controller.md).
 	Controller ControllerConfig
+	// Production, when set, answers route queries for topics this cluster
+	// does not hold while the clusterTest setting is on.
+	Production ProductionRoutes
 }
 
 // ControllerConfig switches the controller on and holds its settings.
