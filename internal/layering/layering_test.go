@@ -27,6 +27,7 @@ var layers = []struct {
 	{"cmd/", 0}, {"bench/", 0}, {"test/", 0}, {"deploy", 0}, {"docs/", 0},
 	{"bench/rawserve", 5},
 	{"httpapi", 10},
+	{"namesrv/production", 15},
 	{"namesrv", 20},
 	{"cluster/controller", 30}, {"client/nscompare", 30},
 	{"cluster/clustertest", 35},
