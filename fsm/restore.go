@@ -93,55 +93,19 @@ type restorer struct {
 	needs string
 }
 
+// record restores one record of a kind snapshotRecords registers; any
+// other kind is from a newer release.
 func (rs *restorer) record(typ uint8, payload []byte) error {
 	var err error
-	switch typ {
-	case recCluster:
-		err = restoreInto(payload, rs.cluster)
-	case recBroker:
-		err = restoreInto(payload, rs.broker)
-	case recTopic:
-		err = restoreInto(payload, rs.topic)
-	case recRegistration:
-		err = restoreInto(payload, rs.registration)
-	case recFilter:
-		err = restoreInto(payload, rs.filter)
-	case recMapping:
-		err = restoreInto(payload, rs.mapping)
-	case recKVNamespace:
-		err = restoreInto(payload, rs.kvNamespace)
-	case recKV:
-		err = restoreInto(payload, rs.kv)
-	case recMember:
-		err = restoreInto(payload, rs.member)
-	case recMinIDNotice:
-		err = restoreInto(payload, rs.minIDNotice)
-	case recReplicaGroup:
-		err = restoreInto(payload, rs.replicaGroup)
-	case recSession:
-		err = restoreInto(payload, rs.session)
-	case recClusterVersion:
-		err = restoreInto(payload, rs.clusterVersion)
-	case recDrainingMember:
-		err = restoreInto(payload, rs.drainingMember)
-	case recAudit:
-		err = restoreInto(payload, rs.auditRecord)
-	default:
+	if r, ok := snapshotRecordByType[typ]; ok {
+		err = r.restore(rs, payload)
+	} else {
 		err = &feature.TooNewError{What: fmt.Sprintf("snapshot record type %d", typ), Needs: rs.needs}
 	}
 	if err != nil {
 		return fmt.Errorf("%w: type %d: %w", ErrSnapshotRecord, typ, err)
 	}
 	return nil
-}
-
-// restoreInto decodes a payload into a fresh T and hands it to add.
-func restoreInto[T any](payload []byte, add func(*T) error) error {
-	var v T
-	if err := decodeMsgpack(payload, &v); err != nil {
-		return err
-	}
-	return add(&v)
 }
 
 func duplicate(what string, key any) error { return fmt.Errorf("duplicate %s %v", what, key) }

@@ -2,6 +2,7 @@ package fsm
 
 // Snapshot record types. They live in snapshots on disk: only ever add new
 // values; a retired one stays declared with a COMPAT reader in restore.go.
+// Each is registered once in snapshotRecords (record_registry.go).
 const (
 	recMeta         uint8 = 1  // metaRecord, always first
 	recCluster      uint8 = 2  // clusterRecord
@@ -76,16 +77,14 @@ type kvRecord struct{ Namespace, Key, Value string }
 type emitFunc func(recType uint8, v any) error
 
 // walk emits every table of s as records in a canonical order (tables in
-// record-type order, keys sorted), which makes snapshots and digests
-// deterministic. It reads s only.
+// record-type order as snapshotRecords lists them, keys sorted), which makes
+// snapshots and digests deterministic. It reads s only.
 func (s *state) walk(emit emitFunc) error {
-	steps := []func(emitFunc) error{
-		s.walkClusters, s.walkBrokers, s.walkTopics, s.walkRegistrations,
-		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers, s.walkMinIDNotices, s.walkReplicaGroups,
-		s.walkSessions, s.walkClusterVersion, s.walkDraining, s.walkAudit,
-	}
-	for _, step := range steps {
-		if err := step(emit); err != nil {
+	for _, r := range snapshotRecords {
+		if r.walk == nil {
+			continue
+		}
+		if err := r.walk(s, emit); err != nil {
 			return err
 		}
 	}

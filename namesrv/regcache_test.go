@@ -48,11 +48,13 @@ func registerRequest(t testing.TB, topics int, counter int64) *remoting.Command 
 			"bodyCrc32": strconv.Itoa(int(crc32.ChecksumIEEE(raw) & 0x7FFFFFFF))}}
 }
 
-func TestRegistrationCache_RecognisesOnlyTheSameRegistrationAtTheSameGeneration(t *testing.T) {
+// countingServer is a server on a countingCluster and a send that fails
+// the test unless a registration is answered with SUCCESS.
+func countingServer(t *testing.T) (*Server, *countingCluster, func(*remoting.Command) *remoting.Command) {
 	cc := &countingCluster{benchCluster: &benchCluster{f: fsm.New(hclog.NewNullLogger())}, registered: map[fsm.BrokerKey]bool{}}
 	s := New(DefaultConfig(), cc)
 	conn := &remoting.Conn{}
-	send := func(r *remoting.Command) *remoting.Command {
+	return s, cc, func(r *remoting.Command) *remoting.Command {
 		t.Helper()
 		resp := s.ServeRemoting(context.Background(), conn, r)
 		if resp.Code != remoting.Success {
@@ -60,6 +62,11 @@ func TestRegistrationCache_RecognisesOnlyTheSameRegistrationAtTheSameGeneration(
 		}
 		return resp
 	}
+}
+
+func TestRegistrationCache_RecognisesOnlyTheSameRegistrationAtTheSameGeneration(t *testing.T) {
+	s, cc, send := countingServer(t)
+	conn := &remoting.Conn{}
 	want := func(step string, decoded, recognised int) {
 		t.Helper()
 		if cc.decoded != decoded || cc.recognised != recognised {

@@ -9,6 +9,17 @@ import (
 	"github.com/hashicorp/raft"
 )
 
+// RaftLayer is the raft.StreamLayer of the cluster port.
+type RaftLayer struct {
+	*ChanListener
+	Dialer Dialer
+}
+
+// Dial opens a Raft connection to a member's cluster port.
+func (l RaftLayer) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
+	return l.Dialer.Dial(string(addr), ProtoRaft, timeout)
+}
+
 // redialInterval is how often a refused Raft connection is tried again
 // within one dial.
 const redialInterval = 100 * time.Millisecond

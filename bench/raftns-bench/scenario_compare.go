@@ -22,9 +22,8 @@ import (
 //   - route reads on that member against a server answering every request
 //     with the same precomputed route body.
 //
-// The raw Raft nodes and the read ceiling run from the members' own binary
-// (`raftns serve-raw`), so that code layout is the same on both sides of a
-// ratio.
+// The raw Raft nodes and the read ceiling run from this program
+// (`raftns-bench serve-raw`, package bench/rawserve).
 //
 // Every figure is measured in each round, the figures interleaved (every
 // other round in reverse order), and the median over the rounds is
