@@ -24,7 +24,8 @@ var layers = []struct {
 	prefix string
 	rank   int
 }{
-	{"cmd/", 0}, {"bench/", 0}, {"test/", 0}, {"deploy", 0}, {"docs/", 0},
+	{"cmd/", 0}, {"bench/", 0}, {"test/", 0}, {"docs/", 0},
+	{"deploy", 5},
 	{"bench/rawserve", 5},
 	{"httpapi", 10},
 	{"namesrv/production", 15},
