@@ -31,6 +31,7 @@ func (f *FSM) Restore(rc io.ReadCloser) error {
 	if f.changeObserver != nil {
 		f.changeObserver.Changed(meta.AppliedIndex, nil, len(st.audit.recs) > 0)
 	}
+	f.tellSettings(st, "")
 	f.mu.Unlock()
 	f.logger.Info("snapshot restored", "index", meta.AppliedIndex,
 		"brokers", len(st.regs), "topics", len(st.topics))
@@ -125,6 +126,8 @@ func (rs *restorer) record(typ uint8, payload []byte) error {
 		err = restoreInto(payload, rs.drainingMember)
 	case recAudit:
 		err = restoreInto(payload, rs.auditRecord)
+	case recSettings:
+		err = restoreInto(payload, rs.settingsRecord)
 	default:
 		err = &feature.TooNewError{What: fmt.Sprintf("snapshot record type %d", typ), Needs: rs.needs}
 	}
