@@ -212,3 +212,12 @@ func settingsSubject(c *SetSettings) AuditRecord {
 	}
 	return AuditRecord{Kind: AuditConfigUpdate, Detail: what + ": " + SettingsDetail(c.Values)}
 }
+
+// SettingsFrom returns the settings the cluster holds for scope and the
+// member whose seed began them ("" when an update did).
+func (f *FSM) SettingsFrom(scope string) (map[string]string, string) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	cur := f.st.settings[scope]
+	return maps.Clone(cur.values), cur.from
+}
