@@ -189,6 +189,10 @@ func (rs *restorer) settingsRecord(r *settingsRecord) error {
 // the audit trail or logs: only that they changed is.
 var secretSetting = regexp.MustCompile(`(?i)secret|password|passwd|token|credential|accesskey|private`)
 
+// SecretSetting reports a setting name whose value is never shown: only
+// that it changed is.
+func SecretSetting(key string) bool { return secretSetting.MatchString(key) }
+
 // SettingsDetail lists key=value pairs in key order, hiding the values of
 // secret-looking keys.
 func SettingsDetail(values map[string]string) string {
@@ -196,7 +200,7 @@ func SettingsDetail(values map[string]string) string {
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
 		v := values[k]
-		if secretSetting.MatchString(k) {
+		if SecretSetting(k) {
 			v = "(hidden)"
 		}
 		parts = append(parts, fmt.Sprintf("%s=%s", k, v))

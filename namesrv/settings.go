@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 )
 
@@ -242,6 +243,14 @@ func (s *Settings) Runtime() map[string]string {
 	return out
 }
 
+// hidden replaces a secret value; an empty one stays empty.
+func hidden(v string) string {
+	if v == "" {
+		return v
+	}
+	return "(hidden)"
+}
+
 // table lists every key of the settings with its kind, its effective
 // value and the member's own, for scope.
 func (s *Settings) table(scope string) []adminapi.Setting {
@@ -253,6 +262,9 @@ func (s *Settings) table(scope string) []adminapi.Setting {
 	for _, k := range keys {
 		st := adminapi.Setting{Scope: scope, Key: k, Kind: adminapi.SettingClusterWide, Value: props[k]}
 		st.Own, st.HasOwn = s.local[k]
+		if fsm.SecretSetting(k) {
+			st.Value, st.Own = hidden(st.Value), hidden(st.Own)
+		}
 		if s.isProtected(k, s.local) {
 			st.Kind = adminapi.SettingMemberLocal
 		} else if _, ok := s.cluster[k]; ok {
