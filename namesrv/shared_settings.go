@@ -95,6 +95,7 @@ func (s *Server) runSeeder(stop <-chan struct{}) {
 				continue
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.WriteTimeout)
+			ctx = cluster.WithCaller(ctx, cluster.Caller{Who: cluster.CallerLeader})
 			if err := s.seedSettings(ctx, settings, scope); err != nil {
 				s.logger.Warn("settings not yet adopted by the cluster, will retry", "scope", scope, "error", err)
 			}
