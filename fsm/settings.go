@@ -208,9 +208,13 @@ func SettingsDetail(values map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// settingsSubject is a SetSettings entry's audit record.
+// settingsSubject is a SetSettings entry's audit record, named as the
+// records of updates refused before they became entries.
 func settingsSubject(c *SetSettings) AuditRecord {
 	what := c.Scope
+	if what == SettingsNamesrv {
+		what = "name server"
+	}
 	if c.Seed {
 		what += " (seed from " + c.From + ")"
 	}

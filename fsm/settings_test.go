@@ -120,7 +120,7 @@ func TestSettings_RestoreRefusesBadRecords(t *testing.T) {
 
 func TestSettings_AuditDetailHidesSecrets(t *testing.T) {
 	rec := settingsSubject(&SetSettings{Scope: SettingsNamesrv, Values: map[string]string{"secretKey": "s3", "orderMessageEnable": "true"}})
-	if rec.Kind != AuditConfigUpdate || rec.Detail != "namesrv: orderMessageEnable=true secretKey=(hidden)" {
+	if rec.Kind != AuditConfigUpdate || rec.Detail != "name server: orderMessageEnable=true secretKey=(hidden)" {
 		t.Fatalf("record = %+v", rec)
 	}
 }

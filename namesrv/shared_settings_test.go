@@ -117,7 +117,7 @@ func TestSharedSettings_UpdateThroughOneMemberIsEveryMembers(t *testing.T) {
 		t.Fatalf("config-update records = %+v", recs)
 	}
 	update, refusal := recs[len(recs)-2], recs[len(recs)-1]
-	if update.Detail != "namesrv: orderMessageEnable="+want+" someUnknownKey=kept" || update.Via != follower.node.ID() ||
+	if update.Detail != "name server: orderMessageEnable="+want+" someUnknownKey=kept" || update.Via != follower.node.ID() ||
 		update.Outcome != fsm.OutcomeApplied || !strings.HasPrefix(refusal.Outcome, "refused: dataDir") {
 		t.Fatalf("audit records of the update and the refusal = %+v, %+v", update, refusal)
 	}
