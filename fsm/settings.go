@@ -23,7 +23,7 @@ const (
 const MaxSettingsPerScope = 1024
 
 // SetSettings changes run-time settings of one scope for the whole
-// cluster (docs/operations.md, "Run-time settings"). Values are merged
+// cluster (docs/operators/operations.md, "Run-time settings"). Values are merged
 // into what the scope holds. A Seed is the first value set of a cluster
 // whose members kept settings of their own (the upgrade to the release
 // that replicates them): it applies only while the scope holds nothing.

@@ -24,7 +24,7 @@ release persisted); SOURCE says whether the value served is the cluster's.
 
 get and update read and change the settings through the RocketMQ protocol at
 --namesrv, as mqadmin getNamesrvConfig and updateNamesrvConfig do; diff
-compares the members' own values (docs/operations.md, "Run-time settings").`
+compares the members' own values (docs/operators/operations.md, "Run-time settings").`
 
 func (a *app) configCommand() *cobra.Command {
 	c := group("config", "Settings: their kinds, reading and changing them, and how members differ", configLong,
