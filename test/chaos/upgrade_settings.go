@@ -71,15 +71,18 @@ func RunSettingsUpgrade(oldBin, newBin, dir string) (*SettingsUpgrade, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var leader *member
-	if err := poll.Until(ctx, 30*time.Second, 200*time.Millisecond, "a leader to finalize the upgrade", func() (bool, error) {
-		leader = c.leader(ctx)
-		return leader != nil, nil
+	// A member just restarted may not answer the leader's status probe
+	// yet, and finalizing refuses until every member does: retry.
+	var last error
+	if err := poll.Until(ctx, 30*time.Second, 200*time.Millisecond, "the upgrade finalized", func() (bool, error) {
+		leader := c.leader(ctx)
+		if leader == nil {
+			return false, nil
+		}
+		last = finalize(ctx, leader)
+		return last == nil, nil
 	}); err != nil {
-		return res, err
-	}
-	if err := finalize(ctx, leader); err != nil {
-		return res, err
+		return res, fmt.Errorf("%w: %w", err, last)
 	}
 	err := poll.Until(ctx, 30*time.Second, 200*time.Millisecond, "every member answering one "+settingsKey, func() (bool, error) {
 		values := map[string]bool{}
