@@ -75,6 +75,14 @@ func (s *Server) updateClusterSettings(ctx context.Context, req *remoting.Comman
 	for k, v := range update {
 		values[k] = strings.TrimSpace(v)
 	}
+	held, _ := s.fsm.Settings(scope)
+	if held == nil {
+		held = map[string]string{}
+	}
+	maps.Copy(held, values)
+	if len(held) > fsm.MaxSettingsPerScope {
+		return nil, badRequest(fmt.Sprintf("the cluster holds at most %d %s settings", fsm.MaxSettingsPerScope, what))
+	}
 	if _, err := s.cluster.Apply(ctx, fsm.SetSettingsType, &fsm.SetSettings{Scope: scope, Values: values}); err != nil {
 		return nil, err
 	}

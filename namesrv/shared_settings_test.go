@@ -210,3 +210,18 @@ func TestSeedConflicts_NameEveryOtherMember(t *testing.T) {
 		t.Fatalf("conflicts = %+v, want %+v", got, want)
 	}
 }
+
+// TestSharedSettings_TooManyKeysAreRefused: an update that would make the
+// cluster hold more keys than fsm.MaxSettingsPerScope changes nothing.
+func TestSharedSettings_TooManyKeysAreRefused(t *testing.T) {
+	ts := startTestServer(t, nil)
+	var b strings.Builder
+	for i := range fsm.MaxSettingsPerScope + 1 {
+		b.WriteString("k" + strconv.Itoa(i) + "=v\n")
+	}
+	resp := ts.call(t, req(remoting.UpdateNamesrvConfig, 479, nil, []byte(b.String())))
+	mustCode(t, resp, remoting.SystemError)
+	if got, _ := ts.node.FSM().Settings(fsm.SettingsNamesrv); got["k0"] != "" {
+		t.Fatal("a refused update changed the cluster's settings")
+	}
+}
