@@ -51,7 +51,7 @@ chaos: ## Seeded chaos runs on real processes: CHAOS_RUNS per member count (3 an
 	  -chaos.seed=$(CHAOS_SEED) -chaos.runs=$(CHAOS_RUNS) -chaos.duration=$(CHAOS_DURATION) -chaos.members=3,5 -chaos.out=$(abspath $(CHAOS_OUT))
 
 .PHONY: upgrade-test
-upgrade-test: ## Rolling upgrade on real processes: three members of a previous commit upgraded one at a time to this build under load, one downgraded back (docs/operators/operations.md, "Upgrading")
+upgrade-test: ## Rolling upgrade on real processes: three members of a previous commit upgraded one at a time to this build under load, one downgraded back; three 0.3.0 members with different settings upgraded and finalized to one value (docs/operators/operations.md, "Upgrading")
 	$(GO) test ./test/chaos -run TestUpgrade -v -count=1 -timeout 20m -args -upgrade.run
 
 .PHONY: soak

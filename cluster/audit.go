@@ -56,9 +56,10 @@ type Caller struct {
 const (
 	// CallerAnonymous is a caller that proved no identity.
 	CallerAnonymous = "anonymous"
-	// callerLeader stamps the leader's own decisions (expiries, controller
-	// elections and broker ids decided on the leader's side).
-	callerLeader = "raftns"
+	// CallerLeader stamps the leader's own decisions (expiries, controller
+	// elections, broker ids decided on the leader's side, the first
+	// settings of the cluster).
+	CallerLeader = "raftns"
 )
 
 type callerKey struct{}

@@ -73,7 +73,7 @@ func TestCluster_AuditTrailIsTheSameOnEveryMemberAfterALeaderKillAndARestart(t *
 	}
 	// Via is the leader that decided, which a loaded machine may have
 	// changed since.
-	if expiry.Kind != fsm.AuditBrokerExpiry || expiry.Who != callerLeader || tc.members[expiry.Via] == nil ||
+	if expiry.Kind != fsm.AuditBrokerExpiry || expiry.Who != CallerLeader || tc.members[expiry.Via] == nil ||
 		expiry.Broker != "b1" || !strings.Contains(expiry.Detail, "reason=") {
 		t.Fatalf("expiry record = %+v", expiry)
 	}

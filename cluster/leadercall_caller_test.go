@@ -17,7 +17,7 @@ func callerCalls(ms []*testMember) map[string]*LeaderCall[echoRequest, Caller] {
 	calls := map[string]*LeaderCall[echoRequest, Caller]{}
 	for _, m := range ms {
 		calls[m.id] = NewLeaderCall(m.node, "test.caller", func(ctx context.Context, _ echoRequest) (Caller, error) {
-			return callerOf(ctx, callerLeader), nil
+			return callerOf(ctx, CallerLeader), nil
 		})
 	}
 	return calls
@@ -42,7 +42,7 @@ func TestLeaderCall_CarriesTheCallerToTheLeader(t *testing.T) {
 		if got, err := calls[m.id].Call(WithCaller(ctx, ops), echoRequest{}); err != nil || got != want {
 			t.Fatalf("call from %s ran as %+v, %v; want %+v", m.id, got, err, want)
 		}
-		if got, err := calls[m.id].Call(ctx, echoRequest{}); err != nil || got != (Caller{Who: callerLeader}) {
+		if got, err := calls[m.id].Call(ctx, echoRequest{}); err != nil || got != (Caller{Who: CallerLeader}) {
 			t.Fatalf("call without a caller from %s ran as %+v, %v; want the leader's own", m.id, got, err)
 		}
 	}
@@ -64,7 +64,7 @@ func TestLeaderCall_RefusesACallerItCannotStamp(t *testing.T) {
 		mu.Lock()
 		ran++
 		mu.Unlock()
-		return callerOf(ctx, callerLeader), nil
+		return callerOf(ctx, CallerLeader), nil
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -95,7 +95,7 @@ func TestLeaderCall_RefusesACallerItCannotStamp(t *testing.T) {
 		t.Fatalf("a call without a caller: %+v, %v", reply, err)
 	}
 	var got Caller
-	if err := json.Unmarshal(reply.Result, &got); err != nil || got != (Caller{Who: callerLeader}) {
+	if err := json.Unmarshal(reply.Result, &got); err != nil || got != (Caller{Who: CallerLeader}) {
 		t.Fatalf("a call without a caller ran as %+v (%v), want the leader's own", got, err)
 	}
 }

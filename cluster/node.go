@@ -13,20 +13,23 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/transport"
 	"github.com/raftns/raftns/transport/lane"
 )
 
 // Node is one RaftNS member's Raft node.
 type Node struct {
-	cfg    *Config
-	logger hclog.Logger
-	fsm    *fsm.FSM
-	raft   *raft.Raft
-	stores *stores
-	mux    *transport.Mux
-	trans  raft.Transport
-	pool   *rpcPool
+	cfg *Config
+	// settings reports the member's settings for Status (settings.go).
+	settings atomic.Pointer[func() []adminapi.Setting]
+	logger   hclog.Logger
+	fsm      *fsm.FSM
+	raft     *raft.Raft
+	stores   *stores
+	mux      *transport.Mux
+	trans    raft.Transport
+	pool     *rpcPool
 	// lanes carry forwarded writes to the leader; forwards serves the
 	// lanes of the other members (package lane).
 	lanes    *lane.Lanes

@@ -109,7 +109,7 @@ func (p *proposer) apply(ctx context.Context, t fsm.CommandType, cmd any) (any, 
 	if err != nil {
 		return nil, err
 	}
-	if buf, err = p.audit.stamp(ctx, t, buf, callerLeader); err != nil {
+	if buf, err = p.audit.stamp(ctx, t, buf, CallerLeader); err != nil {
 		return nil, err
 	}
 	return p.applyEncoded(ctx, t, buf)

@@ -35,6 +35,7 @@ func (n *Node) Status() adminapi.Status {
 		ClusterVersion:   n.fsm.ClusterVersion().String(),
 		Membership:       n.Membership(),
 		Configuration:    configurationIDs(n.raft),
+		Settings:         n.ownSettings(),
 	}
 	st.Term = n.raft.CurrentTerm()
 	switch {

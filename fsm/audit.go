@@ -118,7 +118,7 @@ func splitAudit(buf []byte) (*AuditStamp, []byte, error) {
 func IsAudited(t CommandType) bool {
 	switch t &^ IgnoreUnknownTypeFlag {
 	case WipeWritePermType, AddWritePermType, DeleteTopicType, RegisterTopicType, PutKVType, DeleteKVType,
-		ExpireBrokersType, ApplyBrokerIDType, ElectMasterType, RecordAuditType:
+		ExpireBrokersType, ApplyBrokerIDType, ElectMasterType, RecordAuditType, SetSettingsType:
 		return true
 	}
 	return false

@@ -72,6 +72,8 @@ func auditSubject(s *state, cmd any) AuditRecord {
 		return AuditRecord{Kind: AuditMasterElection, Broker: c.BrokerName, Detail: d}
 	case *RecordAudit:
 		return c.Record
+	case *SetSettings:
+		return settingsSubject(c)
 	}
 	return AuditRecord{Kind: fmt.Sprintf("%T", cmd)}
 }

@@ -40,6 +40,9 @@ const (
 	// DropUnlistedTopicsType follows the parts of a split registration
 	// that deletes unlisted topics (drop_unlisted.go).
 	DropUnlistedTopicsType CommandType = 18
+	// SetSettingsType changes cluster-wide run-time settings
+	// (settings.go).
+	SetSettingsType CommandType = 19
 
 	// Controller commands (docs/operators/controller.md), from 40 up.
 	ApplyBrokerIDType       CommandType = 40
@@ -92,6 +95,7 @@ var commands = newRegistry(
 	needs(command(RecordAuditType, "RecordAudit", Forwardable, applyRecordAudit), feature.AuditTrail),
 	needs(command(DropUnlistedTopicsType, "DropUnlistedTopics", LeaderOnly, (*FSM).applyDropUnlistedTopics),
 		feature.SplitDeletion),
+	needs(command(SetSettingsType, "SetSettings", Forwardable, (*FSM).applySettingsEntry), feature.SharedSettings),
 	controllerCommand(ApplyBrokerIDType, "ApplyBrokerID", (*state).applyApplyBrokerID),
 	controllerCommand(UpdateBrokerAddressType, "UpdateBrokerAddress", (*state).applyUpdateBrokerAddress),
 	controllerCommand(ElectMasterType, "ElectMaster", (*state).applyElectMaster),

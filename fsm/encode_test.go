@@ -33,6 +33,7 @@ func sampleCommands() map[CommandType]any {
 		RecordAuditType:          &RecordAudit{Record: AuditRecord{Kind: AuditLeaderTransfer, Detail: "to=n2", Outcome: OutcomeApplied}},
 		DropUnlistedTopicsType: &DropUnlistedTopics{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA,
 			DataVersion: DataVersion{Counter: 3, Timestamp: 4}, Topics: []string{"T1", "T2"}},
+		SetSettingsType: &SetSettings{Scope: SettingsNamesrv, Values: map[string]string{"orderMessageEnable": "true"}, Seed: true, From: "n1"},
 	}
 }
 

@@ -19,6 +19,8 @@ type FSM struct {
 	// change; both are set before Raft starts.
 	audited        func(AuditRecord)
 	changeObserver ChangeObserver
+	// settingsObservers hear about run-time settings (settings.go).
+	settingsObservers []SettingsObserver
 
 	// mu guards st. Applies hold it for writing, reads for reading; a
 	// snapshot only freezes st under it and streams without it.

@@ -34,6 +34,7 @@ var snapshotRecords = []snapshotRecord{
 	{recClusterVersion, (*state).walkClusterVersion, restoreAs((*restorer).clusterVersion)},
 	{recDrainingMember, (*state).walkDraining, restoreAs((*restorer).drainingMember)},
 	{recAudit, (*state).walkAudit, restoreAs((*restorer).auditRecord)},
+	{recSettings, (*state).walkSettings, restoreAs((*restorer).settingsRecord)},
 }
 
 // snapshotRecordByType indexes snapshotRecords for Restore.

@@ -32,6 +32,7 @@ func (f *FSM) Restore(rc io.ReadCloser) error {
 	if f.changeObserver != nil {
 		f.changeObserver.Changed(meta.AppliedIndex, nil, st.audit.total() > 0)
 	}
+	f.tellSettings(st, "")
 	f.mu.Unlock()
 	f.logger.Info("snapshot restored", "index", meta.AppliedIndex,
 		"brokers", len(st.regs), "topics", len(st.topics))

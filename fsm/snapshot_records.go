@@ -23,7 +23,8 @@ const (
 	// recDrainingMember (DrainingMember) is written only while a member
 	// drains.
 	recDrainingMember uint8 = 15
-	// recAudit (AuditRecord) is declared with the trail (audit_trail.go).
+	// recAudit (AuditRecord) is declared with the trail (audit_trail.go),
+	// recSettings (settingsRecord) with the settings (settings.go).
 )
 
 // stateSchema versions the meaning of the records, independently of the

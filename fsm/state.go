@@ -48,6 +48,10 @@ type state struct {
 
 	// audit is the audit trail (audit_trail.go).
 	audit auditTrail
+
+	// settings are the run-time settings the cluster holds, by scope
+	// (settings.go).
+	settings map[string]clusterSettings
 }
 
 // version identifies one state version. Inner tables name their writer by
@@ -89,6 +93,7 @@ func newState() *state {
 		kv:       map[string]*kvTable{},
 		members:  map[string]Member{},
 		draining: map[string]DrainingMember{},
+		settings: map[string]clusterSettings{},
 
 		minIDNotices: map[string]MinBrokerIDNotice{},
 		ctrl:         map[string]*ReplicaGroup{},
@@ -113,6 +118,7 @@ func (s *state) thaw() *state {
 		kv:       maps.Clone(s.kv),
 		members:  maps.Clone(s.members),
 		draining: maps.Clone(s.draining),
+		settings: maps.Clone(s.settings),
 
 		minIDNotices: maps.Clone(s.minIDNotices),
 		sessions:     maps.Clone(s.sessions),

@@ -72,6 +72,7 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	s.mux.HandleFunc("GET /v1/kv/{namespace}/{key}", s.getKV)
 	s.mux.HandleFunc("GET /v1/routes/{topic}", s.getRoute)
 	s.mux.HandleFunc("GET /v1/audit", s.getAudit)
+	s.installSettings()
 	// The RocketMQ address service, unauthenticated like the reads above;
 	// over TLS callers could not reach it (they build http:// URLs).
 	addresses := &addressService{members: node}

@@ -56,6 +56,7 @@ func (s *Server) enableController() *controllerPort {
 	}
 	c := &controllerPort{s: s, ctrl: ctrl, settings: settings, notifier: newRoleNotifier(logger)}
 	c.applySettings()
+	settings.OnChange(c.applySettings)
 	ctrl.SetNotifier(c.notifier.notify)
 	return c
 }
@@ -105,9 +106,10 @@ func (c *controllerPort) getMetadata(_ context.Context, _ *remoting.Conn, req *r
 }
 
 // updateConfig is UPDATE_CONTROLLER_CONFIG: like UPDATE_NAMESRV_CONFIG it
-// changes this member only.
+// changes the cluster's settings once the cluster version allows it, this
+// member's before.
 func (c *controllerPort) updateConfig(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	return c.s.updateSettings(ctx, req, c.settings, "controller", c.applySettings)
+	return c.s.updateSettings(ctx, req, c.settings, fsm.SettingsController, "controller")
 }
 
 // getConfig is GET_CONTROLLER_CONFIG: key=value lines of the settings with

@@ -11,14 +11,16 @@ import (
 
 // updateNamesrvConfig is UPDATE_NAMESRV_CONFIG (318).
 func (s *Server) updateNamesrvConfig(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	return s.updateSettings(ctx, req, s.cfg.Settings, "name server", nil)
+	return s.updateSettings(ctx, req, s.cfg.Settings, fsm.SettingsNamesrv, "name server")
 }
 
 // updateSettings answers a settings update (UPDATE_NAMESRV_CONFIG,
-// UPDATE_CONTROLLER_CONFIG). It changes this member only, like the
-// reference; mqadmin sends it to every member. what names the settings in
-// the log; applied, if set, runs after a change.
-func (s *Server) updateSettings(ctx context.Context, req *remoting.Command, settings *Settings, what string, applied func()) (*remoting.Command, error) {
+// UPDATE_CONTROLLER_CONFIG) of scope. Once the cluster version allows it,
+// the update is the cluster's, applied by every member in log order
+// (shared_settings.go); until then it changes this member only, like the
+// reference, and mqadmin sends it to every member it knows. what names
+// the settings in the log.
+func (s *Server) updateSettings(ctx context.Context, req *remoting.Command, settings *Settings, scope, what string) (*remoting.Command, error) {
 	if len(req.Body) == 0 {
 		return success(req), nil
 	}
@@ -31,15 +33,15 @@ func (s *Server) updateSettings(ctx context.Context, req *remoting.Command, sett
 		s.auditConfig(ctx, what, update, "refused: "+key+" is in the black list")
 		return nil, refused(remoting.NoPermission, "Can not update config in black list.")
 	}
+	if s.sharedSettings() {
+		return s.updateClusterSettings(ctx, req, settings, scope, what, update)
+	}
 	if err := settings.Update(update); err != nil {
 		s.auditConfig(ctx, what, update, "failed: "+err.Error())
 		return nil, fmt.Errorf("persist config: %w", err)
 	}
 	s.logger.Info(what+" config updated", "keys", len(update))
 	s.auditConfig(ctx, what, update, fsm.OutcomeApplied)
-	if applied != nil {
-		applied()
-	}
 	return success(req), nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
+	"github.com/raftns/raftns/internal/buildinfo"
+	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
@@ -38,7 +40,24 @@ func startTestServer(t *testing.T, tune func(*Config)) *testServer {
 		ts.client.Close()
 		srv.Close()
 	})
+	poll.For(t, 10*time.Second, "the cluster version of this release", func() bool {
+		return node.FSM().ClusterVersion() == buildinfo.Current()
+	})
+	waitSettingsSeeded(t, srv)
 	return ts
+}
+
+// waitSettingsSeeded waits until the cluster holds the server's run-time
+// settings, when its cluster version has it hold them: the leader's seed
+// is a log entry that tests counting entries must not meet later.
+func waitSettingsSeeded(t *testing.T, srv *Server) {
+	t.Helper()
+	if !srv.sharedSettings() {
+		return
+	}
+	poll.For(t, 10*time.Second, "the cluster holding the settings", func() bool {
+		return srv.cfg.Settings.ClusterHeld() && (srv.ctrl == nil || srv.ctrl.settings.ClusterHeld())
+	})
 }
 
 // call sends one request and returns the raw response.

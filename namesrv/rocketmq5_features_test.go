@@ -134,9 +134,7 @@ func TestRoute_ActingMasterSetting(t *testing.T) {
 	if got := routeOf(t, ts, map[string]string{"topic": "T"}).BrokerDatas[0].BrokerAddrs; !maps.Equal(got, map[int64]string{1: slave}) {
 		t.Fatalf("route without supportActingMaster = %v", got)
 	}
-	if err := ts.srv.cfg.Settings.Update(map[string]string{PropSupportActingMaster: "true"}); err != nil {
-		t.Fatal(err)
-	}
+	mustCode(t, ts.call(t, req(remoting.UpdateNamesrvConfig, 479, nil, []byte(PropSupportActingMaster+"=true\n"))), remoting.Success)
 	if got := routeOf(t, ts, map[string]string{"topic": "T"}).BrokerDatas[0].BrokerAddrs; !maps.Equal(got, map[int64]string{0: slave}) {
 		t.Fatalf("route with supportActingMaster = %v, want {0: slave}", got)
 	}

@@ -130,6 +130,7 @@ func New(cfg Config, c Cluster) *Server {
 	}
 	s.brokers = newBrokerConns(c)
 	s.ctrl = s.enableController()
+	s.shareSettings()
 	dispatch, err := dispatchOf(s.requestTable())
 	if err != nil {
 		panic(err) // a programming error, caught by every test that starts a server
@@ -157,6 +158,7 @@ func (s *Server) startNotifier() {
 			interval: 200 * time.Millisecond, timeout: s.cfg.WriteTimeout}
 		s.notifier = n
 		go n.run(s.stop)
+		go s.runSeeder(s.stop)
 	})
 }
 

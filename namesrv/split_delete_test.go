@@ -77,7 +77,10 @@ func startLargeCluster(t *testing.T, clusterVersion string) *largeCluster {
 		for _, deleting := range []bool{false, true} {
 			cfg := DefaultConfig()
 			cfg.Logger, cfg.WriteTimeout = clustertest.Logger(t), time.Minute
-			cfg.Settings = NewSettings(map[string]string{PropDeleteTopicWithBrokerRegistration: strconv.FormatBool(deleting)}, nil, "dataDir")
+			// Two servers of one member differ in the setting only if it
+			// is theirs: the cluster's run-time settings would make it one.
+			cfg.Settings = NewSettings(map[string]string{PropDeleteTopicWithBrokerRegistration: strconv.FormatBool(deleting)}, nil,
+				"dataDir", PropDeleteTopicWithBrokerRegistration)
 			srv := New(cfg, node)
 			ln := listen(t)
 			go srv.Serve(ln)

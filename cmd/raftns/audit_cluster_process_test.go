@@ -92,6 +92,9 @@ func snapshotHolds(p *proc, snapshot *regexp.Regexp, index uint64) bool {
 // heartbeating expires. It returns the trail once the leader holds it all.
 func auditedChanges(t *testing.T, ps []*proc, tokenFile string) []adminapi.AuditRecord {
 	t.Helper()
+	for _, p := range ps {
+		waitSettingsSeeded(t, p)
+	}
 	leader := leaderOf(t, ps)
 	c := newClient(t)
 	if _, err := c.RegisterBroker(ctxT(t, 30*time.Second), leader.ClientAddr,
@@ -149,6 +152,7 @@ func auditedChanges(t *testing.T, ps []*proc, tokenFile string) []adminapi.Audit
 // of ps took it.
 func wantCallers(t *testing.T, ps []*proc, trail []adminapi.AuditRecord) {
 	t.Helper()
+	trail = withoutSeeds(trail)
 	// A request a follower proxied to the leader keeps the caller's
 	// address without its port.
 	members := map[string]bool{}

@@ -101,15 +101,6 @@ delete it on the brokers too.`,
 	return c
 }
 
-func (a *app) configCommand() *cobra.Command {
-	return group("config", "Read or change a member's name server settings",
-		`config reads (GET_NAMESRV_CONFIG) or changes (UPDATE_NAMESRV_CONFIG) the name
-server settings of the member at --namesrv, as mqadmin getNamesrvConfig and
-updateNamesrvConfig do. Settings are per member, as on the reference name
-server: update each member.`,
-		a.configGetCommand(), a.configUpdateCommand())
-}
-
 func (a *app) configGetCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "get",
@@ -144,7 +135,8 @@ func (a *app) configUpdateCommand() *cobra.Command {
 		Use:   "update KEY=VALUE...",
 		Short: "Change name server settings of the member",
 		Long: `update sends KEY=VALUE pairs in one UPDATE_NAMESRV_CONFIG. The member refuses
-keys on its configBlackList and RaftNS's own keys (NO_PERMISSION).`,
+keys on its configBlackList and member-local keys (NO_PERMISSION). From cluster
+version 0.4.0 on the change is the cluster's: every member serves it.`,
 		Example: "  raftnsctl config update orderMessageEnable=true",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {

@@ -43,6 +43,9 @@ type Status struct {
 	// Configuration lists the ids of the members in this member's latest
 	// Raft configuration.
 	Configuration []string `json:"configuration,omitempty"`
+	// Settings are the member's settings, each with its kind and its own
+	// value; a build that predates them leaves them empty.
+	Settings []Setting `json:"settings,omitempty"`
 }
 
 // The values of Status.Membership.

@@ -40,4 +40,11 @@ var (
 	// (deleteTopicWithBrokerRegistration). Without it such a registration
 	// deletes nothing.
 	SplitDeletion = declare("split-deletion", "0.3.0")
+
+	// SharedSettings is the SetSettings log entry and the settings
+	// snapshot record: run-time settings (UPDATE_NAMESRV_CONFIG,
+	// UPDATE_CONTROLLER_CONFIG) held by the cluster, the same on every
+	// member (docs/operators/operations.md, "Run-time settings"). Without it an
+	// update changes only the member it is sent to.
+	SharedSettings = declare("shared-settings", "0.4.0")
 )

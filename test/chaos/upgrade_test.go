@@ -3,6 +3,7 @@ package chaos
 import (
 	"bytes"
 	"flag"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,12 @@ var (
 	flagUpgradeFrom   = flag.String("upgrade.from", previousBuild, "commit of the build the cluster starts on")
 	flagUpgradeSettle = flag.Duration("upgrade.settle", 8*time.Second, "load before the first step and after each one")
 	flagUpgradeSeed   = flag.Uint64("upgrade.seed", 1, "seed of the clients' choices")
+	flagSettingsFrom  = flag.String("upgrade.settings-from", previousRelease, "commit of the build the settings upgrade starts on")
 )
+
+// previousRelease is the last commit of release 0.3.0, whose members keep
+// run-time settings of their own.
+const previousRelease = "e8ef2c5"
 
 // TestUpgrade_RollingUpgradeAndDowngradeUnderLoad starts three members of
 // the previous build under the chaos workload and live brokers, replaces
@@ -57,6 +63,48 @@ func TestUpgrade_RollingUpgradeAndDowngradeUnderLoad(t *testing.T) {
 		t.Fatalf("steps %v, check %s, %d acknowledged writes lost, %d live brokers expired, %d of %d route rounds unanswered, "+
 			"%d failed steps; history and visualization: %v; member logs: %s", res.Faults, res.Check, res.LostAcked,
 			res.LiveExpired, res.RouteMisses, res.RouteProbes, res.StepFailures, res.Artifacts, runDir)
+	}
+	os.RemoveAll(runDir)
+}
+
+// TestUpgrade_PerMemberSettingsBecomeOneAtFinalize starts three members
+// of release 0.3.0, changes orderMessageEnable on one of them only (kept by
+// that member, in its data directory), upgrades all three to this build:
+// until the upgrade is finalized each member still answers its own value;
+// afterwards every member answers one, and the member whose values the
+// cluster took logs a warning naming each member that had another.
+func TestUpgrade_PerMemberSettingsBecomeOneAtFinalize(t *testing.T) {
+	if !*flagUpgradeRun {
+		t.Skip("the rolling-upgrade test builds a previous commit; run it with make upgrade-test")
+	}
+	dir := t.TempDir()
+	oldBin := buildCommit(t, *flagSettingsFrom, dir)
+	newBin, err := launch.Build(dir, "../../cmd/raftns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runDir, err := os.MkdirTemp("", "raftns-upgrade-settings-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunSettingsUpgrade(oldBin, newBin, runDir)
+	if err != nil {
+		t.Fatalf("run: %v (seen %+v; member data and logs kept in %s)", err, res, runDir)
+	}
+	t.Logf("SETTINGS UPGRADE from %s: before finalize %v, after %v; %s's warning: %s", *flagSettingsFrom, res.Before,
+		res.After, res.Seeder, res.Warning)
+	if want := map[string]string{"n1": "true", "n2": "false", "n3": "false"}; !maps.Equal(res.Before, want) {
+		t.Fatalf("before finalize the members answered %v, want their own values %v", res.Before, want)
+	}
+	kept := res.After[res.Seeder]
+	if kept != res.Before[res.Seeder] {
+		t.Fatalf("the cluster keeps %s, not the value of %s, whose values it adopted (%s)", kept, res.Seeder, res.Before[res.Seeder])
+	}
+	for id, v := range res.Before {
+		named := strings.Contains(res.Warning, id+"="+v)
+		if differs := v != kept; differs != named {
+			t.Fatalf("warning %q names %s=%s: %v, want %v", res.Warning, id, v, named, differs)
+		}
 	}
 	os.RemoveAll(runDir)
 }

@@ -101,6 +101,9 @@ public final class Main {
         if (s.wants("audit")) {
             step(c, "audit", () -> AuditClusterScenario.run(c));
         }
+        if (s.wants("sharedconf")) {
+            step(c, "sharedconf", () -> SharedConfigScenario.run(c));
+        }
         if (s.wants("controller")) {
             step(c, "controller", () -> ControllerScenario.run(c));
         }
