@@ -9,8 +9,10 @@ import (
 // unchecked collector.
 func (s *RaftSink) Describe(chan<- *prometheus.Desc) {}
 
-// Collect implements prometheus.Collector. It first drops the series that
-// saw no update for the expiration: an update is noticed by the first
+// Collect implements prometheus.Collector. It first drops the counters and
+// histograms that saw no update for the expiration (a gauge is a level that
+// Raft sets only when it changes, such as raft_peers on a configuration
+// change, so it keeps its last value): an update is noticed by the first
 // collection after it, so a series lives at least the expiration after its
 // last update and at most that plus one scrape interval. An update racing
 // with the drop of its series is lost; it comes only after the series was
@@ -43,7 +45,7 @@ func (s *RaftSink) expire() []*series {
 		if se.touched.Swap(false) {
 			se.lastSeen = now
 		}
-		if s.expiration < 0 || now.Sub(se.lastSeen) <= s.expiration {
+		if se.kind == kindGauge || s.expiration < 0 || now.Sub(se.lastSeen) <= s.expiration {
 			live = append(live, se)
 		}
 	}

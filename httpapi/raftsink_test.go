@@ -301,6 +301,30 @@ func TestRaftSink_IdleSeriesExpireAtCollection(t *testing.T) {
 	}
 }
 
+// TestRaftSink_GaugesKeepTheirLastValue: Raft sets some gauges only when
+// they change (raft_peers on a configuration change); an idle gauge is
+// still exported long after the expiration, with its value.
+func TestRaftSink_GaugesKeepTheirLastValue(t *testing.T) {
+	clock := &fakeClock{}
+	clock.set(0)
+	sink := NewRaftSink(RaftSinkOptions{Now: clock.now})
+	sink.SetGauge([]string{"raft", "peers"}, 3)
+	sink.AddSample([]string{"raft", "a"}, 1)
+	gather(t, sink)
+	clock.set(10 * time.Minute)
+	mfs := gather(t, sink)
+	if _, ok := mfs["raft_a"]; ok {
+		t.Error("raft_a idle for 10 minutes was not dropped")
+	}
+	peers, ok := mfs["raft_peers"]
+	if !ok {
+		t.Fatal("raft_peers idle for 10 minutes was dropped")
+	}
+	if v := peers.GetMetric()[0].GetGauge().GetValue(); v != 3 {
+		t.Fatalf("raft_peers = %v, want 3", v)
+	}
+}
+
 func TestRaftSink_NeverExpiresWithNegativeExpiration(t *testing.T) {
 	clock := &fakeClock{}
 	clock.set(0)
