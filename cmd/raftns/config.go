@@ -114,6 +114,10 @@ type config struct {
 	// gave (gc.go); 0 when none did, and then GOGC or the default applies.
 	GCPercent int
 
+	// UnusedKeys are reference NameServer settings in the -c file that
+	// RaftNS does not use (unusedkeys.go), warned about at start.
+	UnusedKeys []string
+
 	// Namesrv holds reference NameServer properties (orderMessageEnable…)
 	// and unknown keys from the file, reported by GET_NAMESRV_CONFIG.
 	Namesrv map[string]string

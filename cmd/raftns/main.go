@@ -51,6 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// Every line, Raft's included, names the member that wrote it.
 	logger = logger.With(logFieldMember, id)
 	logger.Info("starting", "version", buildinfo.Get().String("raftns"))
+	cfg.warnUnusedKeys(logger)
 	logger.Info("garbage collector heap target", "gc_percent", cfg.applyGCTarget(os.Getenv))
 	m, err := startMember(cfg, id, logger)
 	if err != nil {

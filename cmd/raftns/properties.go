@@ -25,6 +25,7 @@ func (c *config) loadFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("parse config file %s: %w", path, err)
 	}
+	c.noteUnusedKeys(props)
 	return c.applyAll(props, path)
 }
 
