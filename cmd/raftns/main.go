@@ -37,10 +37,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printProperties(stdout, cfg.properties())
 		return 0
 	}
+	logOut := cfg.LogFile.open(stderr)
+	defer logOut.Close()
+	if cfg.LogFile.Path != "" {
+		fmt.Fprintf(stderr, "raftns: logging to %s\n", cfg.LogFile.Path)
+	}
 	logger := hclog.New(&hclog.LoggerOptions{
 		Name:       "raftns",
 		Level:      hclog.LevelFromString(cfg.LogLevel),
-		Output:     stderr,
+		Output:     logOut,
 		JSONFormat: cfg.LogFormat == "json",
 	})
 	id, err := cfg.resolveID()

@@ -74,6 +74,9 @@ func (c *config) apply(key, value string) error {
 	if set, ok := c.setters()[key]; ok {
 		return set(value)
 	}
+	if set, ok := c.LogFile.setters()[key]; ok {
+		return set(value)
+	}
 	var err error
 	for _, b := range namesrvBoolKeys {
 		if key == b {
