@@ -12,6 +12,11 @@ CHAOS_DURATION ?= 60s
 CHAOS_OUT      ?= ./chaos-out
 SOAK_DURATION  ?= 150s
 SOAK_OUT       ?= ./soak-out/samples.csv
+# Ports of `make run` and `make cluster` (the cluster's members use each
+# port and the two after it), e.g. make run PORT=19876 ADMIN_PORT=19856.
+PORT          ?= 9876
+CLUSTER_PORT  ?= 9866
+ADMIN_PORT    ?= 9856
 
 # The build's identity (raftns --version, /v1/status, raftns_build_info).
 BUILDINFO := github.com/raftns/raftns/internal/buildinfo
@@ -30,12 +35,12 @@ build: ## Build raftns, raftnsctl and raftns-bench into bin/
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/... ./bench/raftns-bench
 
 .PHONY: run
-run: build ## Run a single-member server on :9876 with its data in ./data
-	$(BIN)/raftns --data-dir $(DATA_DIR)
+run: build ## Run a single-member server on :PORT (9876; admin 127.0.0.1:ADMIN_PORT 9856, cluster CLUSTER_PORT 9866) with its data in DATA_DIR (./data)
+	$(BIN)/raftns --data-dir $(DATA_DIR) --listen :$(PORT) --cluster-addr 127.0.0.1:$(CLUSTER_PORT) --http-addr 127.0.0.1:$(ADMIN_PORT)
 
 .PHONY: cluster
-cluster: build ## Run a three-member cluster in the foreground (clients: 127.0.0.1:9876-9878); Ctrl-C stops it
-	./cmd/raftns/cluster.sh $(BIN)/raftns ./.cluster
+cluster: build ## Run a three-member cluster in the foreground (clients: 127.0.0.1:PORT to PORT+2, 9876-9878; admin ADMIN_PORT, cluster CLUSTER_PORT likewise); Ctrl-C stops it
+	./cmd/raftns/cluster.sh $(BIN)/raftns ./.cluster $(PORT) $(CLUSTER_PORT) $(ADMIN_PORT)
 
 .PHONY: test
 test: ## Run every test with the race detector
