@@ -24,6 +24,12 @@ COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEA
 DESCRIBE  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).describe=$(DESCRIBE)
 
+# Releases: the version is the tag on the commit (docs/releasing.md).
+VERSION   ?= $(DESCRIBE)
+DIST      ?= dist
+PLATFORMS ?= linux/amd64 linux/arm64
+IMAGE     ?= raftns
+
 .DEFAULT_GOAL := help
 
 .PHONY: help
@@ -96,6 +102,14 @@ interop-java: ## The same scenarios against three reference NameServers (validat
 interop-capture: ## Re-record testdata/frames/captured from real RocketMQ
 	./test/interop/capture.sh
 
+.PHONY: release
+release: ## Release archives of VERSION (git describe --tags) for PLATFORMS (linux/amd64, linux/arm64) with SHA256SUMS into DIST (dist/)
+	./deploy/release/build.sh "$(VERSION)" "$(COMMIT)" "$(DIST)" $(PLATFORMS)
+
+.PHONY: image
+image: ## Container image IMAGE:VERSION from deploy/docker/Dockerfile, stamped with VERSION and COMMIT
+	docker build -f deploy/docker/Dockerfile --build-arg VERSION="$(VERSION)" --build-arg COMMIT="$(COMMIT)" -t "$(IMAGE):$(VERSION)" .
+
 .PHONY: clean
 clean: ## Remove build output and local data
-	rm -rf $(BIN) $(DATA_DIR) ./.cluster $(CHAOS_OUT) $(dir $(SOAK_OUT)) test/interop/target test/interop/v4/target
+	rm -rf $(BIN) $(DATA_DIR) $(DIST) ./.cluster $(CHAOS_OUT) $(dir $(SOAK_OUT)) test/interop/target test/interop/v4/target
