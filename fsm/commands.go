@@ -41,7 +41,7 @@ const (
 	// that deletes unlisted topics (drop_unlisted.go).
 	DropUnlistedTopicsType CommandType = 18
 
-	// Controller commands (docs/controller.md), from 40 up.
+	// Controller commands (docs/operators/controller.md), from 40 up.
 	ApplyBrokerIDType       CommandType = 40
 	UpdateBrokerAddressType CommandType = 41
 	ElectMasterType         CommandType = 42
@@ -54,7 +54,7 @@ const (
 
 // commands describes every command, once: adding one means a type value
 // above, its struct below, a line here and its apply function (see
-// docs/architecture.md, "Adding a replicated command").
+// docs/contributors/architecture.md, "Adding a replicated command").
 var commands = newRegistry(
 	withHandResult(commandWithResult(RegisterBrokerType, "RegisterBroker", Forwardable, (*FSM).applyRegisterBroker),
 		appendRegisterResult, decodeRegisterResult),

@@ -94,7 +94,7 @@ or ` + envRocketMQNamesrv + `; a list a;b as namesrvAddr), as mqadmin does. "raf
 shell completion script.
 
 "raftnsctl migrate" compares name servers and copies KV config into RaftNS
-when moving from reference NameServers (docs/migration.md).
+when moving from reference NameServers (docs/operators/migration.md).
 
 Exit status: 0 on success, 1 when the operation failed, 2 on a usage error,
 3 when migrate report or verify found differences.`,
