@@ -47,6 +47,7 @@ admin account (--access-key, --secret-key-file).`,
 	}
 	f.bindCommon(cmd)
 	cmd.Flags().StringVar(&to, "to", "", "the RaftNS member to write to, HOST:PORT (required)")
+	f.bindToReference(cmd)
 	cmd.Flags().BoolVar(&writePerm, "write-perm", false, "also wipe the write permission of the groups wiped on --from")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be written, without writing")
 	return cmd
@@ -68,7 +69,7 @@ func (a *app) runImport(cmd *cobra.Command, f *migrateFlags, to string, writePer
 	var plan *nscompare.Plan
 	written := 0
 	err = a.withClient(cmd, f, opts, func(ctx context.Context, c *nsclient.Client, opts nscompare.Options) error {
-		if err := checkRaftNSMembers(ctx, cmd, c, targets); err != nil {
+		if err := f.checkRaftNSMembers(ctx, cmd, c, targets); err != nil {
 			return err
 		}
 		if plan, err = nscompare.PlanImport(ctx, c, refs, targets[0], writePerm, opts); err != nil {

@@ -80,6 +80,7 @@ a name server could not be read, 2 on a usage error.`,
 	f.bindCommon(cmd)
 	cf.bind(cmd)
 	cmd.Flags().StringVar(&cf.to, "to", "", "RaftNS members to check, HOST:PORT;... (required)")
+	f.bindToReference(cmd)
 	return cmd
 }
 
@@ -91,7 +92,7 @@ func (a *app) runCompare(cmd *cobra.Command, f *migrateFlags, cf *compareFlags, 
 	}
 	var res *nscompare.Result
 	err = a.withClient(cmd, f, opts, func(ctx context.Context, c *nsclient.Client, opts nscompare.Options) (err error) {
-		if err := checkRaftNSMembers(ctx, cmd, c, targets); err != nil {
+		if err := f.checkRaftNSMembers(ctx, cmd, c, targets); err != nil {
 			return err
 		}
 		if res, err = nscompare.Compare(ctx, c, refs, targets, opts); err != nil {

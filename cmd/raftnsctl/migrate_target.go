@@ -26,10 +26,19 @@ func requireTo(cmd *cobra.Command, to string) ([]string, error) {
 	return addrList(cmd, "to", to)
 }
 
+// bindToReference adds --to-reference to verify and import.
+func (f *migrateFlags) bindToReference(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.toReference, "to-reference", false,
+		"--to names reference NameServers, not RaftNS members (a rollback to the old fleet)")
+}
+
 // checkRaftNSMembers refuses a --to address that is not a RaftNS member,
 // so that a reference NameServer given by mistake is never written to or
-// taken as the migration's target.
-func checkRaftNSMembers(ctx context.Context, cmd *cobra.Command, c *nsclient.Client, targets []string) error {
+// taken as the migration's target; --to-reference turns the check off.
+func (f *migrateFlags) checkRaftNSMembers(ctx context.Context, cmd *cobra.Command, c *nsclient.Client, targets []string) error {
+	if f.toReference {
+		return nil
+	}
 	for _, addr := range targets {
 		text, err := c.GetNamesrvConfig(ctx, addr)
 		if err != nil {
@@ -41,7 +50,8 @@ func checkRaftNSMembers(ctx context.Context, cmd *cobra.Command, c *nsclient.Cli
 		}
 		if _, ok := props[raftnsConfigKey]; !ok {
 			return fmt.Errorf("%w: %s: --to %s is not a RaftNS member (its configuration has no %s: a reference NameServer?); "+
-				"--to takes the client addresses of the RaftNS members, --from the old name servers",
+				"--to takes the client addresses of the RaftNS members, --from the old name servers "+
+				"(to write to or check old name servers in a rollback, add --to-reference)",
 				errNotRaftNS, commandName(cmd), addr, raftnsConfigKey)
 		}
 	}

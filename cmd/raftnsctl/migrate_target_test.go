@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -47,6 +48,12 @@ func TestMigrateTo_MustBeARaftNSMember(t *testing.T) {
 		if r.stdout != "" {
 			t.Errorf("migrate %s printed %q before refusing", sub, r.stdout)
 		}
+	}
+	// A rollback writes to an old name server on purpose.
+	// (The fake answers nothing else, so reading it fails after the check.)
+	r := ctl(t, "migrate", "verify", "--from", member.ClientAddr, "--to", ref, "--to-reference").mustFail(t, 1, "name server "+ref)
+	if strings.Contains(r.stderr, "not a RaftNS member") {
+		t.Errorf("--to-reference still checked the target: %s", r.stderr)
 	}
 	old := startMember(t)
 	ctl(t, "migrate", "import", "--from", old.ClientAddr, "--to", member.ClientAddr, "--dry-run").mustSucceed(t)
