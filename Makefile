@@ -24,7 +24,7 @@ COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEA
 DESCRIBE  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).describe=$(DESCRIBE)
 
-# Releases: the version is the tag on the commit (docs/releasing.md).
+# Releases: the version is the tag on the commit (docs/contributors/releasing.md).
 VERSION   ?= $(DESCRIBE)
 DIST      ?= dist
 PLATFORMS ?= linux/amd64 linux/arm64

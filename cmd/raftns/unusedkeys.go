@@ -8,7 +8,6 @@ import (
 
 // Advice for reference NameServer settings that RaftNS does not use.
 const (
-	adviceRemove      = "RaftNS does not use it; remove it from the file"
 	adviceThreads     = "RaftNS has no thread pools or request queues to size (requests are bounded by maxRequestMemory and maxConnections); remove it"
 	adviceNettyTuning = "a Netty tuning setting with no RaftNS equivalent; remove it"
 	adviceShutdown    = "RaftNS always stops gracefully on SIGTERM, handing leadership over first; remove it"
@@ -21,12 +20,10 @@ const (
 // serverChannelMaxIdleTimeSeconds, …) are not listed.
 var unusedReferenceKeys = map[string]string{
 	"kvConfigPath": "RaftNS keeps KV config in its replicated state, not in a file: import the old file once " +
-		"with `raftnsctl kv import FILE` (docs/migration.md), then remove the key",
+		"with `raftnsctl kv import FILE` (docs/operators/migration.md), then remove the key",
 	"configStorePath": "RaftNS keeps the settings UPDATE_NAMESRV_CONFIG changes in namesrv.properties in its data " +
 		"directory (dataDir); remove the key",
-	"rocketmqHome":   "RaftNS reads nothing under ROCKETMQ_HOME; remove it",
-	"productEnvName": adviceRemove,
-	"clusterTest":    adviceRemove,
+	"rocketmqHome": "RaftNS reads nothing under ROCKETMQ_HOME; remove it",
 
 	"clientRequestThreadPoolNums":          adviceThreads,
 	"defaultThreadPoolNums":                adviceThreads,

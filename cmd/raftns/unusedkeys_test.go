@@ -16,7 +16,9 @@ func TestUnusedReferenceKeys_AreNotRead(t *testing.T) {
 	for _, k := range namesrvBoolKeys {
 		used[k] = nil
 	}
-	used[namesrv.PropConfigBlackList] = nil
+	for _, k := range []string{namesrv.PropConfigBlackList, namesrv.PropClusterTest, namesrv.PropProductEnvName, namesrv.PropNamesrvAddr} {
+		used[k] = nil
+	}
 	for k := range unusedReferenceKeys {
 		if _, ok := used[k]; ok {
 			t.Errorf("%s is read by RaftNS but listed as unused", k)

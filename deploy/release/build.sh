@@ -18,7 +18,7 @@ if [[ -z $version || $version == */* ]]; then
   exit 2
 fi
 if ! [[ $version =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
-  echo "build.sh: warning: version '$version' is not a release tag (vMAJOR.MINOR.PATCH on the commit); see docs/releasing.md" >&2
+  echo "build.sh: warning: version '$version' is not a release tag (vMAJOR.MINOR.PATCH on the commit); see docs/contributors/releasing.md" >&2
 fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 buildinfo=github.com/raftns/raftns/internal/buildinfo
