@@ -90,8 +90,9 @@ API (--addr, env ` + envAdminAddr + `); leader-only operations sent to a followe
 forwarded to the leader by the member. Name server commands (route, clusters,
 topics, kv, perm, delete-topic, config, member-group) speak the RocketMQ
 remoting protocol to the member's client port (-n/--namesrv, env ` + envNamesrvAddr + `
-or ` + envRocketMQNamesrv + `; a list a;b as namesrvAddr), as mqadmin does. "raftnsctl completion bash" (zsh, fish, powershell) prints a
-shell completion script.
+or ` + envRocketMQNamesrv + `; a list a;b as namesrvAddr), as mqadmin does.
+"raftnsctl completion bash" (zsh, fish, powershell) prints a shell completion
+script.
 
 "raftnsctl migrate" compares name servers and copies KV config into RaftNS
 when moving from reference NameServers (docs/operators/migration.md).
