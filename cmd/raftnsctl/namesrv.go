@@ -134,7 +134,7 @@ func responseCodeName(code int32) string {
 // address that could not be reached.
 func (n *nameServer) fail(what string, err error) error {
 	var re *nsclient.ResponseError
-	if remoting.IsHTTPAnswer(err) {
+	if remoting.IsHTTPAnswer(err) || (!errors.As(err, &re) && !isDialError(err) && speaksHTTP(context.Background(), n.addr)) {
 		return fmt.Errorf("name server %s: %s: it answered with HTTP, so it is an HTTP port (a member's admin port, "+
 			"which --addr takes), not a RocketMQ client port: give --namesrv the member's client address (default port 9876)", n.addr, what)
 	}

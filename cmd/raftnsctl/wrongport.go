@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
@@ -31,4 +32,23 @@ func speaksRemoting(ctx context.Context, addr string) bool {
 	_, err := c.GetNamesrvConfig(ctx, addr)
 	var re *nsclient.ResponseError
 	return err == nil || errors.As(err, &re)
+}
+
+// speaksHTTP reports whether addr answers an HTTP request, with any status:
+// it is an HTTP port (a member's admin port or address service), not a
+// RocketMQ client port. An HTTP server may wait for the rest of a request
+// rather than answer a remoting frame, so the frame alone cannot tell.
+func speaksHTTP(ctx context.Context, addr string) bool {
+	ctx, cancel := context.WithTimeout(ctx, remotingProbeTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := (&http.Client{Timeout: remotingProbeTimeout}).Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return true
 }
