@@ -12,12 +12,23 @@ CHAOS_DURATION ?= 60s
 CHAOS_OUT      ?= ./chaos-out
 SOAK_DURATION  ?= 150s
 SOAK_OUT       ?= ./soak-out/samples.csv
+# Ports of `make run` and `make cluster` (the cluster's members use each
+# port and the two after it), e.g. make run PORT=19876 ADMIN_PORT=19856.
+PORT          ?= 9876
+CLUSTER_PORT  ?= 9866
+ADMIN_PORT    ?= 9856
 
 # The build's identity (raftns --version, /v1/status, raftns_build_info).
 BUILDINFO := github.com/raftns/raftns/internal/buildinfo
 COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +dirty)
 DESCRIBE  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS   := -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).describe=$(DESCRIBE)
+
+# Releases: the version is the tag on the commit (docs/contributors/releasing.md).
+VERSION   ?= $(DESCRIBE)
+DIST      ?= dist
+PLATFORMS ?= linux/amd64 linux/arm64
+IMAGE     ?= raftns
 
 .DEFAULT_GOAL := help
 
@@ -30,12 +41,12 @@ build: ## Build raftns, raftnsctl and raftns-bench into bin/
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/... ./bench/raftns-bench
 
 .PHONY: run
-run: build ## Run a single-member server on :9876 with its data in ./data
-	$(BIN)/raftns --data-dir $(DATA_DIR)
+run: build ## Run a single-member server on :PORT (9876; admin 127.0.0.1:ADMIN_PORT 9856, cluster CLUSTER_PORT 9866) with its data in DATA_DIR (./data)
+	$(BIN)/raftns --data-dir $(DATA_DIR) --listen :$(PORT) --cluster-addr 127.0.0.1:$(CLUSTER_PORT) --http-addr 127.0.0.1:$(ADMIN_PORT)
 
 .PHONY: cluster
-cluster: build ## Run a three-member cluster in the foreground (clients: 127.0.0.1:9876-9878); Ctrl-C stops it
-	./cmd/raftns/cluster.sh $(BIN)/raftns ./.cluster
+cluster: build ## Run a three-member cluster in the foreground (clients: 127.0.0.1:PORT to PORT+2, 9876-9878; admin ADMIN_PORT, cluster CLUSTER_PORT likewise); Ctrl-C stops it
+	./cmd/raftns/cluster.sh $(BIN)/raftns ./.cluster $(PORT) $(CLUSTER_PORT) $(ADMIN_PORT)
 
 .PHONY: test
 test: ## Run every test with the race detector
@@ -91,6 +102,14 @@ interop-java: ## The same scenarios against three reference NameServers (validat
 interop-capture: ## Re-record testdata/frames/captured from real RocketMQ
 	./test/interop/capture.sh
 
+.PHONY: release
+release: ## Release archives of VERSION (git describe --tags) for PLATFORMS (linux/amd64, linux/arm64) with SHA256SUMS into DIST (dist/)
+	./deploy/release/build.sh "$(VERSION)" "$(COMMIT)" "$(DIST)" $(PLATFORMS)
+
+.PHONY: image
+image: ## Container image IMAGE:VERSION from deploy/docker/Dockerfile, stamped with VERSION and COMMIT
+	docker build -f deploy/docker/Dockerfile --build-arg VERSION="$(VERSION)" --build-arg COMMIT="$(COMMIT)" -t "$(IMAGE):$(VERSION)" .
+
 .PHONY: clean
 clean: ## Remove build output and local data
-	rm -rf $(BIN) $(DATA_DIR) ./.cluster $(CHAOS_OUT) $(dir $(SOAK_OUT)) test/interop/target test/interop/v4/target
+	rm -rf $(BIN) $(DATA_DIR) $(DIST) ./.cluster $(CHAOS_OUT) $(dir $(SOAK_OUT)) test/interop/target test/interop/v4/target

@@ -52,5 +52,7 @@ func (n *Node) ClientAddresses() ([]string, error) {
 	for i, id := range ids {
 		out[i] = clientAddr[id]
 	}
-	return out, nil
+	// The directory refuses a second member with one address, but an
+	// entry published before a clash was noticed must not be listed twice.
+	return distinctAddrs(out), nil
 }

@@ -45,7 +45,8 @@ func isLoopback(host string) bool {
 
 // admitClientAddr refuses a member asking to join whose advertised client
 // address brokers and clients could not reach (CheckClientAddr against the
-// other members' client addresses). A member that does not answer yet, or
+// other members' client addresses), or that another member already
+// advertises. A member that does not answer yet, or
 // advertises no host:port, is admitted: its own start-up checks it.
 func (m *membership) admitClientAddr(id, clusterAddr string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), statusProbeTimeout)
@@ -58,10 +59,15 @@ func (m *membership) admitClientAddr(id, clusterAddr string) error {
 		return nil
 	}
 	var others []string
+	self := addrHolder{ID: id, ClientAddr: st.ClientAddr}
 	for _, mem := range m.fsm.Members() {
-		if mem.ID != id {
-			others = append(others, mem.ClientAddr)
+		if mem.ID == id {
+			continue
 		}
+		if err := addressClash(self, addrHolder{ID: mem.ID, ClientAddr: mem.ClientAddr, ClusterAddr: mem.ClusterAddr}); err != nil {
+			return fmt.Errorf("member %s not admitted: %w", id, err)
+		}
+		others = append(others, mem.ClientAddr)
 	}
 	if err := CheckClientAddr(st.ClientAddr, others); err != nil {
 		return fmt.Errorf("member %s not admitted: %w", id, err)

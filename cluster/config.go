@@ -237,6 +237,7 @@ func (c *Config) Validate() error {
 	}
 	if len(c.Peers) > 0 {
 		seen := map[string]bool{}
+		byAddr := map[string]string{}
 		for _, p := range c.Peers {
 			if p.ID == "" || p.Addr == "" {
 				return fmt.Errorf("%w: peer %q=%q is incomplete", ErrBadConfig, p.ID, p.Addr)
@@ -244,7 +245,11 @@ func (c *Config) Validate() error {
 			if seen[p.ID] {
 				return fmt.Errorf("%w: peer id %q listed twice", ErrBadConfig, p.ID)
 			}
-			seen[p.ID] = true
+			if other, ok := byAddr[p.Addr]; ok {
+				return fmt.Errorf("%w: peers %s and %s have the same cluster address %s: every member needs its own",
+					ErrBadConfig, other, p.ID, p.Addr)
+			}
+			seen[p.ID], byAddr[p.Addr] = true, p.ID
 		}
 	}
 	return nil

@@ -62,13 +62,21 @@ func (m *membership) reconcileMemberDirectory(full bool) {
 	inConf := map[string]bool{}
 	for _, s := range conf.Servers {
 		inConf[string(s.ID)] = true
+	}
+	for _, s := range conf.Servers {
 		listed, ok := known[string(s.ID)]
 		if ok && listed.ClusterAddr == string(s.Address) && !full {
 			continue
 		}
-		if fresh, ok2 := m.memberEntry(s); ok2 && (!ok || fresh != listed) {
-			m.applyMemberChange(fsm.SetMemberType, &fsm.SetMember{Member: fresh})
+		fresh, ok2 := m.memberEntry(s)
+		if !ok2 || (ok && fresh == listed) {
+			continue
 		}
+		if err := directoryClash(fresh, known, inConf); err != nil {
+			m.logger.Error("member not listed in the member directory", "id", s.ID, "error", err)
+			continue
+		}
+		m.applyMemberChange(fsm.SetMemberType, &fsm.SetMember{Member: fresh})
 	}
 	for id := range known {
 		if !inConf[id] {
@@ -98,4 +106,19 @@ func (m *membership) applyMemberChange(t fsm.CommandType, cmd any) {
 	if _, err := m.propose(ctx, t, cmd); err != nil {
 		m.logger.Warn("member directory update failed", "command", t, "error", err)
 	}
+}
+
+// directoryClash refuses an entry whose client or cluster address a listed
+// member of the configuration already has.
+func directoryClash(fresh fsm.Member, known map[string]fsm.Member, inConf map[string]bool) error {
+	self := addrHolder{ID: fresh.ID, ClientAddr: fresh.ClientAddr, ClusterAddr: fresh.ClusterAddr}
+	for id, other := range known {
+		if !inConf[id] {
+			continue
+		}
+		if err := addressClash(self, addrHolder{ID: other.ID, ClientAddr: other.ClientAddr, ClusterAddr: other.ClusterAddr}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -38,7 +38,9 @@ type config struct {
 	Bootstrap     bool
 	LogLevel      string
 	// LogFormat is "text" (hclog's default) or "json", one object a line.
-	LogFormat      string
+	LogFormat string
+	// LogFile sends the log to a rotated file (logfile.go).
+	LogFile        logFileConfig
 	BrokerExpiry   time.Duration
 	ScanInterval   time.Duration
 	ConnCloseGrace time.Duration
@@ -127,6 +129,10 @@ type config struct {
 	// gave (gc.go); 0 when none did, and then GOGC or the default applies.
 	GCPercent int
 
+	// UnusedKeys are reference NameServer settings in the -c file that
+	// RaftNS does not use (unusedkeys.go), warned about at start.
+	UnusedKeys []string
+
 	// Namesrv holds reference NameServer properties (orderMessageEnable…)
 	// and unknown keys from the file, reported by GET_NAMESRV_CONFIG.
 	Namesrv map[string]string
@@ -143,6 +149,7 @@ func defaultConfig() *config {
 		Bootstrap:      true,
 		LogLevel:       "info",
 		LogFormat:      "text",
+		LogFile:        defaultLogFile(),
 		BrokerExpiry:   120 * time.Second,
 		ScanInterval:   5 * time.Second,
 		ConnCloseGrace: 5 * time.Second,
@@ -199,7 +206,7 @@ func defaultConfig() *config {
 // change them and they are never persisted from it.
 var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "clusterAdvertise", "httpAddr", "advertiseHost", "peers", "join", "bootstrap",
 	"advertiseClientAddr", "addressServiceAddr", "addressServiceMaxConnections", "removeDrain",
-	"logLevel", "logFormat", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
+	"logLevel", "logFormat", "logFile", "logMaxSize", "logMaxBackups", "logMaxAge", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
 	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa", keyTLSMode, keyTLSCert, keyTLSKey, keyTLSKeyPassword,
 	keyTLSTrustCert, keyTLSAuthClient, keyTLSNeedClientAuth, keyTLSTestMode, keyTLSConfigFile, keyProxyProtocol, keyTLSReload,
 	keyEnableController, keyControllerListen}
@@ -271,6 +278,9 @@ func (c *config) validate() error {
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("log format %q is not text or json", c.LogFormat)
+	}
+	if err := c.LogFile.validate(); err != nil {
+		return err
 	}
 	if c.MaxConns < 1 {
 		return fmt.Errorf("max connections %d must be at least 1", c.MaxConns)
@@ -355,5 +365,6 @@ func (c *config) properties() map[string]string {
 		p[k] = v
 	}
 	c.controllerProperties(p)
+	c.LogFile.properties(p)
 	return p
 }

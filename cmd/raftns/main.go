@@ -37,10 +37,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printProperties(stdout, cfg.properties())
 		return 0
 	}
+	logOut := cfg.LogFile.open(stderr)
+	defer logOut.Close()
+	if cfg.LogFile.Path != "" {
+		fmt.Fprintf(stderr, "raftns: logging to %s\n", cfg.LogFile.Path)
+	}
 	logger := hclog.New(&hclog.LoggerOptions{
 		Name:       "raftns",
 		Level:      hclog.LevelFromString(cfg.LogLevel),
-		Output:     stderr,
+		Output:     logOut,
 		JSONFormat: cfg.LogFormat == "json",
 	})
 	id, err := cfg.resolveID()
@@ -51,6 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// Every line, Raft's included, names the member that wrote it.
 	logger = logger.With(logFieldMember, id)
 	logger.Info("starting", "version", buildinfo.Get().String("raftns"))
+	cfg.warnUnusedKeys(logger)
 	logger.Info("garbage collector heap target", "gc_percent", cfg.applyGCTarget(os.Getenv))
 	m, err := startMember(cfg, id, logger)
 	if err != nil {

@@ -149,6 +149,12 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 		m.watch.Close()
 		return nil, err
 	}
+	if err := m.node.CheckUniqueAddrs(); err != nil {
+		_ = m.node.Shutdown()
+		lns.close()
+		m.watch.Close()
+		return nil, err
+	}
 	go events.WatchRaft(m.node.Raft(), m.events, m.stopEvents)
 	tcfg := namesrv.DefaultConfig()
 	tcfg.Settings = namesrv.NewSettings(cfg.properties(), persistSettings(cfg.persistedPath()), protectedKeys()...)

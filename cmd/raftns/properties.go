@@ -25,6 +25,7 @@ func (c *config) loadFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("parse config file %s: %w", path, err)
 	}
+	c.noteUnusedKeys(props)
 	return c.applyAll(props, path)
 }
 
@@ -71,6 +72,9 @@ func (c *config) apply(key, value string) error {
 		return err
 	}
 	if set, ok := c.setters()[key]; ok {
+		return set(value)
+	}
+	if set, ok := c.LogFile.setters()[key]; ok {
 		return set(value)
 	}
 	var err error

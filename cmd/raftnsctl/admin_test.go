@@ -15,7 +15,7 @@ import (
 
 const statusAnswer = `{"id":"ns-1","state":"Follower","leaderId":"ns-2","leaderAddr":"10.0.0.2:9866",` +
 	`"leaderClientAddr":"10.0.0.2:9876","leaderHttpAddr":"10.0.0.2:9856","ready":false,` +
-	`"readyReason":"applied index behind leader","leaderReady":true,"term":7,"commitIndex":120,` +
+	`"readyReason":"applied index behind leader","leaderReady":false,"term":7,"commitIndex":120,` +
 	`"appliedIndex":118,"lastIndex":121,"lastContactMillis":35,"clusterAddr":"10.0.0.1:9866",` +
 	`"clientAddr":"10.0.0.1:9876","httpAddr":"10.0.0.1:9856","brokers":3,"topics":42,` +
 	`"build":{"release":"0.2.1","module":"v0.2.1","commit":"0a1b2c","goVersion":"go1.26.0"}}`
@@ -25,7 +25,7 @@ State:            Follower
 Term:             7
 Leader:           ns-2 (cluster 10.0.0.2:9866, client 10.0.0.2:9876, http 10.0.0.2:9856)
 Ready:            no (applied index behind leader)
-Leader ready:     yes
+Leading:          no (a follower)
 Commit index:     120
 Applied index:    118
 Last index:       121
@@ -43,7 +43,7 @@ State:            Candidate
 Term:             0
 Leader:           none known
 Ready:            no (no leader)
-Leader ready:     no
+Leading:          no (a candidate)
 Commit index:     0
 Applied index:    0
 Last index:       0
@@ -57,8 +57,8 @@ Build:            raftns 0.1.0 or older (reports no version)
 `
 
 var removedTable = strings.Replace(strings.Replace(noLeaderTable, "Candidate", "Shutdown", 1),
-	"Ready:            no (no leader)\nLeader ready:     no\n",
-	"Ready:            no (removed from the cluster)\nLeader ready:     no\nMembership:       removed (removed from the cluster: refuses client requests)\n", 1)
+	"Ready:            no (no leader)\nLeading:          no (a candidate)\n",
+	"Ready:            no (removed from the cluster)\nLeading:          no (its Raft node is stopped)\nMembership:       removed (removed from the cluster: refuses client requests)\n", 1)
 
 const peersAnswer = `[
  {"id":"ns-1","address":"10.0.0.1:9866","suffrage":"Voter","leader":false,"reachable":true,"state":"Follower",
@@ -383,5 +383,22 @@ func TestUpgradeStatus_ListsEachMembersRelease(t *testing.T) {
 		"ns-3  -               -\n"
 	if r.code != 0 || r.stdout != want {
 		t.Fatalf("exit %d, stdout:\n%s\nwant:\n%s\nstderr: %s", r.code, r.stdout, want, r.stderr)
+	}
+}
+
+func TestLeadingLine_SaysWhetherThisMemberLeads(t *testing.T) {
+	for _, tc := range []struct {
+		st   adminapi.Status
+		want string
+	}{
+		{adminapi.Status{State: "Leader", LeaderReady: true}, "yes (this member is the leader, in office)"},
+		{adminapi.Status{State: "Leader"}, "not yet (elected leader, taking office)"},
+		{adminapi.Status{State: "Follower", LeaderID: "n1"}, "no (a follower)"},
+		{adminapi.Status{State: "Follower", LeaderReady: true}, "no (a follower)"},
+		{adminapi.Status{State: "Shutdown"}, "no (its Raft node is stopped)"},
+	} {
+		if got := leadingLine(&tc.st); got != tc.want {
+			t.Errorf("leadingLine(%+v) = %q, want %q", tc.st, got, tc.want)
+		}
 	}
 }

@@ -34,13 +34,17 @@ type permResult struct {
 
 func (a *app) permChangeCommand(action, short string, code int32) *cobra.Command {
 	return &cobra.Command{
-		Use:     action + " BROKER",
-		Short:   short,
-		Long:    short + fmt.Sprintf(" (%s) and print how many topics changed.", requestName(code)),
+		Use:   action + " BROKER",
+		Short: short,
+		Long: short + fmt.Sprintf(" (%s) and print how many topics changed. A broker group the name server "+
+			"does not know is reported as not found, exit status 1.", requestName(code)),
 		Example: "  raftnsctl perm " + action + " broker-a",
 		Args:    exactArgs("BROKER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+				if err := ns.brokerKnown(ctx, args[0], "perm "+action+" "+args[0]); err != nil {
+					return err
+				}
 				var n int
 				var err error
 				if code == remoting.WipeWritePermOfBroker {
@@ -80,19 +84,33 @@ func (a *app) deleteTopicCommand() *cobra.Command {
 		Long: `delete-topic removes TOPIC's queue data from the name server
 (DELETE_TOPIC_IN_NAMESRV), from every cluster or only --cluster's brokers. As
 with mqadmin deleteTopic, brokers that still hold the topic register it again:
-delete it on the brokers too.`,
+delete it on the brokers too. A topic the name server has no queues of (on
+--cluster, when given) is reported as not found, exit status 1, and nothing
+is deleted.`,
 		Example: `  raftnsctl delete-topic TopicTest
   raftnsctl delete-topic TopicTest --cluster DefaultCluster`,
 		Args: exactArgs("TOPIC"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withNameServer(cmd, func(ctx context.Context, ns *nameServer) error {
+				present, err := ns.topicPresent(ctx, args[0], cluster)
+				if err != nil {
+					return err
+				}
+				if !present {
+					where := ""
+					if cluster != "" {
+						where = " on cluster " + cluster
+					}
+					return fmt.Errorf("%w: delete-topic %s: name server %s has no queues of it%s: nothing deleted",
+						errNotFound, args[0], ns.addr, where)
+				}
 				if err := ns.c.DeleteTopic(ctx, ns.addr, args[0], cluster); err != nil {
 					return ns.fail("delete-topic "+args[0], err)
 				}
 				if a.json() {
 					return printJSON(a.stdout, map[string]string{"result": "deleted", "topic": args[0], "cluster": cluster})
 				}
-				_, err := fmt.Fprintf(a.stdout, "deleted topic %s\n", args[0])
+				_, err = fmt.Fprintf(a.stdout, "deleted topic %s\n", args[0])
 				return err
 			})
 		},

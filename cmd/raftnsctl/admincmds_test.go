@@ -89,3 +89,27 @@ func TestCompletion_PrintsScripts(t *testing.T) {
 		t.Fatalf("completing \"me\" offered %q", r.stdout)
 	}
 }
+
+// delete-topic says what it did: a topic without queues (anywhere, or on
+// --cluster) is reported as not found and nothing is deleted.
+func TestDeleteTopic_MissingTopicIsNotReportedDeleted(t *testing.T) {
+	registerBroker(t, "KeepCluster", "keep-a", "127.0.0.1:42911", 0,
+		fsm.TopicConfig{TopicName: "KeepTopic", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6})
+	r := memberCtl(t, "delete-topic", "NoSuchTopic").mustFail(t, 1, "delete-topic NoSuchTopic: name server")
+	if !strings.Contains(r.stderr, "nothing deleted") || strings.Contains(r.stdout, "deleted topic") {
+		t.Fatalf("delete-topic of a missing topic: stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	memberCtl(t, "delete-topic", "KeepTopic", "--cluster", "OtherCluster").mustFail(t, 1, "on cluster OtherCluster: nothing deleted")
+	memberCtl(t, "route", "KeepTopic").mustSucceed(t)
+}
+
+// perm on a broker group the name server does not know says so.
+func TestPerm_UnknownBrokerIsReported(t *testing.T) {
+	for _, action := range []string{"wipe", "add"} {
+		r := memberCtl(t, "perm", action, "no-such-group").
+			mustFail(t, 1, "broker group no-such-group is not registered with name server")
+		if r.stdout != "" {
+			t.Errorf("perm %s of an unknown group printed %q", action, r.stdout)
+		}
+	}
+}

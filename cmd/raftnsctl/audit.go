@@ -86,7 +86,8 @@ func (a *app) runAudit(cmd *cobra.Command, f *auditFlags) error {
 	if err != nil {
 		return err
 	}
-	return a.followAudit(cmd.Context(), c, f, page.LastIndex)
+	ctx := cmd.Context()
+	return followEnded(ctx, a.followAudit(ctx, c, f, page.LastIndex))
 }
 
 // followAudit waits for audit changes (a blocking GET /v1/watch?kind=audit)

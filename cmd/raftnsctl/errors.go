@@ -19,6 +19,9 @@ var (
 	errBadSnapshot = errors.New("raftnsctl: snapshot failed verification")
 	// errConflict means an operation would undo more than it says.
 	errConflict = errors.New("raftnsctl: conflict")
+	// errNotRaftNS means migrate --to named a server that is not a
+	// RaftNS member.
+	errNotRaftNS = errors.New("raftnsctl: not a RaftNS member")
 	// errNotFound means the name server has no such topic, key or namespace.
 	errNotFound = errors.New("raftnsctl: not found")
 )

@@ -123,6 +123,9 @@ func (c *adminClient) transportError(ctx context.Context, err error) error {
 		return fmt.Errorf("%w at %s: no answer before the --timeout deadline", errAdminUnreachable, c.addr())
 	case errors.Is(ctx.Err(), context.Canceled):
 		return fmt.Errorf("%w: request to %s abandoned", errInterrupted, c.addr())
+	case !isDialError(err) && speaksRemoting(ctx, c.addr()):
+		return fmt.Errorf("%w at %s: it answers the RocketMQ protocol, so it is a RocketMQ client port (which --namesrv takes), "+
+			"not an admin HTTP port: give --addr the member's admin address (default port 9856)", errAdminUnreachable, c.addr())
 	}
 	return fmt.Errorf("%w at %s: %v", errAdminUnreachable, c.addr(), err)
 }

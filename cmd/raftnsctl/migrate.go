@@ -46,6 +46,8 @@ type migrateFlags struct {
 	accessKey      string
 	secretKeyFile  string
 	secretKey      string // from the environment
+	// toReference lets --to name reference NameServers (a rollback).
+	toReference bool
 }
 
 func (a *app) migrateCommand(getenv func(string) string) *cobra.Command {

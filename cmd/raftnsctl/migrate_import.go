@@ -20,11 +20,11 @@ func (a *app) migrateImportCommand(f *migrateFlags) *cobra.Command {
 		writePerm, dryRun bool
 	)
 	cmd := &cobra.Command{
-		Use:   "import --from 'OLD;OLD...' [--to MEMBER] [--write-perm] [--dry-run]",
+		Use:   "import --from 'OLD;OLD...' --to MEMBER [--write-perm] [--dry-run]",
 		Short: "Copy KV namespaces (and wiped write permission) from old name servers into RaftNS",
 		Long: `import reads the KV namespaces of --namespace from every name server of --from
-and from the RaftNS member --to (default --namesrv; with a list, the first),
-and puts every key the member lacks or holds with another value
+and from the RaftNS member --to (required; with a list, the first, which
+must answer as a RaftNS member), and puts every key the member lacks or holds with another value
 (PUT_KV_CONFIG): ordinary writes that the cluster replicates. Keys only
 RaftNS holds are kept. With --write-perm it also reads every route and wipes
 the write permission (WIPE_WRITE_PERM_OF_BROKER) of the broker groups that
@@ -49,7 +49,8 @@ admin account (--access-key, --secret-key-file).`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runImport(cmd, f, to, writePerm, dryRun) },
 	}
 	f.bindCommon(cmd)
-	cmd.Flags().StringVar(&to, "to", "", "the RaftNS member to write to, HOST:PORT (default: --namesrv)")
+	cmd.Flags().StringVar(&to, "to", "", "the RaftNS member to write to, HOST:PORT (required)")
+	f.bindToReference(cmd)
 	cmd.Flags().BoolVar(&writePerm, "write-perm", false, "also wipe the write permission of the groups wiped on --from")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be written, without writing")
 	return cmd
@@ -60,10 +61,7 @@ func (a *app) runImport(cmd *cobra.Command, f *migrateFlags, to string, writePer
 	if err != nil {
 		return err
 	}
-	if to == "" {
-		to = a.namesrv
-	}
-	targets, err := addrList(cmd, "to", to)
+	targets, err := requireTo(cmd, to)
 	if err != nil {
 		return err
 	}
@@ -74,6 +72,9 @@ func (a *app) runImport(cmd *cobra.Command, f *migrateFlags, to string, writePer
 	var plan *nscompare.Plan
 	written := 0
 	err = a.withClient(cmd, f, opts, func(ctx context.Context, c *nsclient.Client, opts nscompare.Options) error {
+		if err := f.checkRaftNSMembers(ctx, cmd, c, targets); err != nil {
+			return err
+		}
 		if plan, err = nscompare.PlanImport(ctx, c, refs, targets[0], writePerm, opts); err != nil {
 			return fmt.Errorf("%s: %w", commandName(cmd), err)
 		}

@@ -61,10 +61,10 @@ could not be read, 2 on a usage error.`,
 func (a *app) migrateVerifyCommand(f *migrateFlags) *cobra.Command {
 	cf := &compareFlags{}
 	cmd := &cobra.Command{
-		Use:   "verify --from 'OLD;OLD...' [--to 'MEMBER;MEMBER...']",
+		Use:   "verify --from 'OLD;OLD...' --to 'MEMBER;MEMBER...'",
 		Short: "Check that RaftNS holds everything the old name servers hold",
 		Long: `verify reads the old name servers of --from and the RaftNS members of --to
-(default --namesrv) as report does, and lists what a member lacks: broker ids
+(required; each must answer as a RaftNS member) as report does, and lists what a member lacks: broker ids
 that have not registered with RaftNS yet, topics it has no route for or other
 queues, KV keys not imported, write permission wiped on the old name servers
 only, differing settings. Where the old name servers disagree, a member
@@ -79,7 +79,8 @@ a name server could not be read, 2 on a usage error.`,
 	}
 	f.bindCommon(cmd)
 	cf.bind(cmd)
-	cmd.Flags().StringVar(&cf.to, "to", "", "RaftNS members to check, HOST:PORT;... (default: --namesrv)")
+	cmd.Flags().StringVar(&cf.to, "to", "", "RaftNS members to check, HOST:PORT;... (required)")
+	f.bindToReference(cmd)
 	return cmd
 }
 
@@ -91,6 +92,9 @@ func (a *app) runCompare(cmd *cobra.Command, f *migrateFlags, cf *compareFlags, 
 	}
 	var res *nscompare.Result
 	err = a.withClient(cmd, f, opts, func(ctx context.Context, c *nsclient.Client, opts nscompare.Options) (err error) {
+		if err := f.checkRaftNSMembers(ctx, cmd, c, targets); err != nil {
+			return err
+		}
 		if res, err = nscompare.Compare(ctx, c, refs, targets, opts); err != nil {
 			return fmt.Errorf("%s: %w", commandName(cmd), err)
 		}
@@ -119,11 +123,7 @@ func (a *app) compareInputs(cmd *cobra.Command, f *migrateFlags, cf *compareFlag
 		return
 	}
 	if verify {
-		to := cf.to
-		if to == "" {
-			to = a.namesrv
-		}
-		if targets, err = addrList(cmd, "to", to); err != nil {
+		if targets, err = requireTo(cmd, cf.to); err != nil {
 			return
 		}
 		for _, t := range targets {

@@ -172,7 +172,7 @@ func TestMigrateVerify_ReportsWhatRaftNSLacks(t *testing.T) {
 	f.putKV("ORDER_TOPIC_CONFIG", "MigTopic", "mig-a:4", old)
 	f.putKV("ORDER_TOPIC_CONFIG", "NewOnRaft", "x", raft)
 
-	r := ctl(t, "--namesrv", raft.ClientAddr, "migrate", "verify", "--from", old.ClientAddr).mustFail(t, 3, "raftnsctl: migrate verify: not clean: 4 differences")
+	r := ctl(t, "migrate", "verify", "--from", old.ClientAddr, "--to", raft.ClientAddr).mustFail(t, 3, "raftnsctl: migrate verify: not clean: 4 differences")
 	for _, want := range []string{
 		"ROLE  NAME SERVER", "from  " + old.ClientAddr, "to    " + raft.ClientAddr,
 		"broker mig-b/0: missing\n", "  to    " + raft.ClientAddr + "  -\n", "topic MigB: missing", "write-perm mig-b: missing",
@@ -312,15 +312,19 @@ func TestMigrate_BadInput(t *testing.T) {
 		{"concurrency", []string{"migrate", "report", "--from", "127.0.0.1:1", "--concurrency", "0"}, 2, "--concurrency 0: want 1 to 256"},
 		{"request timeout", []string{"migrate", "report", "--from", "127.0.0.1:1", "--request-timeout", "0s"}, 2, "--request-timeout 0s: must be positive"},
 		{"max differences", []string{"migrate", "report", "--from", "127.0.0.1:1", "--max-differences", "-1"}, 2, "--max-differences -1"},
-		{"empty namespace", []string{"migrate", "import", "--from", "127.0.0.1:1", "--namespace", ","}, 2, "--namespace must not be empty"},
-		{"key without secret", []string{"migrate", "import", "--from", "127.0.0.1:1", "--access-key", "ak"}, 2, "--access-key needs a secret key"},
-		{"secret without key", []string{"migrate", "import", "--from", "127.0.0.1:1", "--secret-key-file", missing}, 2, "--secret-key-file needs --access-key"},
-		{"unreadable secret", []string{"migrate", "import", "--from", "127.0.0.1:1", "--access-key", "ak", "--secret-key-file", missing}, 2, "--secret-key-file: open"},
+		{"empty namespace", []string{"migrate", "import", "--from", "127.0.0.1:1", "--to", "127.0.0.1:2", "--namespace", ","}, 2, "--namespace must not be empty"},
+		{"key without secret", []string{"migrate", "import", "--from", "127.0.0.1:1", "--to", "127.0.0.1:2", "--access-key", "ak"}, 2, "--access-key needs a secret key"},
+		{"secret without key", []string{"migrate", "import", "--from", "127.0.0.1:1", "--to", "127.0.0.1:2", "--secret-key-file", missing}, 2, "--secret-key-file needs --access-key"},
+		{"unreadable secret", []string{"migrate", "import", "--from", "127.0.0.1:1", "--to", "127.0.0.1:2", "--access-key", "ak", "--secret-key-file", missing}, 2, "--secret-key-file: open"},
 		{"argument", []string{"migrate", "report", "--from", "127.0.0.1:1", "extra"}, 2, `unexpected argument "extra"`},
 		{"unreachable", []string{"migrate", "report", "--from", "127.0.0.1:1"}, 1,
 			"raftnsctl: migrate report: name server 127.0.0.1:1: cluster info: remoting: connect 127.0.0.1:1"},
-		{"unreachable target", []string{"--namesrv", "127.0.0.1:1", "migrate", "verify", "--from", member.ClientAddr}, 1,
-			"name server 127.0.0.1:1: cluster info"},
+		{"unreachable target", []string{"migrate", "verify", "--from", member.ClientAddr, "--to", "127.0.0.1:1"}, 1,
+			"migrate verify: --to 127.0.0.1:1: cannot tell whether it is a RaftNS member"},
+		{"verify without --to", []string{"--namesrv", member.ClientAddr, "migrate", "verify", "--from", "127.0.0.1:1"}, 2,
+			"migrate verify: --to is required"},
+		{"import without --to", []string{"--namesrv", member.ClientAddr, "migrate", "import", "--from", "127.0.0.1:1"}, 2,
+			"migrate import: --to is required"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,13 +22,55 @@ type nameServer struct {
 	c    *nsclient.Client
 }
 
-// nameServer returns a client for --namesrv; close it when done.
+// nameServer returns a client for --namesrv; close it when done. With a
+// list (a;b, as namesrvAddr), the first member that accepts a connection
+// is used: any member serves reads and forwards writes to the leader.
 func (a *app) nameServer() (*nameServer, error) {
-	if _, _, err := net.SplitHostPort(a.namesrv); err != nil {
-		return nil, usagef("--namesrv %q: want HOST:PORT", a.namesrv)
+	addrs, err := namesrvList(a.namesrv)
+	if err != nil {
+		return nil, err
 	}
 	c := nsclient.New(remoting.ClientConfig{DialTimeout: a.timeout, RequestTimeout: a.timeout, WriteTimeout: a.timeout})
-	return &nameServer{addr: a.namesrv, c: c}, nil
+	return &nameServer{addr: firstReachable(addrs, min(a.timeout, listDialTimeout)), c: c}, nil
+}
+
+// listDialTimeout bounds the connection attempt to each member of a
+// --namesrv list before the next is tried.
+const listDialTimeout = 3 * time.Second
+
+// namesrvList parses --namesrv: HOST:PORT, or several separated by ';'
+// as RocketMQ's namesrvAddr and NAMESRV_ADDR are.
+func namesrvList(value string) ([]string, error) {
+	var out []string
+	for _, s := range strings.Split(value, ";") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if host, _, err := net.SplitHostPort(s); err != nil || host == "" {
+			return nil, usagef("--namesrv %q: want HOST:PORT, or HOST:PORT;HOST:PORT...", s)
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, usagef("--namesrv %q: want HOST:PORT, or HOST:PORT;HOST:PORT...", value)
+	}
+	return out, nil
+}
+
+// firstReachable returns the first address accepting a TCP connection
+// within timeout, or the first address when none does (its request then
+// says why). A single address is returned without a try.
+func firstReachable(addrs []string, timeout time.Duration) string {
+	if len(addrs) == 1 {
+		return addrs[0]
+	}
+	for _, addr := range addrs {
+		if conn, err := net.DialTimeout("tcp", addr, timeout); err == nil {
+			conn.Close()
+			return addr
+		}
+	}
+	return addrs[0]
 }
 
 // withNameServer runs f with a client for --namesrv and the command's
@@ -90,6 +134,10 @@ func responseCodeName(code int32) string {
 // address that could not be reached.
 func (n *nameServer) fail(what string, err error) error {
 	var re *nsclient.ResponseError
+	if remoting.IsHTTPAnswer(err) || (!errors.As(err, &re) && !isDialError(err) && speaksHTTP(context.Background(), n.addr)) {
+		return fmt.Errorf("name server %s: %s: it answered with HTTP, so it is an HTTP port (a member's admin port, "+
+			"which --addr takes), not a RocketMQ client port: give --namesrv the member's client address (default port 9876)", n.addr, what)
+	}
 	if !errors.As(err, &re) {
 		return fmt.Errorf("name server %s: %s: %w", n.addr, what, err)
 	}

@@ -18,6 +18,9 @@ const (
 	defaultTimeout     = 10 * time.Second
 	envAdminAddr       = "RAFTNS_ADDR"
 	envNamesrvAddr     = "RAFTNS_NAMESRV"
+	// envRocketMQNamesrv is the variable RocketMQ's mqadmin, brokers and
+	// clients read; --namesrv honours it after envNamesrvAddr.
+	envRocketMQNamesrv = "NAMESRV_ADDR"
 	envToken           = "RAFTNS_TOKEN"
 )
 
@@ -86,9 +89,10 @@ Member commands (status, peers, leader, snapshot) use the member's admin HTTP
 API (--addr, env ` + envAdminAddr + `); leader-only operations sent to a follower are
 forwarded to the leader by the member. Name server commands (route, clusters,
 topics, kv, perm, delete-topic, config, member-group) speak the RocketMQ
-remoting protocol to the member's client port (--namesrv, env ` + envNamesrvAddr + `),
-as mqadmin does. "raftnsctl completion bash" (zsh, fish, powershell) prints a
-shell completion script.
+remoting protocol to the member's client port (-n/--namesrv, env ` + envNamesrvAddr + `
+or ` + envRocketMQNamesrv + `; a list a;b as namesrvAddr), as mqadmin does.
+"raftnsctl completion bash" (zsh, fish, powershell) prints a shell completion
+script.
 
 "raftnsctl migrate" compares name servers and copies KV config into RaftNS
 when moving from reference NameServers (docs/operators/migration.md).
@@ -99,7 +103,8 @@ Exit status: 0 on success, 1 when the operation failed, 2 on a usage error,
   raftnsctl --addr 10.0.0.2:9856 peers list
   raftnsctl snapshot save backup.snap
   raftnsctl --namesrv 10.0.0.2:9876 route TopicTest
-  RAFTNS_NAMESRV=10.0.0.2:9876 raftnsctl kv list ORDER_TOPIC_CONFIG
+  raftnsctl -n '10.0.0.2:9876;10.0.0.3:9876' topics
+  NAMESRV_ADDR=10.0.0.2:9876 raftnsctl kv list ORDER_TOPIC_CONFIG
   raftnsctl --addr https://10.0.0.2:9856 --ca-file ca.pem --token-file admin.token peers list`,
 		Args:              cobra.ArbitraryArgs,
 		RunE:              groupRunE,
@@ -121,8 +126,9 @@ Exit status: 0 on success, 1 when the operation failed, 2 on a usage error,
 	fs := root.PersistentFlags()
 	fs.StringVar(&a.addr, "addr", envOr(getenv, envAdminAddr, defaultAdminAddr),
 		"admin HTTP address of a member, HOST:PORT (env "+envAdminAddr+")")
-	fs.StringVar(&a.namesrv, "namesrv", envOr(getenv, envNamesrvAddr, defaultNamesrvAddr),
-		"RocketMQ name server address of a member, HOST:PORT (env "+envNamesrvAddr+")")
+	fs.StringVarP(&a.namesrv, "namesrv", "n", envOr(getenv, envNamesrvAddr, envOr(getenv, envRocketMQNamesrv, defaultNamesrvAddr)),
+		"RocketMQ client address of a member, HOST:PORT, or several as HOST:PORT;HOST:PORT (the first that accepts a connection is used) "+
+			"(env "+envNamesrvAddr+", else "+envRocketMQNamesrv+")")
 	fs.DurationVar(&a.timeout, "timeout", defaultTimeout,
 		"deadline of the whole command, including snapshot transfers")
 	fs.StringVarP(&a.output, "output", "o", outputTable, "output format: table or json")

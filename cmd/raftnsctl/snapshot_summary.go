@@ -4,23 +4,17 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/snapshots"
 )
 
-// recordNames names the FSM's snapshot record types (fsm/snapshot_records.go;
-// record types are append-only, so a name never changes meaning). Unknown
-// types print by number.
-var recordNames = map[uint8]string{
-	1: "meta", 2: "cluster", 3: "broker", 4: "topic", 5: "registration",
-	6: "filter-server", 7: "queue-mapping", 8: "kv-namespace", 9: "kv", 10: "member",
-	11: "min-id-notice", 12: "replica-group",
-}
-
+// recordName names a snapshot record type (fsm.RecordTypeName); a type
+// this release does not know, written by a newer one, prints by number.
 func recordName(t uint8) string {
-	if n, ok := recordNames[t]; ok {
+	if n, ok := fsm.RecordTypeName(t); ok {
 		return n
 	}
-	return fmt.Sprintf("type-%d", t)
+	return fmt.Sprintf("type-%d (unknown to this release)", t)
 }
 
 // summaryJSON is the -o json shape of a snapshot summary.

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,12 +50,21 @@ func TestSnapshotSave_WritesAVerifiedFileThatInspectDescribes(t *testing.T) {
 	for _, want := range []string{
 		"inspected " + file + ": " + itoa(len(data)) + " bytes, format version 1, checksum OK\n",
 		itoa(sum.TotalRecords) + " records, " + itoa(int(sum.PayloadBytes)) + " payload bytes\n",
-		"  kv            9     " + itoa(sum.Records[9]) + "\n",
-		"  member        10    1\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("inspect output lacks %q:\n%s", want, r.stdout)
 		}
+	}
+	for _, row := range []string{`kv +9 +` + itoa(sum.Records[9]), `member +10 +1`} {
+		if !regexp.MustCompile(`\n  ` + row + `\n`).MatchString(r.stdout) {
+			t.Errorf("inspect output lacks a row %q:\n%s", row, r.stdout)
+		}
+	}
+
+	// Every record type of this release has a name; the member stamps
+	// the kv puts above into its audit trail.
+	if sum.Records[16] == 0 || !strings.Contains(r.stdout, "  audit ") || strings.Contains(r.stdout, "type-") {
+		t.Errorf("inspect output names no audit records (%d in the file) or shows a type by number:\n%s", sum.Records[16], r.stdout)
 	}
 
 	var js summaryJSON

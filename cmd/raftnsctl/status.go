@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/spf13/cobra"
@@ -46,7 +47,7 @@ func printStatus(w io.Writer, st *adminapi.Status) error {
 		ready += " (" + st.ReadyReason + ")"
 	}
 	row(tw, "Ready:", ready)
-	row(tw, "Leader ready:", yesNo(st.LeaderReady))
+	row(tw, "Leading:", leadingLine(st))
 	if st.Membership != "" {
 		row(tw, "Membership:", membershipLine(st.Membership))
 	}
@@ -76,6 +77,25 @@ func leaderLine(st *adminapi.Status) string {
 		s += ", http " + st.LeaderHTTPAddr
 	}
 	return s + ")"
+}
+
+// leadingLine says whether this member itself serves as the leader: the
+// answer concerns this member, never whether the cluster has a leader
+// (the Leader line says that).
+func leadingLine(st *adminapi.Status) string {
+	switch {
+	case st.State == "Leader" && st.LeaderReady:
+		return "yes (this member is the leader, in office)"
+	case st.State == "Leader":
+		return "not yet (elected leader, taking office)"
+	}
+	switch st.State {
+	case "Shutdown":
+		return "no (its Raft node is stopped)"
+	case "":
+		return "no"
+	}
+	return "no (a " + strings.ToLower(st.State) + ")"
 }
 
 // membershipLine says what a member's membership state means.

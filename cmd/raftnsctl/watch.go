@@ -29,7 +29,8 @@ kinds of state it touched (route, broker, kv, member, audit, controller) and
 the topics and clusters it names ("all topics" when it may touch any). When
 the member says changes were missed (this watcher was too slow, or it asked
 about changes older than the member remembers), watch says so: read the state
-again. It runs until interrupted; --timeout does not apply to it. With -o
+again. It runs until interrupted (Ctrl-C ends it with exit status 0); --timeout does
+not apply to it. With -o
 json each change is one JSON object a line.`,
 		Example: `  raftnsctl watch
   raftnsctl watch --topic TopicTest
@@ -59,13 +60,13 @@ func (a *app) runWatch(ctx context.Context, q url.Values) error {
 	}
 	first, err := a.watchOnce(ctx, c, q, 0)
 	if err != nil {
-		return err
+		return followEnded(ctx, err)
 	}
 	index := first.Index
 	for {
 		res, err := a.watchOnce(ctx, c, q, index)
 		if err != nil {
-			return err
+			return followEnded(ctx, err)
 		}
 		index = res.Index
 		if err := a.printChanges(res); err != nil {
