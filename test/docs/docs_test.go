@@ -20,6 +20,7 @@ import (
 	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/body"
 	yamlv3 "gopkg.in/yaml.v3"
+	"mvdan.cc/sh/v3/syntax"
 	"sigs.k8s.io/yaml"
 )
 
@@ -176,7 +177,7 @@ func parseProperties(text string) error {
 
 // TestDeploy_EverySampleParses reads every file under deploy/ with the
 // parser of its kind: YAML (every document), JSON, XML, Java properties
-// (.properties, .conf) and systemd units. Go files, the Dockerfile (built
+// (.properties, .conf), systemd units and shell scripts. Go files, the Dockerfile (built
 // by cmd/raftns's tests) and Helm templates (rendered by deploy's tests)
 // are checked elsewhere; a file of any other kind fails, so a new sample
 // gets a parser here.
@@ -240,6 +241,9 @@ func parseDeployFile(path string, data []byte) error {
 		return parseProperties(string(data))
 	case ".service":
 		_, err := unit.DeserializeOptions(bytes.NewReader(data))
+		return err
+	case ".sh":
+		_, err := syntax.NewParser().Parse(bytes.NewReader(data), path)
 		return err
 	}
 	return fmt.Errorf("no parser for this kind of sample; add one to parseDeployFile")
