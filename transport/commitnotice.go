@@ -61,6 +61,13 @@ type noticeState struct {
 	// owed is the highest committed index it should learn.
 	owed    uint64
 	sending bool
+	// stalled is set when a notice failed or was refused, and cleared by
+	// the next request the follower accepts: a follower that is down or
+	// was removed is not sent one notice per commit. accepted counts the
+	// requests it accepted, so that a failed notice does not stall a
+	// follower that accepted one meanwhile.
+	stalled  bool
+	accepted uint64
 }
 
 // NewCommitNotices returns notices sent through send, counted in sent
@@ -90,6 +97,8 @@ func (c *CommitNotices) Observe(id raft.ServerID, target raft.ServerAddress, req
 		// about this term's requests.
 		f.term, f.ackIndex, f.ackTerm, f.told = req.Term, 0, 0, 0
 	}
+	f.stalled = false
+	f.accepted++
 	f.addr, f.header, f.leader = target, req.RPCHeader, req.Leader //nolint:staticcheck // Leader is set by raft for old followers
 	last, lastTerm := req.PrevLogEntry, req.PrevLogTerm
 	if n := len(req.Entries); n > 0 {
@@ -130,13 +139,13 @@ func (c *CommitNotices) sendLocked(id raft.ServerID, f *noticeState) {
 	if c.sent != nil {
 		c.sent.Add(1)
 	}
-	go c.deliver(id, f, f.addr, req)
+	go c.deliver(id, f, f.addr, f.accepted, req)
 }
 
 // noticeDue returns the notice f is owed now, or nil.
 func (f *noticeState) noticeDue() *raft.AppendEntriesRequest {
 	commit := min(f.owed, f.ackIndex)
-	if f.sending || f.term == 0 || commit <= f.told {
+	if f.sending || f.stalled || f.term == 0 || commit <= f.told {
 		return nil
 	}
 	return &raft.AppendEntriesRequest{
@@ -153,18 +162,19 @@ func (f *noticeState) noticeDue() *raft.AppendEntriesRequest {
 }
 
 // deliver sends one notice and, once it is answered, the next one due.
-func (c *CommitNotices) deliver(id raft.ServerID, f *noticeState, addr raft.ServerAddress, req *raft.AppendEntriesRequest) {
+func (c *CommitNotices) deliver(id raft.ServerID, f *noticeState, addr raft.ServerAddress, accepted uint64, req *raft.AppendEntriesRequest) {
 	var resp raft.AppendEntriesResponse
 	err := c.send(id, addr, req, &resp)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	f.sending = false
 	if err != nil || !resp.Success || resp.Term != req.Term || req.Term != f.term {
-		// Not retried as it was: the next request Raft sends, or the next
-		// commit, tries again; until then the follower learns the commit
-		// index from Raft as before. A notice that what Raft learned
-		// meanwhile makes different goes now.
-		if f.term != req.Term || f.ackIndex != req.PrevLogEntry {
+		// Tried again once the follower accepts a request from Raft
+		// (at once if it did meanwhile); until then it learns the commit
+		// index from Raft as before.
+		if f.accepted == accepted {
+			f.stalled = true
+		} else {
 			c.sendLocked(id, f)
 		}
 		return

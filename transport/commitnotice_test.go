@@ -133,8 +133,9 @@ func TestCommitNotices_Coalesce(t *testing.T) {
 }
 
 // A notice goes in the term of the acknowledgement; a follower that
-// refuses it (it saw a newer term) is not marked as told, and a new term
-// forgets what was acknowledged before it.
+// refuses it (it saw a newer term) is not marked as told nor sent another
+// before it accepts a request from Raft, and a new term forgets what was
+// acknowledged before it.
 func TestCommitNotices_StaleTerm(t *testing.T) {
 	c, sent, count := newTestNotices()
 	req, resp := replicated(0, 0, 0, 1, 2, 3)
@@ -143,6 +144,10 @@ func TestCommitNotices_StaleTerm(t *testing.T) {
 	n := expectNotice(t, sent)
 	n.answer <- raft.AppendEntriesResponse{Term: 6, Success: false}
 	expectNone(t, sent, count, 1, "refused in a newer term")
+	// Nor is it tried again at every commit until the follower accepts a
+	// request from Raft.
+	c.Committed(3)
+	expectNone(t, sent, count, 1, "a follower that refused the last notice")
 
 	// A refused or failed answer from Raft's own request teaches nothing.
 	req, resp = replicated(3, 5, 0, 4)
