@@ -30,8 +30,9 @@ type AppendFunc func(id raft.ServerID, target raft.ServerAddress, req *raft.Appe
 // so by the log matching property its log up to the commit index it sets
 // is the leader's: the notice is as safe as the empty AppendEntries Raft
 // sends after CommitTimeout. It goes in the term the acknowledgement was
-// made in; a follower that has seen a newer term refuses it, and a refused
-// or failed notice changes nothing. A follower that has not acknowledged i
+// made in, and only with an acknowledgement made in the newest term this
+// member led; a follower that has seen a newer term refuses it, and a
+// refused or failed notice changes nothing. A follower that has not acknowledged i
 // yet gets its notice when it does (the request that carried i was built
 // before i was committed). At most one notice is in flight per follower;
 // indexes owed meanwhile go in the next one, and none is sent to a
@@ -43,6 +44,12 @@ type CommitNotices struct {
 
 	mu        sync.Mutex
 	followers map[raft.ServerID]*noticeState
+	// term is the newest term this member sent AppendEntries in. Only
+	// what followers acknowledged in it is used: this member's log of an
+	// older term may have lost entries since (a later leader replaced
+	// them), so a follower matching that log up to an index proves
+	// nothing about the committed entries below it.
+	term uint64
 }
 
 // noticeState is what the leader knows of one follower.
@@ -79,11 +86,15 @@ func NewCommitNotices(send AppendFunc, sent *atomic.Uint64) *CommitNotices {
 // Observe records an AppendEntries this member sent to id at target, as
 // the leader, and the answer (err, resp). It sends a notice now due.
 func (c *CommitNotices) Observe(id raft.ServerID, target raft.ServerAddress, req *raft.AppendEntriesRequest, resp *raft.AppendEntriesResponse, err error) {
-	if err != nil || req == nil || resp == nil || !resp.Success || resp.Term != req.Term {
+	if req == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.term = max(c.term, req.Term)
+	if err != nil || resp == nil || !resp.Success || resp.Term != req.Term {
+		return
+	}
 	f := c.followers[id]
 	if f == nil {
 		f = &noticeState{}
@@ -131,7 +142,7 @@ func (c *CommitNotices) Committed(index uint64) {
 
 // sendLocked sends f its notice if one is due and none is in flight.
 func (c *CommitNotices) sendLocked(id raft.ServerID, f *noticeState) {
-	req := f.noticeDue()
+	req := f.noticeDue(c.term)
 	if req == nil {
 		return
 	}
@@ -142,10 +153,11 @@ func (c *CommitNotices) sendLocked(id raft.ServerID, f *noticeState) {
 	go c.deliver(id, f, f.addr, f.accepted, req)
 }
 
-// noticeDue returns the notice f is owed now, or nil.
-func (f *noticeState) noticeDue() *raft.AppendEntriesRequest {
+// noticeDue returns the notice f is owed now, or nil; term is the newest
+// term this member led in.
+func (f *noticeState) noticeDue(term uint64) *raft.AppendEntriesRequest {
 	commit := min(f.owed, f.ackIndex)
-	if f.sending || f.stalled || f.term == 0 || commit <= f.told {
+	if f.sending || f.stalled || f.term == 0 || f.term != term || commit <= f.told {
 		return nil
 	}
 	return &raft.AppendEntriesRequest{

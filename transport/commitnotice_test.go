@@ -156,11 +156,23 @@ func TestCommitNotices_StaleTerm(t *testing.T) {
 	c.Observe("f1", "f1:1", req, &raft.AppendEntriesResponse{Term: 5, Success: true}, errors.New("timeout"))
 	expectNone(t, sent, count, 1, "nothing acknowledged")
 
-	// Leading again in term 7: only what is acknowledged in term 7 counts.
+	// Leading again in term 7: only what is acknowledged in term 7 counts,
+	// also for a follower last heard from in term 5 (f2), whose match with
+	// this member's log of term 5 proves nothing now.
+	req, resp = replicated(0, 0, 0, 1, 2, 3)
+	c.Observe("f2", "f2:1", req, resp, nil)
+	c.Committed(3)
+	n = expectNotice(t, sent) // term 5 is still the newest: f2 is owed 3
+	if n.id != "f2" {
+		t.Fatalf("notice to %s, want f2", n.id)
+	}
+	n.answer <- raft.AppendEntriesResponse{Term: 5, Success: false}
 	req = &raft.AppendEntriesRequest{Term: 7}
 	c.Observe("f1", "f1:1", req, &raft.AppendEntriesResponse{Term: 7, Success: true}, nil)
+	req, resp = replicated(0, 0, 0, 1, 2, 3) // f2 accepts in term 5 again
+	c.Observe("f2", "f2:1", req, resp, nil)
 	c.Committed(3)
-	expectNone(t, sent, count, 1, "nothing acknowledged in the new term")
+	expectNone(t, sent, count, 2, "nothing acknowledged in the new term")
 	req = &raft.AppendEntriesRequest{Term: 7, PrevLogEntry: 3, PrevLogTerm: 5,
 		Entries: []*raft.Log{{Index: 4, Term: 7}}}
 	c.Observe("f1", "f1:1", req, &raft.AppendEntriesResponse{Term: 7, Success: true}, nil)
