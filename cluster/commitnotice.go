@@ -1,8 +1,6 @@
 package cluster
 
-import (
-	"sync/atomic"
-)
+import "github.com/raftns/raftns/transport"
 
 // commitNotice makes the leader tell its followers the commit index soon
 // after it answered a change it ran for one of them.
@@ -11,63 +9,19 @@ import (
 // applied the write itself (catchUp). A follower applies what it knows to
 // be committed, and hashicorp/raft tells it the commit index only in
 // AppendEntries that carry entries, or in an empty one after CommitTimeout
-// (50–100 ms) without any: its heartbeats carry none. While proposals keep
-// coming their AppendEntries carry the commit index; once the last
-// proposal in flight is answered, and a change was answered for another
-// member since the last notice, the notice appends a Raft barrier, whose
-// AppendEntries carries the commit index at once. At most one barrier is
-// in flight: changes answered meanwhile are covered by the next one.
-type commitNotice struct {
-	// barrier appends a barrier entry and returns once it is applied
-	// here, or failed (on a member that does not lead, at once).
-	barrier  func()
-	inflight atomic.Int64 // proposals waiting for their answer
-	owed     atomic.Bool  // a change was answered for another member since the last barrier
-	kick     chan struct{}
-}
+// (50–100 ms) without any: its heartbeats carry none. So once the leader
+// answers a change, every follower is sent the index the answer names as
+// committed: an AppendEntries without entries that Raft on the follower
+// checks and applies like any other (transport.CommitNotices). No log entry
+// is written and nothing is fsynced; a follower that a request accepted
+// since already told is sent nothing, and notices owed while one is in
+// flight go in the next.
+type commitNotice struct{ notices *transport.CommitNotices }
 
-func newCommitNotice(barrier func()) *commitNotice {
-	return &commitNotice{barrier: barrier, kick: make(chan struct{}, 1)}
-}
-
-// proposing counts a proposal in flight.
-func (c *commitNotice) proposing() { c.inflight.Add(1) }
-
-// proposed counts a proposal answered; the last one in flight sends the
-// notice owed.
-func (c *commitNotice) proposed() {
-	if c.inflight.Add(-1) == 0 && c.owed.Load() {
-		c.wake()
-	}
-}
-
-// answered records a change answered for another member. With no
-// proposal in flight the notice goes now; otherwise the last one's answer
-// sends it (whichever of the two looks second sees the other).
-func (c *commitNotice) answered() {
-	c.owed.Store(true)
-	if c.inflight.Load() == 0 {
-		c.wake()
-	}
-}
-
-func (c *commitNotice) wake() {
-	select {
-	case c.kick <- struct{}{}:
-	default:
-	}
-}
-
-// run sends the notices until stop closes.
-func (c *commitNotice) run(stop <-chan struct{}) {
-	for {
-		select {
-		case <-c.kick:
-		case <-stop:
-			return
-		}
-		if c.owed.Swap(false) {
-			c.barrier()
-		}
+// answered records a change answered for another member whose effects
+// are all at or below index, which this member applied as the leader.
+func (c commitNotice) answered(index uint64) {
+	if c.notices != nil && index > 0 {
+		c.notices.Committed(index)
 	}
 }

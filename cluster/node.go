@@ -28,7 +28,7 @@ type Node struct {
 	raft     *raft.Raft
 	stores   *stores
 	mux      *transport.Mux
-	trans    raft.Transport
+	trans    *transport.Noticed
 	pool     *rpcPool
 	// lanes carry forwarded writes to the leader; forwards serves the
 	// lanes of the other members (package lane).
@@ -96,6 +96,12 @@ type Stats struct {
 	// WritesOutcomeUnknown counts writes that failed after a leader may
 	// have taken them: they may or may not have been applied.
 	WritesOutcomeUnknown atomic.Uint64
+	// RaftAppendsSent counts the AppendEntries requests this member sent
+	// on its cluster port: heartbeats, replication and commit notices.
+	RaftAppendsSent atomic.Uint64
+	// CommitNotices counts the commit notices this member sent as the
+	// leader (commitNotice).
+	CommitNotices atomic.Uint64
 }
 
 // New opens the stores, starts Raft on the cluster listener ln and, on a
@@ -145,8 +151,8 @@ func (n *Node) start(ln net.Listener) error {
 	if n.stores, err = openStores(n.cfg); err != nil {
 		return err
 	}
-	n.trans = n.cfg.Transport
-	if n.trans == nil {
+	inner := n.cfg.Transport
+	if inner == nil {
 		nt := raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
 			Stream:  transport.PatientLayer{RaftLayer: transport.RaftLayer{ChanListener: n.mux.Raft, Dialer: n.pool.Dialer()}, Stop: n.shutdownCh},
 			MaxPool: 3,
@@ -154,11 +160,12 @@ func (n *Node) start(ln net.Listener) error {
 			Logger:  n.cfg.Logger.Named("raft-net"),
 		})
 		if n.cfg.PipelinedReplication {
-			n.trans = transport.Pipelined{NetworkTransport: nt}
+			inner = transport.Pipelined{NetworkTransport: nt}
 		} else {
-			n.trans = transport.Unpipelined{NetworkTransport: nt}
+			inner = transport.Unpipelined{NetworkTransport: nt}
 		}
 	}
+	n.trans = transport.NewNoticed(inner, &n.stats.RaftAppendsSent, &n.stats.CommitNotices)
 	rc := n.cfg.raftConfig()
 	notify := make(chan bool, 10)
 	rc.NotifyCh = notify
@@ -167,7 +174,7 @@ func (n *Node) start(ln net.Listener) error {
 	if err := form.recoverFromPeersFile(rc, raftFSM{n.fsm}); err != nil {
 		return err
 	}
-	if n.raft, err = raft.NewRaft(rc, raftFSM{n.fsm}, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans); err != nil {
+	if n.raft, err = raft.NewRaft(rc, raftFSM{n.fsm}, n.stores.logs, n.stores.stable, n.stores.snaps, n.trans.ForRaft()); err != nil {
 		return fmt.Errorf("start raft: %w", err)
 	}
 	n.assemble(notify)
@@ -193,7 +200,7 @@ func (n *Node) assemble(notify chan bool) {
 		changes: &n.stats.LeaderChanges, shutdown: n.shutdownCh, serve: n.leaderLoop, demote: n.lessor.Demote,
 		readyCh: make(chan struct{})}
 	n.proposer = &proposer{raft: n.raft, fsm: n.fsm, office: n.tenure, lessor: n.lessor, stats: &n.stats,
-		applyTimeout: n.cfg.ApplyTimeout, notice: newCommitNotice(func() { _ = n.raft.Barrier(barrierTimeout).Error() }),
+		applyTimeout: n.cfg.ApplyTimeout, notice: commitNotice{n.trans.Notices},
 		audit: n.audit, logger: n.logger}
 	n.audit.replayed.Store(n.raft.LastIndex())
 	n.audit.raft.Store(n.raft)
@@ -217,7 +224,6 @@ func (n *Node) assemble(notify chan bool) {
 func (n *Node) runLoops(form formation) {
 	n.goLoop(n.tenure.monitor)
 	n.goLoop(n.readiness.run)
-	n.goLoop(func() { n.proposer.notice.run(n.shutdownCh) })
 	courier := &liveness.Courier{Lessor: n.lessor, Leader: func() string { return remoteLeader(n.raft) },
 		Deliver: deliverBatch(n.pool, func() bool { ready, _ := n.Ready(); return ready }, func(commit []byte, ready []string) {
 			n.readiness.noteLeaderCommit(commit)
@@ -312,8 +318,8 @@ func (n *Node) closeResources() {
 	if n.mux != nil {
 		n.mux.Close()
 	}
-	if c, ok := n.trans.(interface{ Close() error }); ok && n.cfg.Transport == nil {
-		c.Close()
+	if n.trans != nil && n.cfg.Transport == nil {
+		n.trans.Close()
 	}
 	if n.stores != nil {
 		if err := n.stores.close(); err != nil && !errors.Is(err, ErrShutdown) {

@@ -24,8 +24,9 @@ type proposer struct {
 	lessor       *liveness.Lessor
 	stats        *Stats
 	applyTimeout time.Duration
-	// notice tells followers the commit index once proposals pause.
-	notice *commitNotice
+	// notice tells followers the commit index of changes answered for
+	// them.
+	notice commitNotice
 	// audit stamps the leader's own audited decisions.
 	audit *auditor
 	// logger and splitDropsWarned: a split registration that cannot
@@ -141,10 +142,8 @@ func (p *proposer) propose(ctx context.Context, t fsm.CommandType, buf []byte, d
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = min(timeout, time.Until(dl))
 	}
-	p.notice.proposing()
 	fut := p.raft.Apply(buf, timeout)
 	err := fut.Error()
-	p.notice.proposed()
 	if err != nil {
 		if lerr := leadershipErr(err); lerr != nil {
 			return nil, 0, lerr

@@ -106,7 +106,7 @@ func (e *rpcEndpoint) runChange(reply *LeaderReply, timeout time.Duration, op fu
 		if reply.Index == 0 {
 			reply.Index = e.n.fsm.AppliedIndex()
 		}
-		e.n.proposer.notice.answered()
+		e.n.proposer.notice.answered(reply.Index)
 	}
 	return err
 }

@@ -103,7 +103,7 @@ func TestCatchUp_FailsWhenTheMemberStaysBehind(t *testing.T) {
 
 // Writes through a follower do not wait for Raft's commit timeout, after
 // which an idle leader would tell the followers the commit index: the
-// leader's barrier tells them at once.
+// leader's commit notice tells them at once.
 func TestCommitNotice_FollowerWritesDoNotWaitForTheCommitTimeout(t *testing.T) {
 	tc := newTestCluster(t, 3, func(c *Config) {
 		rc := *c.RaftConfig
@@ -125,51 +125,4 @@ func TestCommitNotice_FollowerWritesDoNotWaitForTheCommitTimeout(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Fatalf("%d writes through a follower took %v: they waited for the commit timeout", writes, took)
 	}
-}
-
-// The notice appends a barrier once nothing is in flight and a change was
-// answered for another member, never while proposals are in flight, and
-// once for the changes answered while one was running.
-func TestCommitNotice_OneBarrierOnceProposalsPause(t *testing.T) {
-	barriers := make(chan chan struct{})
-	c := newCommitNotice(func() {
-		done := make(chan struct{})
-		barriers <- done
-		<-done
-	})
-	stop := make(chan struct{})
-	defer close(stop)
-	go c.run(stop)
-	expect := func(want bool, what string) chan struct{} {
-		t.Helper()
-		select {
-		case done := <-barriers:
-			if !want {
-				t.Fatalf("%s: a barrier", what)
-			}
-			return done
-		case <-time.After(50 * time.Millisecond):
-			if want {
-				t.Fatalf("%s: no barrier", what)
-			}
-			return nil
-		}
-	}
-	c.proposing()
-	c.proposed()
-	expect(false, "a proposal answered, nothing answered for another member")
-
-	c.answered()
-	close(expect(true, "a change answered with nothing in flight"))
-
-	c.proposing()
-	c.answered()
-	expect(false, "a change answered while a proposal is in flight")
-	c.proposed()
-	running := expect(true, "the last proposal in flight answered")
-	c.answered()
-	c.answered()
-	close(running)
-	close(expect(true, "changes answered while the barrier ran"))
-	expect(false, "nothing answered since")
 }

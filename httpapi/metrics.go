@@ -151,12 +151,15 @@ var (
 	descClusterReject = prometheus.NewDesc("ns_cluster_conns_rejected_total", "Cluster-port connections refused (failed TLS handshake or cluster-key challenge, unknown or missing protocol byte).", nil, nil)
 	descWritesFailed  = prometheus.NewDesc("ns_writes_failed_total", "Client and broker writes taken by this member that failed, by outcome: not_applied (no leader took them) or unknown (a leader may have applied them).", []string{"outcome"}, nil)
 	descLinearReads   = prometheus.NewDesc("ns_linearizable_reads_total", "Leader-checked reads that passed the leader check.", nil, nil)
+	descRaftAppends   = prometheus.NewDesc("ns_raft_append_entries_sent_total", "Raft AppendEntries requests this member sent on its cluster port (heartbeats, replication, commit notices).", nil, nil)
+	descCommitNotices = prometheus.NewDesc("ns_commit_notices_total", "AppendEntries without entries this member sent as the leader to tell a follower an answered change is committed.", nil, nil)
 )
 
 func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLeaderReady, descReady, descRaftState, descApplied, descAppliedLag,
 		descLastContact, descBrokers, descTopics, descExpirations, descRegWritten, descRegDeduped, descForwarded,
-		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject, descWritesFailed, descLinearReads} {
+		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject, descWritesFailed, descLinearReads,
+		descRaftAppends, descCommitNotices} {
 		ch <- d
 	}
 }
@@ -200,6 +203,8 @@ func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descWritesFailed, stats.WritesNotApplied.Load(), "not_applied")
 	counter(descWritesFailed, stats.WritesOutcomeUnknown.Load(), "unknown")
 	counter(descLinearReads, stats.LinearizableReads.Load())
+	counter(descRaftAppends, stats.RaftAppendsSent.Load())
+	counter(descCommitNotices, stats.CommitNotices.Load())
 }
 
 func b2f(b bool) float64 {

@@ -39,10 +39,17 @@ func (t Pipelined) AppendEntriesPipeline(id raft.ServerID, target raft.ServerAdd
 }
 
 // endingPipeline forwards the responses of an inner pipeline and closes it
-// after the first one Raft's decoder stops at.
+// after the first one Raft's decoder stops at. It also serves
+// watchedPipeline, which only shows each response to observe.
 type endingPipeline struct {
 	inner raft.AppendPipeline
 	out   chan raft.AppendFuture
+	// ends picks the response after which the inner pipeline is closed.
+	ends func(raft.AppendFuture) bool
+	// observe, if set, sees each response before Raft does; sent, if
+	// set, is called for each request sent.
+	observe func(raft.AppendFuture)
+	sent    func()
 
 	closeOnce sync.Once
 	closeErr  error
@@ -52,12 +59,20 @@ type endingPipeline struct {
 }
 
 func newEndingPipeline(inner raft.AppendPipeline) *endingPipeline {
-	p := &endingPipeline{
-		inner:     inner,
-		out:       make(chan raft.AppendFuture),
-		closed:    make(chan struct{}),
-		forwarded: make(chan struct{}),
-	}
+	return startPipeline(&endingPipeline{inner: inner, ends: endsPipeline})
+}
+
+// newWatchedPipeline forwards the responses of inner, showing each to
+// observe first, and calls sent for each request sent; it never closes
+// inner by itself.
+func newWatchedPipeline(inner raft.AppendPipeline, observe func(raft.AppendFuture), sent func()) *endingPipeline {
+	return startPipeline(&endingPipeline{inner: inner, ends: func(raft.AppendFuture) bool { return false },
+		observe: observe, sent: sent})
+}
+
+// startPipeline makes p's channels and starts its forwarding goroutine.
+func startPipeline(p *endingPipeline) *endingPipeline {
+	p.out, p.closed, p.forwarded = make(chan raft.AppendFuture), make(chan struct{}), make(chan struct{})
 	go p.forward()
 	return p
 }
@@ -74,12 +89,15 @@ func (p *endingPipeline) forward() {
 		case <-p.closed:
 			return
 		}
+		if p.observe != nil {
+			p.observe(fut)
+		}
 		select {
 		case p.out <- fut:
 		case <-p.closed:
 			return
 		}
-		if endsPipeline(fut) {
+		if p.ends(fut) {
 			// Raft's decoder has taken this response and stopped reading;
 			// closing the inner pipeline wakes a sender blocked behind it.
 			p.inner.Close()
@@ -102,6 +120,9 @@ func endsPipeline(fut raft.AppendFuture) bool {
 // AppendEntries sends through the inner pipeline; after a refused append it
 // fails with raft.ErrPipelineShutdown (or the closed connection's error).
 func (p *endingPipeline) AppendEntries(args *raft.AppendEntriesRequest, resp *raft.AppendEntriesResponse) (raft.AppendFuture, error) {
+	if p.sent != nil {
+		p.sent()
+	}
 	return p.inner.AppendEntries(args, resp)
 }
 

@@ -104,17 +104,21 @@ func (s *registerScenario) run(ctx context.Context, e *env, r *Report) error {
 func (s *registerScenario) table(res registerResults) Table {
 	t := Table{
 		Title:   fmt.Sprintf("REGISTER_BROKER, %d brokers x %d topics, %s", s.Clients, s.Topics, res.Mode),
-		Columns: []string{"via", "requests", "errors", "ops/s", "p50 ms", "p99 ms", "p999 ms", "max ms", "log entries", "written", "deduped"},
+		Columns: []string{"via", "requests", "errors", "ops/s", "p50 ms", "p99 ms", "p999 ms", "max ms", "log entries", "written", "deduped", "entries/write"},
 	}
 	via := res.Member
 	if res.Role != "" {
 		via += " (" + res.Role + ")"
 	}
-	logEntries := any(res.LogEntries)
+	logEntries, perWrite := any(res.LogEntries), any("-")
 	if res.LogEntries < 0 {
 		logEntries = "-"
+	} else if res.Written > 0 {
+		// Log entries per registration written: 1.00 when each write
+		// costs its own entry and nothing more.
+		perWrite = fmt.Sprintf("%.2f", float64(res.LogEntries)/res.Written)
 	}
 	row := append([]any{via}, res.cells()...)
-	t.add(append(row, logEntries, int64(res.Written), int64(res.Deduped))...)
+	t.add(append(row, logEntries, int64(res.Written), int64(res.Deduped), perWrite)...)
 	return t
 }
