@@ -7,8 +7,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/internal/feature"
 	"github.com/raftns/raftns/internal/poll"
 )
+
+// classedHarness is a harness whose cluster version allows the retention
+// classes (feature.AuditClasses), set without a log entry so that record
+// indexes are the tests' own.
+func classedHarness(t *testing.T) *harness {
+	h := newHarness(t)
+	h.f.st.clusterVer = feature.AuditClasses.Since.String()
+	return h
+}
 
 // anonStamp is an anonymous caller's stamp keeping keep records.
 func anonStamp(millis int64, keep int) AuditStamp {
@@ -18,7 +28,7 @@ func anonStamp(millis int64, keep int) AuditStamp {
 }
 
 func TestAudit_NoChangeFloodEvictsNeitherOperatorNorAppliedRecords(t *testing.T) {
-	h := newHarness(t)
+	h := classedHarness(t)
 	h.applyAudited(testStamp(1, 100), PutKVType, &PutKV{Namespace: "n", Key: "op", Value: "v", HasValue: true})
 	h.applyAudited(anonStamp(2, 100), PutKVType, &PutKV{Namespace: "n", Key: "anon", Value: "v", HasValue: true})
 	for i := range 1000 {
@@ -43,7 +53,7 @@ func TestAudit_NoChangeFloodEvictsNeitherOperatorNorAppliedRecords(t *testing.T)
 }
 
 func TestAudit_AnonymousChangesDoNotEvictOperatorRecords(t *testing.T) {
-	h := newHarness(t)
+	h := classedHarness(t)
 	h.applyAudited(testStamp(1, 10), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
 	for i := range 50 {
 		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
@@ -55,7 +65,7 @@ func TestAudit_AnonymousChangesDoNotEvictOperatorRecords(t *testing.T) {
 }
 
 func TestAudit_ClassesSurviveASnapshotAndMembersAgree(t *testing.T) {
-	h := newHarness(t)
+	h := classedHarness(t)
 	h.applyAudited(testStamp(1, 4), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
 	for i := range 6 {
 		h.applyAudited(anonStamp(int64(2+i), 4), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
@@ -74,6 +84,34 @@ func TestAudit_ClassesSurviveASnapshotAndMembersAgree(t *testing.T) {
 	}
 	if a, b := h.f.AuditRecords(AuditQuery{}), g.AuditRecords(AuditQuery{}); fmt.Sprint(a) != fmt.Sprint(b) || a.Total != 1+4+1 {
 		t.Fatalf("trails differ or are not bounded per class:\n%+v\n%+v", a, b)
+	}
+}
+
+// TestAudit_BelowTheClassesOneBoundKeepsTheNewest: until the cluster
+// version allows feature.AuditClasses, the trail keeps the newest
+// MaxRecords records over every class, as release 0.3.0 does, so members
+// of both releases keep the same trail while they run side by side.
+func TestAudit_BelowTheClassesOneBoundKeepsTheNewest(t *testing.T) {
+	h := newHarness(t)
+	h.applyAudited(testStamp(1, 10), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	for i := range 50 {
+		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
+		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
+	}
+	p := h.f.AuditRecords(AuditQuery{})
+	if p.Total != 10 {
+		t.Fatalf("trail holds %d records, want the newest 10", p.Total)
+	}
+	for i, r := range p.Records {
+		if want := h.index - 9 + uint64(i); r.Index != want {
+			t.Fatalf("record %d has index %d, want %d (the newest, in order): %+v", i, r.Index, want, p.Records)
+		}
+	}
+	if k := h.f.AuditRecords(AuditQuery{Kind: AuditDeleteKV}); len(k.Records) != 0 {
+		t.Fatalf("the evicted delete is still found: %+v", k)
+	}
+	if h.f.st.audit.kinds[kindSlot(AuditDeleteKV)] != 0 {
+		t.Fatal("the kind count still holds the evicted delete")
 	}
 }
 

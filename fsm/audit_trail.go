@@ -3,6 +3,8 @@ package fsm
 import (
 	"errors"
 	"slices"
+
+	"github.com/raftns/raftns/internal/feature"
 )
 
 // recAudit is the snapshot record of one AuditRecord, oldest first. It is
@@ -76,13 +78,17 @@ func (s *state) appendAudit(rec AuditRecord, st *AuditStamp) AuditRecord {
 	cls := classOf(&rec)
 	s.audit.classes[cls] = append(s.audit.classes[cls], rec)
 	s.audit.kinds[kindSlot(rec.Kind)]++
+	classed := feature.NewGate(s.clusterVersion).Allows(feature.AuditClasses)
 	for c := range s.audit.classes {
 		recs := s.audit.classes[c]
 		keep := 0
 		if auditClass(c) == cls {
 			keep = 1
 		}
-		drop := max(0, len(recs)-classLimit(auditClass(c), st.MaxRecords))
+		drop := 0
+		if classed {
+			drop = max(0, len(recs)-classLimit(auditClass(c), st.MaxRecords))
+		}
 		if st.MaxAgeMillis > 0 {
 			oldest := st.Millis - st.MaxAgeMillis
 			for drop < len(recs)-keep && recs[drop].Millis < oldest {
@@ -94,7 +100,29 @@ func (s *state) appendAudit(rec AuditRecord, st *AuditStamp) AuditRecord {
 		}
 		s.audit.classes[c] = recs[drop:]
 	}
+	if !classed {
+		s.dropOldestAudit(st.MaxRecords)
+	}
 	return rec
+}
+
+// dropOldestAudit keeps the maxRecords newest records over every class:
+// the single bound of a cluster below feature.AuditClasses.
+func (s *state) dropOldestAudit(maxRecords int) {
+	total := 0
+	for _, recs := range s.audit.classes {
+		total += len(recs)
+	}
+	for ; total > max(1, maxRecords); total-- {
+		oldest := -1
+		for c, recs := range s.audit.classes {
+			if len(recs) > 0 && (oldest < 0 || recs[0].Index < s.audit.classes[oldest][0].Index) {
+				oldest = c
+			}
+		}
+		s.audit.kinds[kindSlot(s.audit.classes[oldest][0].Kind)]--
+		s.audit.classes[oldest] = s.audit.classes[oldest][1:]
+	}
 }
 
 // boundRecord truncates every field of rec to its bound.

@@ -5,6 +5,9 @@ package fsm
 // read back into a fresh state.
 type snapshotRecord struct {
 	typ uint8
+	// name names the kind in tools that summarise a snapshot
+	// (RecordTypeName).
+	name string
 	// walk emits the table's records, keys sorted; nil for a kind another
 	// entry's walk writes (a KV key with its namespace).
 	walk func(s *state, emit emitFunc) error
@@ -19,22 +22,22 @@ type snapshotRecord struct {
 // line here; Snapshot and Restore need nothing else. The meta record
 // (recMeta) is not a table and is handled by Snapshot and readState.
 var snapshotRecords = []snapshotRecord{
-	{recCluster, (*state).walkClusters, restoreAs((*restorer).cluster)},
-	{recBroker, (*state).walkBrokers, restoreAs((*restorer).broker)},
-	{recTopic, (*state).walkTopics, restoreAs((*restorer).topic)},
-	{recRegistration, (*state).walkRegistrations, restoreAs((*restorer).registration)},
-	{recFilter, (*state).walkFilters, restoreAs((*restorer).filter)},
-	{recMapping, (*state).walkMappings, restoreAs((*restorer).mapping)},
-	{recKVNamespace, (*state).walkKV, restoreAs((*restorer).kvNamespace)},
-	{recKV, nil, restoreAs((*restorer).kv)}, // walked with its namespace
-	{recMember, (*state).walkMembers, restoreAs((*restorer).member)},
-	{recMinIDNotice, (*state).walkMinIDNotices, restoreAs((*restorer).minIDNotice)},
-	{recReplicaGroup, (*state).walkReplicaGroups, restoreAs((*restorer).replicaGroup)},
-	{recSession, (*state).walkSessions, restoreAs((*restorer).session)},
-	{recClusterVersion, (*state).walkClusterVersion, restoreAs((*restorer).clusterVersion)},
-	{recDrainingMember, (*state).walkDraining, restoreAs((*restorer).drainingMember)},
-	{recAudit, (*state).walkAudit, restoreAs((*restorer).auditRecord)},
-	{recSettings, (*state).walkSettings, restoreAs((*restorer).settingsRecord)},
+	{recCluster, "cluster", (*state).walkClusters, restoreAs((*restorer).cluster)},
+	{recBroker, "broker", (*state).walkBrokers, restoreAs((*restorer).broker)},
+	{recTopic, "topic", (*state).walkTopics, restoreAs((*restorer).topic)},
+	{recRegistration, "registration", (*state).walkRegistrations, restoreAs((*restorer).registration)},
+	{recFilter, "filter-server", (*state).walkFilters, restoreAs((*restorer).filter)},
+	{recMapping, "queue-mapping", (*state).walkMappings, restoreAs((*restorer).mapping)},
+	{recKVNamespace, "kv-namespace", (*state).walkKV, restoreAs((*restorer).kvNamespace)},
+	{recKV, "kv", nil, restoreAs((*restorer).kv)}, // walked with its namespace
+	{recMember, "member", (*state).walkMembers, restoreAs((*restorer).member)},
+	{recMinIDNotice, "min-id-notice", (*state).walkMinIDNotices, restoreAs((*restorer).minIDNotice)},
+	{recReplicaGroup, "replica-group", (*state).walkReplicaGroups, restoreAs((*restorer).replicaGroup)},
+	{recSession, "session", (*state).walkSessions, restoreAs((*restorer).session)},
+	{recClusterVersion, "cluster-version", (*state).walkClusterVersion, restoreAs((*restorer).clusterVersion)},
+	{recDrainingMember, "draining-member", (*state).walkDraining, restoreAs((*restorer).drainingMember)},
+	{recAudit, "audit", (*state).walkAudit, restoreAs((*restorer).auditRecord)},
+	{recSettings, "settings", (*state).walkSettings, restoreAs((*restorer).settingsRecord)},
 }
 
 // snapshotRecordByType indexes snapshotRecords for Restore.

@@ -47,4 +47,12 @@ var (
 	// member (docs/operators/operations.md, "Run-time settings"). Without it an
 	// update changes only the member it is sent to.
 	SharedSettings = declare("shared-settings", "0.4.0")
+
+	// AuditClasses bounds each retention class of the audit trail on its
+	// own (operator records, applied changes, records of changes that did
+	// nothing), so one class never evicts another. It changes how every
+	// member applies audited entries, not what the log or a snapshot
+	// holds; below it the trail keeps one bound over all records, as
+	// release 0.3.0 does, so members of both releases keep the same trail.
+	AuditClasses = declare("audit-classes", "0.4.0")
 )
