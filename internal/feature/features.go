@@ -40,4 +40,11 @@ var (
 	// (deleteTopicWithBrokerRegistration). Without it such a registration
 	// deletes nothing.
 	SplitDeletion = declare("split-deletion", "0.3.0")
+
+	// StorageIdentity is the SetMemberStanding log entry and the member
+	// standing snapshot record: each member's storage identity and role
+	// (docs/operations.md, "When a member loses its disk"). Without it a
+	// member that returns with a new data directory waits, refusing to
+	// vote, until the upgrade is finalized.
+	StorageIdentity = declare("storage-identity", "0.4.0")
 )
