@@ -33,6 +33,7 @@ var flagKeys = map[string]string{
 	"address-service-max-connections": "addressServiceMaxConnections", "remove-drain": "removeDrain",
 	"audit": "audit", "audit-max-records": "auditMaxRecords", "audit-max-age": "auditMaxAge",
 	"watch-max-watchers": "watchMaxWatchers", "watch-buffer": "watchBuffer",
+	"new-cluster": "newCluster", "promote-after": "promoteAfter",
 }
 
 type flagValues struct {
@@ -108,6 +109,8 @@ var flagHelp = map[string]string{
 	"audit-max-age":                         "age after which audit records are dropped, e.g. 720h; give every member the same (default 720h)",
 	"watch-max-watchers":                    "watchers (GET /v1/watch, blocking or streaming) this member serves at once (default 2048)",
 	"watch-buffer":                          "changes buffered per watcher before it is told it missed some (default 64)",
+	"new-cluster":                           "with --peers and an empty data dir, form a new cluster without asking the peers whether they hold one: only to start again from nothing after every member lost its data (otherwise restore a backup: raftnsctl snapshot restore)",
+	"promote-after":                         "how long a caught-up non-voter stays caught up before the leader makes it a voter, e.g. 10s (default 10s)",
 }
 
 func registerFlags(fs *flag.FlagSet) *flagValues {
@@ -117,7 +120,7 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 	fs.BoolVar(&fl.version, "version", false, "print the release, module version and commit of this build and exit")
 	for name := range flagKeys {
 		key := flagKeys[name]
-		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" {
+		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" || name == "new-cluster" {
 			// A switch: --cluster-insecure alone, or =true/=false.
 			fs.BoolFunc(name, flagHelp[name], func(v string) error { fl.values[key] = v; return nil })
 			continue
