@@ -46,16 +46,16 @@ test-cluster: ## Run only the multi-member tests (in-process and multi-process)
 	$(GO) test -race -timeout $(TEST_TIMEOUT) -run 'Cluster|Process' ./cluster/... ./cmd/... ./bench/...
 
 .PHONY: chaos
-chaos: ## Seeded chaos runs on real processes: CHAOS_RUNS per member count (3 and 5) of CHAOS_DURATION from CHAOS_SEED; failing histories and visualizations in CHAOS_OUT (docs/reliability.md)
+chaos: ## Seeded chaos runs on real processes: CHAOS_RUNS per member count (3 and 5) of CHAOS_DURATION from CHAOS_SEED; failing histories and visualizations in CHAOS_OUT (docs/contributors/reliability.md)
 	$(GO) test ./test/chaos -run TestChaos -v -count=1 -timeout 0 -args \
 	  -chaos.seed=$(CHAOS_SEED) -chaos.runs=$(CHAOS_RUNS) -chaos.duration=$(CHAOS_DURATION) -chaos.members=3,5 -chaos.out=$(abspath $(CHAOS_OUT))
 
 .PHONY: upgrade-test
-upgrade-test: ## Rolling upgrade on real processes: three members of a previous commit upgraded one at a time to this build under load, one downgraded back (docs/operations.md, "Upgrading")
+upgrade-test: ## Rolling upgrade on real processes: three members of a previous commit upgraded one at a time to this build under load, one downgraded back (docs/operators/operations.md, "Upgrading")
 	$(GO) test ./test/chaos -run TestUpgrade -v -count=1 -timeout 20m -args -upgrade.run
 
 .PHONY: soak
-soak: ## Three members for SOAK_DURATION under 1,000 brokers, churn, writes, reads, leader transfers and a restart; fails on a figure that keeps growing; samples to SOAK_OUT (docs/reliability.md, "Soak")
+soak: ## Three members for SOAK_DURATION under 1,000 brokers, churn, writes, reads, leader transfers and a restart; fails on a figure that keeps growing; samples to SOAK_OUT (docs/contributors/reliability.md, "Soak")
 	$(GO) test ./test/soak -run TestSoak -v -count=1 -timeout 0 -args -soak.duration=$(SOAK_DURATION) -soak.out=$(abspath $(SOAK_OUT))
 
 .PHONY: fuzz

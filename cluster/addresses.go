@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/raft"
 )
 
-// ClientAddresses is the address service's answer (docs/operations.md,
+// ClientAddresses is the address service's answer (docs/operators/operations.md,
 // "The address service"): the RocketMQ client addresses of the voters that
 // serve reads and are not being removed, ordered by member id, so that
 // every member gives the same list while they agree on the facts.

@@ -14,7 +14,7 @@ import (
 	"github.com/raftns/raftns/internal/feature"
 )
 
-// AuditConfig bounds the replicated audit trail (docs/operations.md,
+// AuditConfig bounds the replicated audit trail (docs/operators/operations.md,
 // "Audit trail"). The member that takes a change stamps these bounds on
 // its entry, so give every member the same ones.
 type AuditConfig struct {

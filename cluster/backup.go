@@ -48,7 +48,7 @@ func (n *Node) SaveSnapshot(w io.Writer) (int64, error) {
 // checksum), reading them from r's start, so a damaged file changes
 // nothing; r is then rewound and streamed to Raft, never held in memory.
 // Afterwards the leader takes office again: Barrier, then liveness is
-// rebuilt from the restored tables (docs/design.md, "Taking office"); it
+// rebuilt from the restored tables (docs/contributors/design.md, "Taking office"); it
 // answers once the leader is back in office and ready for reads.
 func (n *Node) RestoreSnapshot(r io.ReadSeeker, size int64, check func(io.Reader) error) error {
 	if !n.IsLeader() {

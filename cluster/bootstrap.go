@@ -15,7 +15,7 @@ import (
 	"github.com/raftns/raftns/internal/poll"
 )
 
-// formation makes a member part of a cluster (docs/design.md,
+// formation makes a member part of a cluster (docs/contributors/design.md,
 // "Membership"): it recovers a configuration an operator wrote, forms the
 // initial one on a first start, or asks to join.
 type formation struct {
@@ -29,7 +29,7 @@ type formation struct {
 }
 
 // bootstrap forms the initial configuration on a member without Raft state
-// (docs/design.md, "Membership"): the same voter list on every initial member, or
+// (docs/contributors/design.md, "Membership"): the same voter list on every initial member, or
 // this member alone when it neither has peers nor joins. A member started
 // with Join, or with Bootstrap false, waits to be added. A member on disk
 // storage with initial peers first asks them whether they hold a cluster
@@ -101,12 +101,12 @@ func (f formation) form(r *raft.Raft, servers []raft.Server) error {
 }
 
 // peersFile is the quorum-loss recovery file an operator may place in the
-// Raft directory (docs/design.md, "Membership").
+// Raft directory (docs/contributors/design.md, "Membership").
 func peersFile(dataDir string) string { return filepath.Join(raftDir(dataDir), "peers.json") }
 
 // recoverFromPeersFile rewrites the configuration from peers.json, then
 // renames the file so it is used once. It implicitly commits every entry in
-// this member's log: see docs/operations.md before using it.
+// this member's log: see docs/operators/operations.md before using it.
 func (f formation) recoverFromPeersFile(rc *raft.Config, fsm raft.FSM) error {
 	path := peersFile(f.cfg.DataDir)
 	if _, err := os.Stat(path); err != nil {

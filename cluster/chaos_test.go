@@ -23,7 +23,7 @@ var (
 
 // TestCluster_ChaosKeepsAcknowledgedWrites writes through random members
 // while a seeded schedule partitions, stops, restarts members and moves
-// leadership (docs/design.md, "Testing with faults"). While it runs, samples check one ready
+// leadership (docs/contributors/design.md, "Testing with faults"). While it runs, samples check one ready
 // leader per term, a never-decreasing applied index per running member and
 // equal digests at equal applied indexes. After the schedule, with every
 // member back and connected, every acknowledged write must be on every

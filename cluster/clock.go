@@ -14,7 +14,7 @@ func clockOr(clock func() time.Time) func() time.Time {
 // is not taken for a pause of the member: two scan intervals and the
 // longest a scan's proposals may take. After a longer gap the leases
 // restart rather than expire what the member did not hear while it was
-// stopped (docs/design.md, "Time").
+// stopped (docs/contributors/design.md, "Time").
 func pauseGap(cfg *Config) time.Duration {
 	return 2*cfg.ScanInterval + cfg.ApplyTimeout
 }

@@ -13,7 +13,7 @@ import (
 // holds a connection to another member is never expired for it. One connected to the old leader only is expired, and within a
 // bound: a close the old leader saw while still in office left with its
 // lease table, so the broker expires its expiry time after the new leader
-// took office (docs/design.md, "Leader-only liveness"); a close after the
+// took office (docs/contributors/design.md, "Leader-only liveness"); a close after the
 // old leader left office reaches the new leader in the old one's batch and
 // expires the broker once the close grace has passed, before its expiry
 // time.

@@ -641,7 +641,7 @@ func TestCluster_FollowersDetectAStoppedLeaderAndRestoreTheirTimers(t *testing.T
 	// A crash: Raft traffic stops and the cluster port closes, with no
 	// leadership transfer.
 	tc.partition(leader)
-	leader.node.mux.close()
+	leader.node.mux.Close()
 	var next *testMember
 	poll.For(t, 15*time.Second, "a new leader", func() bool {
 		for _, m := range survivors {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"github.com/raftns/raftns/transport"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,10 +13,10 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/transport/lane"
 )
 
 var testClusterKey = []byte("0123456789abcdef0123456789abcdef")
@@ -41,10 +42,10 @@ func startKeyCluster(t *testing.T, n int, key []byte) []*testMember {
 
 // outsiderRaft sends a Raft AppendEntries from a made-up leader through a
 // Raft transport that dials with d.
-func outsiderRaft(t *testing.T, d dialer, target string) error {
+func outsiderRaft(t *testing.T, d transport.Dialer, target string) error {
 	t.Helper()
 	trans := raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
-		Stream:  raftLayer{chanListener: newChanListener(&net.TCPAddr{}, make(chan struct{})), dialer: d},
+		Stream:  transport.RaftLayer{ChanListener: transport.NewChanListener(&net.TCPAddr{}, make(chan struct{})), Dialer: d},
 		MaxPool: 1, Timeout: 2 * time.Second, Logger: hclog.NewNullLogger(),
 	})
 	defer trans.Close()
@@ -82,8 +83,8 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 	wrongKey := []byte("fedcba9876543210fedcba9876543210")
 	for _, who := range []struct {
 		name string
-		d    dialer
-	}{{"no key", dialer{}}, {"wrong key", dialer{key: wrongKey}}} {
+		d    transport.Dialer
+	}{{"no key", transport.Dialer{}}, {"wrong key", transport.Dialer{Key: wrongKey}}} {
 		calls := []struct {
 			method      string
 			args, reply any
@@ -134,7 +135,7 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 	}
 	// The same call with the key is answered: the refusals above are the
 	// key's doing.
-	pool := newRPCPool(dialer{key: testClusterKey}, nil)
+	pool := newRPCPool(transport.Dialer{Key: testClusterKey}, nil)
 	defer pool.close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -64,7 +64,7 @@ type Config struct {
 	// so that a new cluster uses every feature at once; an older release
 	// such as buildinfo.Baseline starts it as that release would, so that
 	// members of it may still join until an upgrade is finalized
-	// (docs/operations.md, "Upgrading"). It never lowers the version of a
+	// (docs/operators/operations.md, "Upgrading"). It never lowers the version of a
 	// cluster that exists.
 	InitialClusterVersion string
 
@@ -74,7 +74,7 @@ type Config struct {
 	// without waiting for the previous answer, through the pipeline that
 	// ends itself after a refused append (pipeline.go). Off by default:
 	// measured under load it did not raise write throughput
-	// (docs/benchmarks.md, "Pipelined replication").
+	// (docs/contributors/benchmarks.md, "Pipelined replication").
 	PipelinedReplication bool
 
 	// BrokerExpiry is the expiry time of brokers that registered no
@@ -88,7 +88,7 @@ type Config struct {
 	ConnCloseGrace time.Duration
 	// Clock measures every lease and its readings must be monotonic;
 	// WallClock is only stamped on proposals for people to read. nil is
-	// time.Now for both (docs/design.md, "Time").
+	// time.Now for both (docs/contributors/design.md, "Time").
 	Clock, WallClock func() time.Time
 	// ExpiryBatchMax bounds the brokers expired by one log entry.
 	ExpiryBatchMax int
@@ -128,7 +128,7 @@ type Config struct {
 	// many entries past the last snapshot the log must hold for a check to
 	// take one; TrailingLogs is how many entries a snapshot leaves in the
 	// log. A member missing more than the log still holds receives the
-	// snapshot and then the entries after it (docs/operations.md,
+	// snapshot and then the entries after it (docs/operators/operations.md,
 	// "Snapshots and catching up"). Zero keeps the library's default.
 	SnapshotThreshold uint64
 	SnapshotInterval  time.Duration
@@ -168,7 +168,7 @@ type Config struct {
 // lightly written cluster reaches the threshold rarely, and a check alone
 // only compares two indexes. The 8192 trailing entries let a member that
 // fell a little behind (a restart, a slow disk) replay entries, about a
-// second's work, rather than receive a snapshot. docs/operations.md,
+// second's work, rather than receive a snapshot. docs/operators/operations.md,
 // "Snapshots and catching up", has the numbers.
 const (
 	DefaultSnapshotInterval  = 2 * time.Second
@@ -262,7 +262,7 @@ func (c *Config) Validate() error {
 // generator uses it to run plain Raft exactly as tuned here.
 func (c *Config) RaftSettings() *raft.Config { return c.raftConfig() }
 
-// raftConfig derives the Raft configuration (docs/design.md, "Raft configuration and storage").
+// raftConfig derives the Raft configuration (docs/contributors/design.md, "Raft configuration and storage").
 func (c *Config) raftConfig() *raft.Config {
 	if c.RaftConfig != nil {
 		rc := *c.RaftConfig
@@ -289,7 +289,7 @@ func (c *Config) raftConfig() *raft.Config {
 	// One AppendEntries carries up to 64 entries (the library's default),
 	// and the leader takes up to as many waiting Applies into one log
 	// write: a follower catching up after an outage receives 64 entries per
-	// fsync instead of 16 (four times faster; see docs/benchmarks.md).
+	// fsync instead of 16 (four times faster; see docs/contributors/benchmarks.md).
 	// Entries are at most about 400 KiB (registrations are split above
 	// that), so one RPC stays bounded. BatchApplyCh stays off: concurrent
 	// Applies already share log writes without it (the leader drains the

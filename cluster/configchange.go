@@ -81,7 +81,7 @@ const (
 
 // membership makes the leader's changes to the Raft configuration: admit,
 // remove, transfer leadership, promote caught-up non-voters, and keep the
-// replicated member directory in line (docs/design.md, "Membership").
+// replicated member directory in line (docs/contributors/design.md, "Membership").
 // Every method but removeSelf acts on this member only; the Node's public
 // methods bring requests here from any member.
 type membership struct {

@@ -1,6 +1,5 @@
 // Package cluster runs the Raft node of a RaftNS member: the stores in the
-// data directory, the cluster port that carries Raft traffic and the internal
-// RPCs, bootstrap, join and membership changes, the write path (a follower
+// data directory, the internal RPCs it serves on the cluster port, bootstrap, join and membership changes, the write path (a follower
 // reaches the leader with one retry policy, the leader's proposer applies),
 // taking and leaving office, and readiness.
 //
@@ -9,8 +8,9 @@
 // proposer, the leader's side of writes; readinessMonitor; leaderWatch;
 // leaderSignals; formation, bootstrap and join; membership). Broker liveness
 // (package cluster/liveness: the lessor, the batch courier, the expiry scan)
-// and the forward lane (package cluster/lane) are packages of their own that
-// do not import this one.
+// is a package of its own that does not import this one; the cluster port
+// (mux, dialer, TLS and cluster key, Raft stream layer, RPC codec and pool)
+// is package transport, and the forward lane is package transport/lane.
 //
 // It knows the fsm command vocabulary but nothing of the RocketMQ wire
 // protocol, request codes included: package namesrv decodes requests

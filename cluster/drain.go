@@ -26,7 +26,7 @@ type RemoveOptions struct {
 	// quorum without it, and going from two voters to one.
 	Force bool
 	// Drain is how long the member keeps serving, no longer listed by the
-	// address service, before it is removed (docs/operations.md, "Adding
+	// address service, before it is removed (docs/operators/operations.md, "Adding
 	// and removing members without touching brokers and clients"):
 	// DefaultDrain for the leader's Config.RemoveDrain, 0 to remove at once.
 	Drain time.Duration

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/raftns/raftns/transport"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/lane"
 )
 
 // A follower's Forward may carry only commands the registry marks
@@ -90,7 +91,7 @@ func TestForward_RejectsUndecodableEntries(t *testing.T) {
 func TestForwardLane_LeaderAppliesAndAnswers(t *testing.T) {
 	tc := newTestCluster(t, 1, nil)
 	leader := tc.waitLeaderReady()
-	lanes := newLanes(dialer{}, nil, hclog.NewNullLogger())
+	lanes := newLanes(transport.Dialer{}, nil, hclog.NewNullLogger())
 	defer lanes.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

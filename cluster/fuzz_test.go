@@ -3,12 +3,8 @@ package cluster
 import (
 	"bytes"
 	"encoding/gob"
-	"io"
-	"net"
-	"sync/atomic"
 	"testing"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-msgpack/v2/codec"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
@@ -16,50 +12,11 @@ import (
 	"github.com/raftns/raftns/internal/adminapi"
 )
 
-// The fuzz targets below cover every decoder the cluster port runs on what
-// a connection sends: the cluster-key handshake and protocol byte (mux),
+// The fuzz targets below cover the decoders the cluster port runs on what
+// a connection sends once the mux has handed it on (the cluster-key
+// handshake and protocol byte have their targets in package transport):
 // the net/rpc arguments (gob) with the forwarded command inside (fsm.Decode
 // has its own target in fsm), and Raft's RPCs (msgpack).
-
-// FuzzMuxWithKey feeds arbitrary bytes to the cluster port's accept path
-// with a cluster key set: no input may panic or reach Raft or RPC.
-func FuzzMuxWithKey(f *testing.F) {
-	f.Add([]byte{muxRPC})
-	f.Add([]byte{muxForward})
-	f.Add(append(make([]byte, keyNonceLen+32), muxRaft))
-	f.Add([]byte("RNSKEY1"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var rejected atomic.Uint64
-		done := make(chan struct{})
-		m := &mux{logger: hclog.NewNullLogger(), key: testClusterKey, rejected: &rejected, done: done}
-		m.raft, m.rpc = newChanListener(&net.TCPAddr{}, done), newChanListener(&net.TCPAddr{}, done)
-		m.forward = newChanListener(&net.TCPAddr{}, done)
-		server, client := net.Pipe()
-		go func() {
-			defer client.Close()
-			go io.Copy(io.Discard, client)
-			client.Write(data)
-		}()
-		routed := make(chan struct{})
-		go func() { m.route(server); close(routed) }()
-		select {
-		case c := <-m.raft.conns:
-			c.Close()
-			t.Fatal("an unauthenticated connection reached Raft")
-		case c := <-m.rpc.conns:
-			c.Close()
-			t.Fatal("an unauthenticated connection reached RPC")
-		case c := <-m.forward.conns:
-			c.Close()
-			t.Fatal("an unauthenticated connection reached the forward lane")
-		case <-routed:
-		}
-		if rejected.Load() != 1 {
-			t.Fatalf("rejected = %d, want 1", rejected.Load())
-		}
-		close(done)
-	})
-}
 
 // FuzzRPCArgs decodes arbitrary gob streams into each argument type the
 // RPC endpoint takes, as net/rpc does, and a forwarded command as Forward
@@ -129,26 +86,5 @@ func FuzzRaftRPC(f *testing.F) {
 			v = &raft.RequestPreVoteRequest{}
 		}
 		_ = dec.Decode(v)
-	})
-}
-
-// FuzzKeyClientHandshake feeds arbitrary bytes to a dialing member as the
-// answer of a cluster port it connects to: no input may panic, and none
-// may pass for a member's proof.
-func FuzzKeyClientHandshake(f *testing.F) {
-	f.Add(append([]byte("RNSKEY1"), make([]byte, keyNonceLen+32)...))
-	f.Add([]byte("RNSKEY1"))
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		client, server := net.Pipe()
-		go func() {
-			defer server.Close()
-			go io.Copy(io.Discard, server)
-			server.Write(data)
-		}()
-		if err := keyClientHandshake(client, testClusterKey); err == nil {
-			t.Fatal("a made-up answer passed the cluster-key check")
-		}
-		client.Close()
 	})
 }

@@ -7,12 +7,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/raftns/raftns/cluster/lane"
+	"github.com/raftns/raftns/transport/lane"
 )
 
 // leaderOp is an operation that must run on the leader: a write, a
 // membership change or a leadership transfer. Every one reaches the leader
-// the same way (docs/design.md, "Reaching the leader"): run locally when
+// the same way (docs/contributors/design.md, "Reaching the leader"): run locally when
 // this member leads, otherwise sent once to the leader over the cluster
 // port, whose handler runs it locally and never sends it on (hop limit one).
 type leaderOp struct {

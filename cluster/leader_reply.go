@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/raftns/raftns/cluster/lane"
+	"github.com/raftns/raftns/transport/lane"
 )
 
 // LeaderReply is the answer of every operation a member runs on the

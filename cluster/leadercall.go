@@ -28,7 +28,7 @@ type LeaderCallArgs struct {
 // LeaderCall is an operation that another package runs on the leader,
 // registered on every member under one name with its request and answer
 // types (NewLeaderCall). It reaches the leader the way every write does
-// (docs/design.md, "Reaching the leader"): it runs here when this member
+// (docs/contributors/design.md, "Reaching the leader"): it runs here when this member
 // is the leader in office, otherwise it is sent once to the leader over
 // the cluster port, with the same retry policy. Request and answer travel
 // JSON-encoded in a LeaderReply; an error the operation returns reaches a

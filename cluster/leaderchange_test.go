@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/cluster/lane"
+	"github.com/raftns/raftns/transport/lane"
 )
 
 func TestRemoteAttempt_EndsWhenTheLeaderChanges(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/raft"
 )
 
-// Leadership lifecycle (docs/design.md, "Taking office").
+// Leadership lifecycle (docs/contributors/design.md, "Taking office").
 const (
 	barrierTimeout  = 10 * time.Second
 	barrierAttempts = 3
@@ -19,7 +19,7 @@ const (
 )
 
 // tenure takes and leaves office as Raft's leadership signal says and
-// keeps whether this member is the leader in office (docs/design.md,
+// keeps whether this member is the leader in office (docs/contributors/design.md,
 // "Taking office"). A term of office runs serve on a goroutine of its own;
 // leaving office clears the office flag and calls demote first, then stops
 // serve and waits for it.

@@ -8,7 +8,7 @@ import (
 )
 
 // Join admits a member as a non-voter; the leader promotes it once it has
-// caught up (docs/design.md, "Membership"). A follower passes the request
+// caught up (docs/contributors/design.md, "Membership"). A follower passes the request
 // to the leader. Joining again with the same ID and address changes
 // nothing. The result says what happened.
 func (n *Node) Join(ctx context.Context, id, addr string) (string, error) {
@@ -52,7 +52,7 @@ func (n *Node) AddPeer(ctx context.Context, id, addr string, opts AddOptions) (s
 
 // RemovePeer removes a member. It refuses a removal that would leave fewer
 // connected voters than a quorum, and going from two voters to one, unless
-// opts.Force is set. With a drain (docs/operations.md, "Adding and
+// opts.Force is set. With a drain (docs/operators/operations.md, "Adding and
 // removing members without touching brokers and clients") it only starts
 // it: every member stops listing the member in the address service at
 // once, and the leader removes it when the drain is over; the answer says

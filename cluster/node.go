@@ -11,9 +11,10 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/transport/lane"
 )
 
 // Node is one RaftNS member's Raft node.
@@ -23,7 +24,7 @@ type Node struct {
 	fsm    *fsm.FSM
 	raft   *raft.Raft
 	stores *stores
-	mux    *mux
+	mux    *transport.Mux
 	trans  raft.Transport
 	pool   *rpcPool
 	// lanes carry forwarded writes to the leader; forwards serves the
@@ -112,15 +113,15 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 		cfg:        cfg,
 		logger:     cfg.Logger.Named("cluster"),
 		fsm:        f,
-		pool:       newRPCPool(dialer{tls: cfg.TLS, key: cfg.ClusterKey}, cfg.linkDown),
+		pool:       newRPCPool(transport.Dialer{TLS: cfg.TLS, Key: cfg.ClusterKey}, cfg.linkDown),
 		requests:   newRequestTracker(cfg.ID),
 		shutdownCh: make(chan struct{}),
 	}
 	n.audit = newAuditor(cfg, f, n.logger)
 	f.SetAuditObserver(n.audit.Audited)
-	n.lanes = newLanes(n.pool.dialer, cfg.linkDown, n.logger)
+	n.lanes = newLanes(n.pool.Dialer(), cfg.linkDown, n.logger)
 	n.forwards = &lane.Server{Workers: lane.NewWorkers(n.shutdownCh), Forward: (&rpcEndpoint{n: n}).forward,
-		HelloTimeout: muxHandshakeTimeout, Stop: n.shutdownCh, Logger: n.logger}
+		HelloTimeout: transport.HandshakeTimeout, Stop: n.shutdownCh, Logger: n.logger}
 	n.leaders = newLeaderSignals()
 	n.ready = newReadyView(cfg.HeartbeatBatchInterval)
 	n.lessor = liveness.New(liveness.Config{Self: cfg.ID, BrokerExpiry: cfg.BrokerExpiry, ConnCloseGrace: cfg.ConnCloseGrace,
@@ -136,11 +137,11 @@ func New(cfg *Config, f *fsm.FSM, ln net.Listener) (*Node, error) {
 
 func (n *Node) start(ln net.Listener) error {
 	var err error
-	if n.mux, err = newMux(ln, n.cfg.ClusterAddr, n.pool.dialer, &n.stats.ClusterConnsRejected, n.logger); err != nil {
+	if n.mux, err = transport.NewMux(ln, n.cfg.ClusterAddr, n.pool.Dialer(), &n.stats.ClusterConnsRejected, n.logger); err != nil {
 		return fmt.Errorf("cluster address %q: %w", n.cfg.ClusterAddr, err)
 	}
 	if n.cfg.withoutForwardLane {
-		n.mux.forward = nil
+		n.mux.Forward = nil
 	}
 	if n.stores, err = openStores(n.cfg); err != nil {
 		return err
@@ -151,15 +152,15 @@ func (n *Node) start(ln net.Listener) error {
 	n.trans = n.cfg.Transport
 	if n.trans == nil {
 		nt := raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
-			Stream:  patientLayer{raftLayer: raftLayer{chanListener: n.mux.raft, dialer: n.pool.dialer}, stop: n.shutdownCh},
+			Stream:  transport.PatientLayer{RaftLayer: transport.RaftLayer{ChanListener: n.mux.Raft, Dialer: n.pool.Dialer()}, Stop: n.shutdownCh},
 			MaxPool: 3,
 			Timeout: 10 * time.Second,
 			Logger:  n.cfg.Logger.Named("raft-net"),
 		})
 		if n.cfg.PipelinedReplication {
-			n.trans = pipelined{nt}
+			n.trans = transport.Pipelined{NetworkTransport: nt}
 		} else {
-			n.trans = unpipelined{nt}
+			n.trans = transport.Unpipelined{NetworkTransport: nt}
 		}
 	}
 	if n.stores.bolt != nil {
@@ -181,10 +182,10 @@ func (n *Node) start(ln net.Listener) error {
 	if n.stores.bolt != nil {
 		n.goLoop(func() { n.stores.bolt.RunMetrics(contextUntil(n.shutdownCh), boltMetricsInterval) })
 	}
-	n.goLoop(n.mux.serve)
-	n.goLoop(func() { serveRPC(n.mux.rpc, &rpcEndpoint{n: n}) })
-	if n.mux.forward != nil {
-		n.goLoop(func() { serveConns(n.mux.forward, n.forwards.ServeConn) })
+	n.goLoop(n.mux.Serve)
+	n.goLoop(func() { serveRPC(n.mux.RPC, &rpcEndpoint{n: n}) })
+	if n.mux.Forward != nil {
+		n.goLoop(func() { transport.ServeConns(n.mux.Forward, n.forwards.ServeConn) })
 	}
 	decide, err := form.bootstrap(n.raft)
 	if err != nil {
@@ -237,7 +238,9 @@ func (n *Node) runLoops(form formation) {
 		}), Logger: n.logger}
 	n.goLoop(func() { courier.Run(n.shutdownCh) })
 	watch := &leaderWatch{raft: n.raft, lease: n.cfg.raftConfig().LeaderLeaseTimeout, detected: &n.stats.LeaderLossDetected,
-		dial:   func(addr string) (net.Conn, error) { return n.pool.dialer.dial(addr, muxRPC, rpcDialTimeout) },
+		dial: func(addr string) (net.Conn, error) {
+			return n.pool.Dialer().Dial(addr, transport.ProtoRPC, transport.DialTimeout)
+		},
 		logger: n.logger, stop: n.shutdownCh}
 	n.goLoop(watch.run)
 	hb := n.cfg.raftConfig().HeartbeatTimeout
@@ -278,7 +281,7 @@ func (n *Node) IsLeader() bool { return n.raft.State() == raft.Leader }
 func (n *Node) LeaderReady() bool { return n.tenure.inOffice() }
 
 // Ready reports whether this member may serve client reads, and why not
-// (docs/design.md, "Readiness"): it has heard from a leader, has applied what the
+// (docs/contributors/design.md, "Readiness"): it has heard from a leader, has applied what the
 // leader had committed, is in the configuration, and its leader contact is
 // fresher than MaxStale; a leader is ready once it has taken office. It is a
 // single atomic load: every client read asks.
@@ -294,7 +297,7 @@ func (n *Node) Leader() (id, addr string) {
 }
 
 // Shutdown leaves gracefully: a leader hands leadership to another voter
-// first (docs/design.md, "Membership"), then Raft stops and the ports close.
+// first (docs/contributors/design.md, "Membership"), then Raft stops and the ports close.
 func (n *Node) Shutdown() error {
 	var err error
 	n.shutdownOnce.Do(func() {
@@ -320,7 +323,7 @@ func (n *Node) closeResources() {
 	n.pool.close()
 	n.lanes.Close()
 	if n.mux != nil {
-		n.mux.close()
+		n.mux.Close()
 	}
 	if c, ok := n.trans.(interface{ Close() error }); ok && n.cfg.Transport == nil {
 		c.Close()

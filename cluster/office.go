@@ -8,7 +8,7 @@ import (
 )
 
 // OfficeHook is told when this member takes office as the leader and when
-// it leaves it (docs/design.md, "Taking office"): the place for duties of
+// it leaves it (docs/contributors/design.md, "Taking office"): the place for duties of
 // the leader in office that live outside this package, such as the
 // controller's master scan.
 type OfficeHook interface {

@@ -22,7 +22,7 @@ const readApplyPoll = 2 * time.Millisecond
 
 // LinearizableRead returns once this member's FSM reflects every write
 // acknowledged before the call, so that a read of it that follows is
-// linearizable (docs/design.md, "Leader-checked reads"). It is the read
+// linearizable (docs/contributors/design.md, "Leader-checked reads"). It is the read
 // index of etcd and Consul's consistent mode: the leader records its commit
 // index, confirms with a quorum that it is still the leader
 // (VerifyLeader), and this member waits until it has applied that index.

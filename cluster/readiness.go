@@ -22,7 +22,7 @@ type verdict struct {
 }
 
 // readinessMonitor decides whether this member may serve client reads
-// (docs/design.md, "Readiness"): it re-evaluates every readinessTick, or at
+// (docs/contributors/design.md, "Readiness"): it re-evaluates every readinessTick, or at
 // once when asked, and caches the answer for Ready.
 type readinessMonitor struct {
 	maxStale time.Duration
@@ -120,7 +120,7 @@ func (r *readinessMonitor) evaluate() (bool, string) {
 			// A leader in office is the freshest state there is: should it
 			// lose leadership, it counts as having heard from a leader and
 			// caught up now, and stays ready for as long as a follower that
-			// lost its leader would (docs/design.md, "Readiness").
+			// lost its leader would (docs/contributors/design.md, "Readiness").
 			now := time.Now()
 			r.leaderAt, r.appliedAt, r.caughtUpAt = now, now, now
 			return true, ""
@@ -155,7 +155,7 @@ func (r *readinessMonitor) evaluate() (bool, string) {
 // from flapping), and it stays ready while it applies what came after for
 // up to MaxStale: a member busy applying a large entry serves the state it
 // had when it was last caught up, which is no older than any state this
-// rule allows (docs/design.md, "Readiness"). A member that has not been
+// rule allows (docs/contributors/design.md, "Readiness"). A member that has not been
 // caught up since it started is not ready. Only the monitor goroutine
 // touches prevCommit and appliedAt.
 func (r *readinessMonitor) behindOwnCommit() string {

@@ -9,7 +9,7 @@ import (
 )
 
 // readyView is who, among the members, serves reads: what the address
-// service lists (docs/operations.md, "The address service"). Every
+// service lists (docs/operators/operations.md, "The address service"). Every
 // follower's heartbeat batch, about once a second, says whether the
 // follower is ready; the leader keeps the last word of each and puts the
 // members it counts ready in its answer to every batch, and a follower

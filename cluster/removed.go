@@ -18,7 +18,7 @@ import (
 // way, once a member has heard no leader for removedGrace it looks:
 // absent from its own latest configuration while holding Raft state, or
 // told by a ready member that the cluster's configuration no longer has
-// it, it concludes it was removed (docs/operations.md, "Adding and
+// it, it concludes it was removed (docs/operators/operations.md, "Adding and
 // removing members without touching brokers and clients").
 const (
 	removedTick = 500 * time.Millisecond

@@ -8,7 +8,7 @@ import (
 )
 
 // Replicas is this member's part in the liveness of the controller's
-// replicas (docs/controller.md, "Liveness"): it takes the heartbeats of
+// replicas (docs/operators/controller.md, "Liveness"): it takes the heartbeats of
 // brokers in controller mode on every member and, on the leader in office,
 // says which replicas count as alive.
 type Replicas struct{ l *liveness.Lessor }

@@ -9,7 +9,7 @@ import (
 )
 
 // requestTracker assigns the fsm.RequestID of every client and broker write
-// this member takes (docs/design.md, "Retried writes"): one session per
+// this member takes (docs/contributors/design.md, "Retried writes"): one session per
 // process, sequence numbers in the order requests arrive, and as floor the
 // oldest request still waiting for its answer.
 type requestTracker struct {

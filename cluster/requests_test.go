@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/transport/lane"
 )
 
 // A copy of a forwarded write that reaches the leader late (a retry after

@@ -5,13 +5,13 @@ import (
 	"net"
 	"net/rpc"
 	"strconv"
-	"sync"
 	"time"
 
-	"github.com/raftns/raftns/cluster/lane"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/deadline"
+	"github.com/raftns/raftns/transport"
+	"github.com/raftns/raftns/transport/lane"
 )
 
 // forwardMethod is the RPC that carries a follower's write to the leader.
@@ -20,7 +20,7 @@ const forwardMethod = "Forward"
 // ForwardArgs carries a broker- or client-originated write from a follower
 // to the leader. Only commands the fsm registry marks Forwardable are
 // accepted; expiries and member-directory changes are the leader's own
-// decisions (docs/design.md, "Leader-only liveness").
+// decisions (docs/contributors/design.md, "Leader-only liveness").
 type ForwardArgs struct {
 	From    string
 	Command []byte // fsm.Encode output
@@ -156,36 +156,5 @@ func serveRPC(ln net.Listener, e *rpcEndpoint) {
 	if err := srv.RegisterName("Cluster", e); err != nil {
 		panic(err) // the endpoint's method set is fixed at compile time
 	}
-	serveConns(ln, func(c net.Conn) { srv.ServeCodec(newRPCCodec(c, e.n.logger)) })
-}
-
-// serveConns runs serve on a goroutine for every connection ln accepts
-// until ln fails, then closes the connections still open: accepted
-// connections outlive the listener, and a shut-down member must stop
-// answering.
-func serveConns(ln net.Listener, serve func(net.Conn)) {
-	var mu sync.Mutex
-	conns := map[net.Conn]struct{}{}
-	defer func() {
-		mu.Lock()
-		for c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-	}()
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		mu.Lock()
-		conns[conn] = struct{}{}
-		mu.Unlock()
-		go func() {
-			serve(conn)
-			mu.Lock()
-			delete(conns, conn)
-			mu.Unlock()
-		}()
-	}
+	transport.ServeConns(ln, func(c net.Conn) { srv.ServeCodec(transport.NewRPCCodec(c, e.n.logger)) })
 }

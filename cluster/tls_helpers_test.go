@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/tls"
 	"fmt"
+	"github.com/raftns/raftns/transport"
 	"net"
 	"net/rpc"
 	"sync"
@@ -12,9 +13,9 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/transport/tlstest"
 )
 
 // A TLS member runs Raft over the real NetworkTransport on its cluster port
@@ -139,7 +140,7 @@ func rawRPCClient(t *testing.T, addr string, tlsConf *tls.Config) *rpc.Client {
 	}
 	// A refused handshake shows up here or in the call; the call is what
 	// the tests assert on.
-	_, _ = conn.Write([]byte{muxRPC})
+	_, _ = conn.Write([]byte{transport.ProtoRPC})
 	c := rpc.NewClient(conn)
 	t.Cleanup(func() { c.Close() })
 	return c

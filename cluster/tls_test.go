@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"github.com/raftns/raftns/transport"
 	"io"
 	"net"
 	"os"
@@ -13,9 +14,9 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/transport/tlstest"
 )
 
 func TestClusterTLS_MembersFormClusterForwardWritesAndAdmitJoiner(t *testing.T) {
@@ -125,7 +126,7 @@ func TestClusterTLS_SilentConnectionIsClosedAfterHandshakeTimeout(t *testing.T) 
 	if _, err := conn.Write([]byte{0x16, 0x03}); err != nil {
 		t.Fatal(err)
 	}
-	_ = conn.SetReadDeadline(time.Now().Add(muxHandshakeTimeout + 10*time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(transport.HandshakeTimeout + 10*time.Second))
 	start := time.Now()
 	_, err = conn.Read(make([]byte, 1))
 	var ne net.Error
@@ -144,10 +145,10 @@ func TestClusterTLS_DialerFailsCleanlyAgainstPlainPort(t *testing.T) {
 	dir := t.TempDir()
 	ca := tlstest.NewCA(t, dir, "members")
 	plain := startNetMember(t, "plain", listenLoopback(t), nil, nil)
-	d := dialer{tls: loadTestTLS(t, ca.Issue(t, dir, "n1"))}
-	for _, proto := range []byte{muxRaft, muxRPC} {
+	d := transport.Dialer{TLS: loadTestTLS(t, ca.Issue(t, dir, "n1"))}
+	for _, proto := range []byte{transport.ProtoRaft, transport.ProtoRPC} {
 		start := time.Now()
-		conn, err := d.dial(plain.addr, proto, 3*time.Second)
+		conn, err := d.Dial(plain.addr, proto, 3*time.Second)
 		if err == nil {
 			conn.Close()
 			t.Fatalf("TLS dial of a plain cluster port succeeded (protocol %d)", proto)

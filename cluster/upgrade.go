@@ -35,7 +35,7 @@ func (n *Node) Gate() *feature.Gate { return n.fsm.Gate() }
 // (voter or non-voter) does not answer or runs an older release; it
 // changes nothing when the cluster version is that release already. After
 // it, features up to that release are used and a member can no longer be
-// downgraded below it (docs/operations.md, "Upgrading").
+// downgraded below it (docs/operators/operations.md, "Upgrading").
 func (n *Node) FinalizeUpgrade(ctx context.Context) (adminapi.FinalizeResult, error) {
 	res, err := n.raiseClusterVersion(ctx, buildinfo.Current())
 	if err == nil && res.Current != res.Previous {

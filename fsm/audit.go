@@ -25,7 +25,7 @@ const (
 )
 
 // AuditStamp is what the member that takes a change stamps on its entry
-// (docs/design.md, "What is replicated and what is not"): when, who, from
+// (docs/contributors/design.md, "What is replicated and what is not"): when, who, from
 // where, through which member, and how long the trail is kept. The FSM
 // reads no clock and has no configuration of its own, so everything the
 // record and the trail's bounds depend on travels in the entry, and every

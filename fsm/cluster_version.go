@@ -7,7 +7,7 @@ import (
 	"github.com/raftns/raftns/internal/feature"
 )
 
-// SetClusterVersion raises the cluster version (docs/operations.md,
+// SetClusterVersion raises the cluster version (docs/operators/operations.md,
 // "Upgrading"): the release every member runs at least, which the feature
 // gate compares features with. The leader proposes it only when every
 // member of the configuration reports that release or a newer one; it

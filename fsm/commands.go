@@ -44,7 +44,7 @@ const (
 	// (member_standing.go).
 	SetMemberStandingType CommandType = 19
 
-	// Controller commands (docs/controller.md), from 40 up.
+	// Controller commands (docs/operators/controller.md), from 40 up.
 	ApplyBrokerIDType       CommandType = 40
 	UpdateBrokerAddressType CommandType = 41
 	ElectMasterType         CommandType = 42
@@ -57,7 +57,7 @@ const (
 
 // commands describes every command, once: adding one means a type value
 // above, its struct below, a line here and its apply function (see
-// docs/architecture.md, "Adding a replicated command").
+// docs/contributors/architecture.md, "Adding a replicated command").
 var commands = newRegistry(
 	withHandResult(commandWithResult(RegisterBrokerType, "RegisterBroker", Forwardable, (*FSM).applyRegisterBroker),
 		appendRegisterResult, decodeRegisterResult),

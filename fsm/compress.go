@@ -11,7 +11,7 @@ import (
 // compressedType marks an entry whose payload is DEFLATE-compressed: the
 // byte after it is the inner command type, the rest the compressed msgpack.
 // Large registrations (brokers with thousands of topics) stay well under
-// Raft's suggested 512 KiB per entry this way (docs/design.md, "Entry size").
+// Raft's suggested 512 KiB per entry this way (docs/contributors/design.md, "Entry size").
 const compressedType CommandType = 0x40
 
 // compressAbove is the payload size from which entries are compressed.

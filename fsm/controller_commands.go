@@ -1,6 +1,6 @@
 package fsm
 
-// Controller commands (RocketMQ 5 controller mode, docs/controller.md).
+// Controller commands (RocketMQ 5 controller mode, docs/operators/controller.md).
 // Every one is decided by the leader, which checks broker liveness first,
 // and proposed by it (LeaderOnly): a follower forwards the broker's request,
 // not a command. Apply re-checks everything that depends on the replicated

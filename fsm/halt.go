@@ -11,7 +11,7 @@ import (
 
 // ErrHalted answers every entry after the FSM met one it cannot apply: a
 // replica that skipped it would differ from the others, so it applies
-// nothing more (docs/operations.md, "Upgrading").
+// nothing more (docs/operators/operations.md, "Upgrading").
 var ErrHalted = errors.New("fsm: halted at a log entry this member cannot apply")
 
 // halt holds the FSM's halted state.

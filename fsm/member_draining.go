@@ -2,7 +2,7 @@ package fsm
 
 import "errors"
 
-// DrainingMember is a member an operator is removing (docs/operations.md,
+// DrainingMember is a member an operator is removing (docs/operators/operations.md,
 // "Adding and removing members without touching brokers and clients").
 // While it drains, every member leaves it out of the address-service answer
 // and it keeps serving, so that brokers and clients that refresh their

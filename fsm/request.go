@@ -8,7 +8,7 @@ import (
 )
 
 // RequestID identifies one client- or broker-originated write across every
-// retry of it (docs/design.md, "Retried writes"). The member that takes the
+// retry of it (docs/contributors/design.md, "Retried writes"). The member that takes the
 // request from the client assigns it once; every forwarding attempt and
 // every retry carries the same value, so the FSM applies the write at most
 // once.

@@ -2,10 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"net"
 	"net/http"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/raftns/raftns/cluster"
@@ -19,27 +16,19 @@ const callerAdminToken = "admin-token"
 // auditRecordTimeout bounds writing an operation's audit record.
 const auditRecordTimeout = 5 * time.Second
 
-// memberIDPattern is what a proxying member's ID may look like in the
-// forwarded header; anything else leaves this member as the one that took
-// the request.
-var memberIDPattern = regexp.MustCompile(`^[^\s=,[:cntrl:]]{1,128}$`)
-
 // callerOf is who made an admin request, from where and through which
 // member: "admin-token" when the token is configured (the request passed
-// authorized), else anonymous; the remote address, or for a request a
-// follower proxied here, the address the follower saw (X-Forwarded-For)
-// and the follower's ID (the forwarded header), both set by the proxy.
+// authorized), else anonymous; the address it came from (clientAddr), or
+// for a request a follower proxied here with a ticket this member issued,
+// the address the follower saw and the follower's ID.
 func (s *Server) callerOf(r *http.Request) cluster.Caller {
-	c := cluster.Caller{Who: cluster.CallerAnonymous, From: r.RemoteAddr}
+	c := cluster.Caller{Who: cluster.CallerAnonymous, From: s.clientAddr(r)}
 	if s.opts.Token != "" {
 		c.Who = callerAdminToken
 	}
-	if via := r.Header.Get(forwardedHeader); via != "" {
-		if memberIDPattern.MatchString(via) {
-			c.Via = via
-		}
-		if xff, _, _ := strings.Cut(r.Header.Get("X-Forwarded-For"), ","); net.ParseIP(strings.TrimSpace(xff)) != nil {
-			c.From = strings.TrimSpace(xff)
+	if ticket := r.Header.Get(forwardedHeader); ticket != "" {
+		if t, ok := s.tickets.redeem(ticket, r.Method, r.URL.Path); ok {
+			c.From, c.Via = t.From, t.Via
 		}
 	}
 	return c

@@ -50,7 +50,7 @@ type requestObserver struct {
 const maxCachedObservers = 1024
 
 // NewMetrics registers the name-server and Raft metrics of node (listed in
-// docs/operations.md) plus Go runtime and process metrics. extra collectors (for
+// docs/operators/operations.md) plus Go runtime and process metrics. extra collectors (for
 // example connection counters) are registered too.
 func NewMetrics(node *cluster.Node, extra ...prometheus.Collector) *Metrics {
 	return NewMetricsIn(prometheus.NewRegistry(), node, extra...)

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/net/netutil"
 )
 
-// The RocketMQ address service (docs/operations.md, "The address
+// The RocketMQ address service (docs/operators/operations.md, "The address
 // service"): what brokers with fetchNamesrvAddrByAddressServer, and
 // clients, mqadmin and the proxy given rocketmq.namesrv.domain instead of
 // a name-server address, fetch every 10 s (brokers) or 2 min (clients):

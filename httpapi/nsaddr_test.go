@@ -116,7 +116,7 @@ func TestAddressService_UnauthenticatedWhileMutationsNeedTheToken(t *testing.T) 
 		t.Fatalf("address service with a token configured = %d %q", code, body)
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodDelete, "/v1/peers/solo?drain=0s&force=true", nil))
+	h.ServeHTTP(rec, adminRequest(http.MethodDelete, "/v1/peers/solo?drain=0s&force=true", nil))
 	if rec.Code != http.StatusUnauthorized {
 		t.Fatalf("removal without the token = %d", rec.Code)
 	}

@@ -1,19 +1,20 @@
 package httpapi
 
 import (
+	"cmp"
 	"crypto/subtle"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/raftns/raftns/cluster"
-	"golang.org/x/net/netutil"
 )
 
 // Options are the admin port's defences. The zero value is what New
@@ -21,14 +22,32 @@ import (
 type Options struct {
 	// Token, when set, must be presented as "Authorization: Bearer <token>"
 	// on every mutating endpoint (peers, leader transfer, snapshot save and
-	// restore); reads and probes stay open.
+	// restore); reads and probes stay open unless ReadsNeedToken.
 	Token string
 	// TLS, when set, serves HTTPS, and followers proxy to the leader over
 	// HTTPS, trusting the system roots plus ProxyRoots.
 	TLS        *tls.Config
 	ProxyRoots *x509.CertPool
-	// MaxConns caps open connections; more wait in the accept backlog.
+	// MaxConns caps open connections. At the cap a new connection takes
+	// the place of an idle, unread or anonymous one (connGuard); it waits
+	// in the accept backlog only while every slot serves a probe or a
+	// token-bearing request.
 	MaxConns int
+	// WatchAnonymous and WatchAnonymousPerAddr bound the watchers that
+	// present no token, in total and per remote IP address (0: the
+	// defaults).
+	WatchAnonymous, WatchAnonymousPerAddr int
+	// StreamWriteTimeout closes a watch stream whose client has not taken
+	// an event (or keep-alive) within it (0: the default).
+	StreamWriteTimeout time.Duration
+	// ReadsNeedToken makes every read of the state (KV, routes, the change
+	// feed, the audit trail, events, brokers, the status page) need the
+	// token; probes, /metrics, /v1/status, GET /v1/peers and the address
+	// service stay open. Set with --acl-mode all.
+	ReadsNeedToken bool
+	// TrustedProxies are the HTTP proxies in front of the admin port whose
+	// X-Forwarded-For names the caller (clientAddr); none by default.
+	TrustedProxies []netip.Prefix
 	// MaxRestoreSize caps an uploaded snapshot.
 	MaxRestoreSize int64
 	// SpoolDir is where an uploaded snapshot is spooled before it is
@@ -87,7 +106,12 @@ func (s *Server) Configure(o Options) {
 	if o.HeaderTimeout <= 0 {
 		o.HeaderTimeout = headerTimeout
 	}
+	o.WatchAnonymous = cmp.Or(max(o.WatchAnonymous, 0), DefaultWatchAnonymous)
+	o.WatchAnonymousPerAddr = cmp.Or(max(o.WatchAnonymousPerAddr, 0), DefaultWatchAnonymousPerAddr)
+	o.StreamWriteTimeout = cmp.Or(max(o.StreamWriteTimeout, 0), DefaultStreamWriteTimeout)
 	s.opts = o
+	s.conns = newConnGuard(o.MaxConns)
+	s.watchers = newWatchBudget(o.WatchAnonymous, o.WatchAnonymousPerAddr)
 	if o.Profiling {
 		s.serveProfiler()
 	}
@@ -103,9 +127,9 @@ func (s *Server) Configure(o Options) {
 	}
 }
 
-// limitedListener applies the connection limit and TLS to ln.
+// limitedListener applies the connection guard and TLS to ln.
 func (s *Server) limitedListener(ln net.Listener) net.Listener {
-	ln = netutil.LimitListener(ln, s.opts.MaxConns)
+	ln = &guardListener{Listener: ln, g: s.conns}
 	if s.opts.TLS != nil {
 		ln = tls.NewListener(ln, s.opts.TLS)
 	}

@@ -13,6 +13,13 @@ var (
 	descMemRefuse = prometheus.NewDesc("ns_request_memory_refused_total", "Requests or body chunks refused by the request-memory budget (answered SYSTEM_BUSY).", nil, nil)
 	descACLDenied = prometheus.NewDesc("ns_acl_denied_total", "Requests refused by RocketMQ-port access control (NO_PERMISSION), by reason.", []string{"reason"}, nil)
 	descAdminAuth = prometheus.NewDesc("ns_admin_unauthorized_total", "Admin HTTP requests refused for a missing or wrong token.", nil, nil)
+
+	descAdminConns       = prometheus.NewDesc("ns_admin_connections", "Open admin HTTP connections (--http-max-connections).", nil, nil)
+	descAdminReclaimed   = prometheus.NewDesc("ns_admin_connections_reclaimed_total", "Idle, unread or anonymous admin connections closed to make room for a new one at --http-max-connections.", nil, nil)
+	descAdminWatchers    = prometheus.NewDesc("ns_admin_anonymous_watchers", "Watchers without the admin token now (--watch-max-anonymous).", nil, nil)
+	descAdminWatchRefuse = prometheus.NewDesc("ns_admin_anonymous_watchers_refused_total", "Watchers without the admin token refused (429) by --watch-max-anonymous or --watch-max-anonymous-per-addr.", nil, nil)
+	descAdminStuck       = prometheus.NewDesc("ns_admin_watch_streams_stuck_total", "Watch streams closed because the client took nothing within --watch-write-timeout.", nil, nil)
+	descAdminCrossOrigin = prometheus.NewDesc("ns_admin_cross_origin_refused_total", "State-changing admin requests refused as cross-origin browser requests.", nil, nil)
 )
 
 // securityCollector exports the request-memory budget and access-control
@@ -51,11 +58,23 @@ func (c *securityCollector) Collect(ch chan<- prometheus.Metric) {
 // adminCollector exports the admin server's refusals.
 type adminCollector struct{ s *Server }
 
-// NewAdminCollector exports s's token refusals.
+// NewAdminCollector exports s's refusals and connection guard.
 func NewAdminCollector(s *Server) prometheus.Collector { return &adminCollector{s: s} }
 
-func (c *adminCollector) Describe(ch chan<- *prometheus.Desc) { ch <- descAdminAuth }
+func (c *adminCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descAdminAuth, descAdminConns, descAdminReclaimed, descAdminWatchers,
+		descAdminWatchRefuse, descAdminStuck, descAdminCrossOrigin} {
+		ch <- d
+	}
+}
 
 func (c *adminCollector) Collect(ch chan<- prometheus.Metric) {
-	ch <- prometheus.MustNewConstMetric(descAdminAuth, prometheus.CounterValue, float64(c.s.Unauthorized()))
+	s := c.s
+	ch <- prometheus.MustNewConstMetric(descAdminAuth, prometheus.CounterValue, float64(s.Unauthorized()))
+	ch <- prometheus.MustNewConstMetric(descAdminConns, prometheus.GaugeValue, float64(s.conns.open()))
+	ch <- prometheus.MustNewConstMetric(descAdminReclaimed, prometheus.CounterValue, float64(s.conns.reclaimed.Load()))
+	ch <- prometheus.MustNewConstMetric(descAdminWatchers, prometheus.GaugeValue, float64(s.watchers.inUse()))
+	ch <- prometheus.MustNewConstMetric(descAdminWatchRefuse, prometheus.CounterValue, float64(s.watchers.refused.Load()))
+	ch <- prometheus.MustNewConstMetric(descAdminStuck, prometheus.CounterValue, float64(s.stuckStreams.Load()))
+	ch <- prometheus.MustNewConstMetric(descAdminCrossOrigin, prometheus.CounterValue, float64(s.refusedCrossOrigin.Load()))
 }

@@ -39,6 +39,19 @@ type Server struct {
 	profilerOnce   sync.Once
 	// watch serves GET /v1/watch once EnableWatch set it.
 	watch *watch.Hub
+
+	// conns holds the connection limit (Configure); watchers bounds the
+	// watchers without a token.
+	conns    *connGuard
+	watchers *watchBudget
+	// origins refuses cross-origin browser requests that change state.
+	origins            http.CrossOriginProtection
+	refusedCrossOrigin atomic.Uint64
+	stuckStreams       atomic.Uint64
+	// tickets vouch, on the leader, for requests followers proxy here;
+	// ticketCall asks the leader for one.
+	tickets    *proxyTickets
+	ticketCall *cluster.LeaderCall[ticketRequest, ticketAnswer]
 }
 
 // New returns the admin server for node; metrics gathers what /metrics
@@ -48,6 +61,7 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 		logger = hclog.NewNullLogger()
 	}
 	s := &Server{node: node, logger: logger.Named("http"), mux: http.NewServeMux(), proxyScheme: "http", proxyTransport: proxyTransport}
+	s.registerProxyTickets(node)
 	s.mux.HandleFunc("GET /livez", s.livez)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
@@ -78,14 +92,15 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	s.mux.HandleFunc("GET /v1/snapshot", s.authorized(s.leaderOnly(s.saveSnapshot)))
 	s.mux.HandleFunc("POST /v1/snapshot", s.authorized(s.leaderOnly(s.restoreSnapshot)))
 	s.mux.HandleFunc("POST /v1/upgrade/finalize", s.authorized(s.leaderOnly(s.finalizeUpgrade)))
-	s.srv = &http.Server{Handler: s.mux, ReadHeaderTimeout: headerTimeout, ReadTimeout: readTimeout,
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.frontDoor), ConnContext: connContext,
+		ConnState: func(c net.Conn, st http.ConnState) { s.conns.connState(c, st) }, ReadHeaderTimeout: headerTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	s.Configure(Options{})
 	return s
 }
 
 // Handler returns the HTTP handler, for tests.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.frontDoor) }
 
 // Serve serves on ln until Shutdown, within the connection limit and over
 // TLS when configured.
@@ -242,7 +257,8 @@ func (s *Server) leaderOnly(h func(http.ResponseWriter, *http.Request) error) ht
 	}
 }
 
-// forwardedHeader marks a request proxied from a follower (hop limit one).
+// forwardedHeader marks a request proxied from a follower (hop limit one)
+// and carries the leader's ticket for its caller (proxyticket.go).
 const forwardedHeader = "X-Raftns-Forwarded"
 
 func (s *Server) proxyToLeader(w http.ResponseWriter, r *http.Request) {
@@ -260,7 +276,14 @@ func (s *Server) proxyToLeader(w http.ResponseWriter, r *http.Request) {
 		s.logger.Warn("leader admin request failed", "leader", st.LeaderHTTPAddr, "error", err)
 		writeJSON(w, http.StatusBadGateway, map[string]string{"error": fmt.Sprintf("leader %s at %s: %v", st.LeaderID, st.LeaderHTTPAddr, err)})
 	}
-	r.Header.Set(forwardedHeader, s.node.ID())
+	// The leader believes neither the caller's X-Forwarded-For nor a
+	// forwarded header it did not issue: the ticket carries the caller.
+	r.Header.Set(forwardedHeader, cmp.Or(s.vouch(r.Context(), s.clientAddr(r), r.Method, r.URL.Path), "unvouched"))
+	direct := proxy.Director
+	proxy.Director = func(out *http.Request) {
+		direct(out)
+		out.Header["X-Forwarded-For"] = nil // not added by the proxy either
+	}
 	proxy.ServeHTTP(w, r)
 }
 

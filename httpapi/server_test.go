@@ -80,7 +80,7 @@ func TestHTTP_BadPeerRequestsAreRefused(t *testing.T) {
 		{http.MethodPost, "/v1/snapshot", `garbage`, http.StatusBadRequest},
 	} {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body)))
+		h.ServeHTTP(rec, adminRequest(tc.method, tc.path, strings.NewReader(tc.body)))
 		if rec.Code != tc.want {
 			t.Fatalf("%s %s %q = %d %s, want %d", tc.method, tc.path, tc.body, rec.Code, rec.Body.String(), tc.want)
 		}
@@ -88,4 +88,12 @@ func TestHTTP_BadPeerRequestsAreRefused(t *testing.T) {
 	if len(node.FSM().Members()) != 1 {
 		t.Fatal("refused requests changed the membership")
 	}
+}
+
+// adminRequest is a state-changing request as raftnsctl sends it: to the
+// member's address, not to a name.
+func adminRequest(method, target string, body io.Reader) *http.Request {
+	r := httptest.NewRequest(method, target, body)
+	r.Host = "127.0.0.1:9856"
+	return r
 }

@@ -29,7 +29,7 @@ func TestHTTP_FinalizeUpgradeRaisesTheClusterVersion(t *testing.T) {
 		t.Fatalf("before finalizing: cluster version %q, release %q", st.ClusterVersion, st.Build.Release)
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/upgrade/finalize", nil))
+	h.ServeHTTP(rec, adminRequest(http.MethodPost, "/v1/upgrade/finalize", nil))
 	var res adminapi.FinalizeResult
 	if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &res) != nil || res.Current != buildinfo.Release ||
 		res.Members["solo"] != buildinfo.Release {
@@ -46,7 +46,7 @@ func TestHTTP_AddPeerOfASilentMemberSaysWhy(t *testing.T) {
 	node := clustertest.Single(t, nil)
 	h := New(node, prometheus.NewRegistry(), nil).Handler()
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/peers", strings.NewReader(`{"id":"n9","address":"127.0.0.1:1"}`)))
+	h.ServeHTTP(rec, adminRequest(http.MethodPost, "/v1/peers", strings.NewReader(`{"id":"n9","address":"127.0.0.1:1"}`)))
 	var answer struct{ Error, Reason string }
 	if rec.Code != http.StatusConflict || json.Unmarshal(rec.Body.Bytes(), &answer) != nil ||
 		answer.Reason != adminapi.ReasonNotAnswering || !strings.Contains(answer.Error, "did not answer") {

@@ -55,6 +55,11 @@ func (s *Server) getWatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest(err.Error()))
 		return
 	}
+	done, ok := s.admitWatcher(w, r)
+	if !ok {
+		return
+	}
+	defer done()
 	if r.URL.Query().Get("stream") == "true" || strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
 		s.streamWatch(w, r, f, index)
 		return

@@ -31,6 +31,9 @@ func benchMember(b *testing.B, maxWatchers int) (*cluster.Node, *watch.Hub, stri
 	node.FSM().SetChangeObserver(hub)
 	s := New(node, prometheus.NewRegistry(), nil)
 	s.EnableWatch(hub)
+	// Every watcher comes from loopback: the anonymous budget must not be
+	// what is measured.
+	s.Configure(Options{WatchAnonymous: maxWatchers, WatchAnonymousPerAddr: maxWatchers})
 	srv := httptest.NewServer(s.Handler())
 	b.Cleanup(srv.Close)
 	return node, hub, srv.URL

@@ -35,7 +35,7 @@ func watchedMember(t *testing.T) (*cluster.Node, http.Handler) {
 	s.EnableWatch(hub)
 	h := s.Handler()
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/upgrade/finalize", nil))
+	h.ServeHTTP(rec, adminRequest(http.MethodPost, "/v1/upgrade/finalize", nil))
 	if rec.Code != http.StatusOK {
 		t.Fatalf("finalize: %d %s", rec.Code, rec.Body)
 	}

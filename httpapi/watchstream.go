@@ -3,8 +3,11 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/raftns/raftns/events/watch"
@@ -25,31 +28,62 @@ func (s *Server) streamWatch(w http.ResponseWriter, r *http.Request, f watch.Fil
 		return
 	}
 	defer wt.Close()
+	shrinkSendBuffer(r)
 	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Time{})
+	// Each event must reach the client's socket within the stream write
+	// timeout; a client that stops reading is cut off once the socket's
+	// buffers are full, instead of holding its connection forever.
+	deadline := func() { _ = rc.SetWriteDeadline(time.Now().Add(s.opts.StreamWriteTimeout)) }
+	deadline()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprintf(w, "event: hello\ndata: {\"index\":%d}\n\n", s.watch.Index())
-	if rc.Flush() != nil {
+	if s.streamBroke(rc.Flush()) {
 		return
 	}
 	for {
-		if err := s.nextEvent(w, r, wt); err != nil {
+		err := s.nextEvent(w, r, wt, deadline)
+		if err == nil {
+			err = rc.Flush()
+		}
+		if s.streamBroke(err) {
 			return
 		}
-		if err := rc.Flush(); err != nil {
-			return
+	}
+}
+
+// streamBroke reports a write that failed, counting one that missed the
+// stream write deadline (a stuck client).
+func (s *Server) streamBroke(err error) bool {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		s.stuckStreams.Add(1)
+		s.logger.Info("watch stream closed: the client took nothing within the stream write timeout", "timeout", s.opts.StreamWriteTimeout)
+	}
+	return err != nil
+}
+
+// streamSendBuffer is the kernel send buffer a watch stream's socket gets:
+// events are small, and it bounds what a stuck client pins in the kernel
+// before the write deadline notices it.
+const streamSendBuffer = 16 << 10
+
+// shrinkSendBuffer sets the stream's socket send buffer (plain TCP only).
+func shrinkSendBuffer(r *http.Request) {
+	if c := connOf(r.Context()); c != nil {
+		if tc, ok := c.Conn.(*net.TCPConn); ok {
+			_ = tc.SetWriteBuffer(streamSendBuffer)
 		}
 	}
 }
 
 // nextEvent waits for the watcher's next event (or the keep-alive) and
 // writes it.
-func (s *Server) nextEvent(w http.ResponseWriter, r *http.Request, wt *watch.Watcher) error {
+func (s *Server) nextEvent(w http.ResponseWriter, r *http.Request, wt *watch.Watcher, deadline func()) error {
 	ctx, cancel := context.WithTimeout(r.Context(), streamKeepAlive)
 	defer cancel()
 	ev, err := wt.Next(ctx)
+	deadline()
 	switch {
 	case err != nil && r.Context().Err() == nil && ctx.Err() != nil:
 		_, err = fmt.Fprint(w, ": keep-alive\n\n")

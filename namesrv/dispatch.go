@@ -29,7 +29,7 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 		resp = remoting.NewResponse(req, remoting.SystemError, RemarkRemoved)
 	case h.read && !s.ready():
 		// An unready member drops the connection so the client moves on
-		// to another name server (docs/design.md, "Readiness").
+		// to another name server (docs/contributors/design.md, "Readiness").
 		c.Close()
 		return nil
 	default:

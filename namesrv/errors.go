@@ -82,7 +82,7 @@ func refusalCode(r fsm.ControllerRefusal) int32 {
 }
 
 // The SYSTEM_ERROR remarks of a failed write say whether it may have been
-// applied (docs/operations.md, "When a write fails").
+// applied (docs/operators/operations.md, "When a write fails").
 const (
 	// RemarkNotApplied: no leader took the write; nothing was applied.
 	RemarkNotApplied = "raftns: no leader available, nothing was applied; retry another name server: "

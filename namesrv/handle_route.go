@@ -17,7 +17,7 @@ const topicNotExistFAQ = "https://rocketmq.apache.org/docs/bestPractice/06FAQ"
 
 // getRouteInfoByTopic is GET_ROUTEINFO_BY_TOPIC (105): a map lookup and a
 // write of an answer built once per state generation.
-func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+func (s *Server) getRouteInfoByTopic(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	key, err := s.routeKeyOf(req)
 	if err != nil {
 		return nil, err
@@ -32,6 +32,9 @@ func (s *Server) getRouteInfoByTopic(_ context.Context, _ *remoting.Conn, req *r
 			s.routes.put(gen, key, resp)
 		}
 	}
+	if resp == nil && s.clusterTestOn() {
+		return s.productionRoute(ctx, key)
+	}
 	return routeAnswer(key.topic, resp)
 }
 
@@ -44,6 +47,10 @@ func (s *Server) cachedRoute(req *remoting.Command) (resp *remoting.Command, ok 
 		return nil, false
 	}
 	if resp, ok = s.routes.get(s.fsm.Generation(), key); !ok {
+		return nil, false
+	}
+	if resp == nil && s.clusterTestOn() {
+		// Production is asked on a handler goroutine, never inline.
 		return nil, false
 	}
 	if resp, err = routeAnswer(key.topic, resp); err != nil {

@@ -14,7 +14,7 @@ import (
 type handlerFunc func(ctx context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error)
 
 // A row's readiness: a read of local state is refused while the member is
-// not ready (docs/design.md, "Readiness"); anything else, writes and broker
+// not ready (docs/contributors/design.md, "Readiness"); anything else, writes and broker
 // and controller requests, is served in any state within the write
 // timeout (writes are forwarded to the leader).
 const (

@@ -66,8 +66,11 @@ type Config struct {
 	ACL      *acl.Checker
 	Observer Observer
 	Logger   hclog.Logger
-	// Controller configures the RocketMQ 5 controller (docs/controller.md).
+	// Controller configures the RocketMQ 5 controller (docs/operators/controller.md).
 	Controller ControllerConfig
+	// Production, when set, answers route queries for topics this cluster
+	// does not hold while the clusterTest setting is on.
+	Production ProductionRoutes
 }
 
 // ControllerConfig switches the controller on and holds its settings.

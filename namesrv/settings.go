@@ -65,16 +65,19 @@ func NewSettings(props map[string]string, persist func(map[string]string) error,
 
 // routeSettings are the properties that shape a route answer.
 type routeSettings struct {
-	order, actingMaster bool
+	order, actingMaster, clusterTest bool
 }
 
 // store replaces the properties with props, which is never modified
 // afterwards.
 func (s *Settings) store(props map[string]string) {
 	s.props.Store(&props)
+	clusterTest := s.Bool(PropClusterTest, false)
 	s.route.Store(&routeSettings{
-		order:        s.Bool(PropOrderMessageEnable, false),
+		// In cluster-test mode the reference always adds orderTopicConf.
+		order:        s.Bool(PropOrderMessageEnable, false) || clusterTest,
 		actingMaster: s.Bool(PropSupportActingMaster, false),
+		clusterTest:  clusterTest,
 	})
 }
 
@@ -84,6 +87,12 @@ func (s *Settings) routeFlags() (order, actingMaster bool) {
 	r := s.route.Load()
 	return r.order, r.actingMaster
 }
+
+// clusterTest reports whether cluster-test mode is on.
+func (s *Settings) clusterTest() bool { return s.route.Load().clusterTest }
+
+// String reads a property; a missing one is "".
+func (s *Settings) String(key string) string { return (*s.props.Load())[key] }
 
 // Bool reads a boolean property; a missing or unparsable one is def.
 func (s *Settings) Bool(key string, def bool) bool {

@@ -12,7 +12,7 @@ const shedTick = 500 * time.Millisecond
 
 // shedWhileUnready closes idle client connections while the member is not
 // ready, so RocketMQ clients, which stick to one name server until its
-// connection breaks, move to another member (docs/design.md, "Readiness"). Broker
+// connection breaks, move to another member (docs/contributors/design.md, "Readiness"). Broker
 // connections stay: their registrations are still forwarded.
 func (s *Server) shedWhileUnready() {
 	poll.Every(shedTick, s.stop, func() {

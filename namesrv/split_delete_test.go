@@ -25,7 +25,7 @@ import (
 // that compress poorly, like real ones. Split in parts of 800 it has a
 // last part of 700 topics, so a table 500 topics smaller is sent in as
 // many parts (a round with fewer parts than the one before is handled a
-// round later, docs/design.md "Split registration").
+// round later, docs/contributors/design.md "Split registration").
 const largeTopics = 20700
 
 // splitDropsWarning passes the members' logs on to the test's and counts

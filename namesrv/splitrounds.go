@@ -66,7 +66,7 @@ type brokerRound struct {
 // topics than the round's first part, a set of names no part of the round
 // listed, and (for a broker known to send whole tables) the same
 // DataVersion; a smaller one ends the round. Anything else starts a round.
-// docs/design.md, "Split registration", gives the reasons.
+// docs/contributors/design.md, "Split registration", gives the reasons.
 type splitRounds struct {
 	seed maphash.Seed
 	mu   sync.Mutex

@@ -12,7 +12,7 @@ import (
 )
 
 // suggestedMaxEntry is hashicorp/raft's SuggestedMaxDataSize: entries above
-// it slow replication and snapshots down (docs/design.md, "Entry size").
+// it slow replication and snapshots down (docs/contributors/design.md, "Entry size").
 const suggestedMaxEntry = 512 << 10
 
 // largeScenario registers one broker per size, each carrying that many

@@ -7,7 +7,7 @@
 // They run from the load generator's binary, so the product binary carries
 // no benchmark code. The same request code can perform differently from one
 // binary to another (its layout in memory changes with everything else
-// linked in); docs/benchmarks.md says how the ratios are checked for that.
+// linked in); docs/contributors/benchmarks.md says how the ratios are checked for that.
 package rawserve
 
 import (

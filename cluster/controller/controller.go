@@ -10,7 +10,7 @@ import (
 	"github.com/raftns/raftns/fsm"
 )
 
-// Controller is the RocketMQ 5 controller of one member (docs/controller.md):
+// Controller is the RocketMQ 5 controller of one member (docs/operators/controller.md):
 // it decides the controller's requests on the leader in office, where the
 // brokers' liveness is known, elects a new master when one stops and has
 // the group's brokers told.

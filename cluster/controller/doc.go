@@ -1,5 +1,5 @@
 // Package controller is the RocketMQ 5 controller of a RaftNS member
-// (docs/controller.md): the Raft leader is the controller leader, and the
+// (docs/operators/controller.md): the Raft leader is the controller leader, and the
 // controller's state is part of the replicated FSM.
 //
 // It works on typed requests and answers (requests.go), never on request

@@ -28,7 +28,7 @@ const (
 )
 
 // elect runs an election on the leader in office: it picks a master with
-// the policy of docs/controller.md, commits it fenced by the master epoch
+// the policy of docs/operators/controller.md, commits it fenced by the master epoch
 // it read, and has the group's brokers told. It returns the group as it
 // is afterwards.
 func (c *Controller) elect(ctx context.Context, req ElectRequest) (electOutcome, fsm.ReplicaGroup, error) {

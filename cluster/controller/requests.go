@@ -3,7 +3,7 @@ package controller
 import "github.com/raftns/raftns/fsm"
 
 // The controller's requests and answers, one pair per request kind
-// (docs/controller.md, "Protocol coverage"). The transport decodes a
+// (docs/operators/controller.md, "Protocol coverage"). The transport decodes a
 // request's header and body into them and encodes the answers; the leader
 // decides on them. A refusal is an *fsm.Refused error.
 

@@ -45,7 +45,7 @@ func (c *Controller) LeaveOffice() {
 
 // watchMasters scans every scanInterval, at once when a broker connection
 // closes, and when connection closes seen around taking office start to
-// count (docs/controller.md, "Liveness").
+// count (docs/operators/controller.md, "Liveness").
 func (c *Controller) watchMasters(o cluster.Office, stop <-chan struct{}) {
 	masters := time.NewTicker(scanInterval)
 	defer masters.Stop()

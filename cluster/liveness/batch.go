@@ -61,7 +61,7 @@ type heardBatch struct {
 	// recentlyClosed holds brokers whose last connection here closed, and
 	// when, until they connect again or the report ages out; every batch
 	// repeats them, so a leader that took office after the close still
-	// learns of it (docs/controller.md, "Liveness").
+	// learns of it (docs/operators/controller.md, "Liveness").
 	recentlyClosed map[fsm.BrokerKey]time.Time
 }
 

@@ -16,7 +16,7 @@ const batchRetryStep = 100 * time.Millisecond
 // interval; on the leader the lessor takes what it hears directly. A new
 // leader gets a batch at once and an undelivered batch is retried soon, so
 // a leader that just took office hears every member's connections quickly
-// (docs/controller.md, "Liveness").
+// (docs/operators/controller.md, "Liveness").
 type Courier struct {
 	Lessor *Lessor
 	// Leader returns the leader's cluster address: "" when this member

@@ -1,4 +1,4 @@
-// Package liveness is broker liveness on one member (docs/design.md,
+// Package liveness is broker liveness on one member (docs/contributors/design.md,
 // "Leader-only liveness"): the Lessor, which batches what this member hears
 // from brokers and, on the leader in office, keeps the lease table of every
 // broker and the controller's replica leases; the Courier, which delivers a

@@ -34,7 +34,7 @@ type ExpiryConfig struct {
 // Expirer turns what the lessor finds due into ExpireBrokers entries. It
 // runs on the leader loop only. Expiries are leader-local applies, never
 // forwarded, re-checked against the term of office and leadership right
-// before each proposal (docs/design.md, "Leader-only liveness").
+// before each proposal (docs/contributors/design.md, "Leader-only liveness").
 type Expirer struct {
 	cfg    ExpiryConfig
 	lessor *Lessor

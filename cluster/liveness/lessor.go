@@ -30,7 +30,7 @@ type Config struct {
 	Clock func() time.Time
 	// PauseGap is the longest time between two expiry scans that is not
 	// taken for a pause of this member (0: none is); after a longer one
-	// every lease restarts instead of expiring (docs/design.md, "Time").
+	// every lease restarts instead of expiring (docs/contributors/design.md, "Time").
 	PauseGap time.Duration
 	// Registrations lists the registered brokers.
 	Registrations func() []fsm.BrokerRegistration
@@ -44,7 +44,7 @@ type Config struct {
 	ConnClosed func()
 }
 
-// Lessor owns broker liveness on one member (docs/design.md, "Leader-only
+// Lessor owns broker liveness on one member (docs/contributors/design.md, "Leader-only
 // liveness"). Every member batches what it hears from brokers; on the
 // leader, between Promote and Demote, the lessor also keeps the lease
 // table (tracker) that this member's batch and the followers' batches feed

@@ -47,7 +47,7 @@ type replicaLease struct {
 }
 
 // replicaLeases is the controller half of the leader's liveness table
-// (docs/controller.md, "Liveness"). Like the broker leases it exists only
+// (docs/operators/controller.md, "Liveness"). Like the broker leases it exists only
 // while this member is in office and starts with every replica just heard
 // from; it is guarded by the lessor's lock.
 type replicaLeases struct {

@@ -10,7 +10,7 @@ import (
 // broker was last heard from (monotonic time), which members hold a live
 // connection from it, and when its last connection closed. It is never
 // replicated; a new leader builds a fresh one in which every registered
-// broker was just heard from (docs/design.md, "Leader-only liveness"). It
+// broker was just heard from (docs/contributors/design.md, "Leader-only liveness"). It
 // is not safe for concurrent use; the lessor guards it.
 type tracker struct {
 	now        func() time.Time

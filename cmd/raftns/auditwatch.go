@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/raftns/raftns/fsm"
 )
@@ -20,6 +21,10 @@ func (c *config) validateAuditWatch() error {
 		return fmt.Errorf("watch max watchers %d must be at least 1", c.WatchMaxWatchers)
 	case c.WatchBuffer < 1 || c.WatchBuffer > maxWatchBuffer:
 		return fmt.Errorf("watch buffer %d must be from 1 to %d", c.WatchBuffer, maxWatchBuffer)
+	case c.WatchMaxAnonymous < 1 || c.WatchMaxAnonymousPerAddr < 1:
+		return fmt.Errorf("watch max anonymous %d and per address %d must be at least 1", c.WatchMaxAnonymous, c.WatchMaxAnonymousPerAddr)
+	case c.WatchWriteTimeout < 100*time.Millisecond:
+		return fmt.Errorf("watch write timeout %v must be at least 100ms", c.WatchWriteTimeout)
 	}
 	return nil
 }

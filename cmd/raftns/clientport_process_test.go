@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/pires/go-proxyproto"
-	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
+	"github.com/raftns/raftns/transport/tlstest"
 )
 
 // routeOver sends GET_ROUTEINFO_BY_TOPIC on c and returns the answer; ok is

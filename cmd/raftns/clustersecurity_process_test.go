@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/transport/tlstest"
 )
 
 // TestProcess_ClusterPortRefusesOutsiders starts three members whose

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
+	"github.com/raftns/raftns/transport/tlstest"
 )
 
 // TestProcess_ClusterTLSMembersFormClusterAndForwardWrites starts three

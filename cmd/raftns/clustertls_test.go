@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/cluster/tlstest"
+	"github.com/raftns/raftns/transport/tlstest"
 )
 
 func TestConfig_ClusterTLSFilesAllOrNone(t *testing.T) {

@@ -108,6 +108,17 @@ type config struct {
 	// WatchMaxWatchers and WatchBuffer bound GET /v1/watch (watch.Config).
 	WatchMaxWatchers int
 	WatchBuffer      int
+	// WatchMaxAnonymous and WatchMaxAnonymousPerAddr bound the watchers
+	// without the admin token; WatchWriteTimeout closes a stream whose
+	// client stopped reading (httpapi.Options).
+	WatchMaxAnonymous        int
+	WatchMaxAnonymousPerAddr int
+	WatchWriteTimeout        time.Duration
+	// HTTPPublicReads keeps the admin reads of the state open under
+	// --acl-mode all; HTTPTrustedProxies are the proxies whose
+	// X-Forwarded-For the admin port believes.
+	HTTPPublicReads    bool
+	HTTPTrustedProxies []string
 
 	// SnapshotInterval, SnapshotThreshold and TrailingLogs tune Raft
 	// snapshots and log compaction (cluster.Config).
@@ -151,16 +162,19 @@ func defaultConfig() *config {
 		FrameTimeout:     30 * time.Second,
 		HTTPMaxConns:     64,
 
-		AddressServiceMaxConns: httpapi.DefaultAddressMaxConns,
-		RemoveDrain:            cluster.DefaultRemoveDrain,
-		Audit:                  true,
-		AuditMaxRecords:        cluster.DefaultAuditMaxRecords,
-		AuditMaxAge:            cluster.DefaultAuditMaxAge,
-		WatchMaxWatchers:       watch.DefaultMaxWatchers,
-		WatchBuffer:            watch.DefaultBuffer,
-		MaxRestoreSize:         1 << 30,
-		ACLMode:                "off",
-		Controller:             defaultControllerConfig(),
+		AddressServiceMaxConns:   httpapi.DefaultAddressMaxConns,
+		RemoveDrain:              cluster.DefaultRemoveDrain,
+		Audit:                    true,
+		AuditMaxRecords:          cluster.DefaultAuditMaxRecords,
+		AuditMaxAge:              cluster.DefaultAuditMaxAge,
+		WatchMaxWatchers:         watch.DefaultMaxWatchers,
+		WatchBuffer:              watch.DefaultBuffer,
+		WatchMaxAnonymous:        httpapi.DefaultWatchAnonymous,
+		WatchMaxAnonymousPerAddr: httpapi.DefaultWatchAnonymousPerAddr,
+		WatchWriteTimeout:        httpapi.DefaultStreamWriteTimeout,
+		MaxRestoreSize:           1 << 30,
+		ACLMode:                  "off",
+		Controller:               defaultControllerConfig(),
 
 		SnapshotInterval:  cluster.DefaultSnapshotInterval,
 		SnapshotThreshold: cluster.DefaultSnapshotThreshold,
@@ -174,6 +188,12 @@ func defaultConfig() *config {
 			namesrv.PropSupportActingMaster:               "false",
 			namesrv.PropDeleteTopicWithBrokerRegistration: "false",
 			namesrv.PropNotifyMinBrokerIDChanged:          "false",
+			namesrv.PropClusterTest:                       "false",
+			namesrv.PropProductEnvName:                    "center",
+			namesrv.PropProductionNamesrvAddr:             "",
+			namesrv.PropNamesrvAddr:                       "",
+			namesrv.PropNamesrvDomain:                     "",
+			namesrv.PropNamesrvDomainSubgroup:             "nsaddr",
 		},
 	}
 }
@@ -190,7 +210,7 @@ var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "clusterAdve
 // namesrvBoolKeys are reference keys whose values must parse as booleans.
 var namesrvBoolKeys = []string{namesrv.PropOrderMessageEnable, namesrv.PropReturnOrderTopicConfigToBroker,
 	namesrv.PropEnableAllTopicList, namesrv.PropEnableTopicList, namesrv.PropSupportActingMaster,
-	namesrv.PropDeleteTopicWithBrokerRegistration, namesrv.PropNotifyMinBrokerIDChanged}
+	namesrv.PropDeleteTopicWithBrokerRegistration, namesrv.PropNotifyMinBrokerIDChanged, namesrv.PropClusterTest}
 
 // parseConfig builds the effective configuration from args.
 func parseConfig(args []string, stderr io.Writer) (*config, error) {
@@ -330,7 +350,9 @@ func (c *config) properties() map[string]string {
 		"addressServiceMaxConnections": strconv.Itoa(c.AddressServiceMaxConns), "removeDrain": c.RemoveDrain.String(),
 		"audit": strconv.FormatBool(c.Audit), "auditMaxRecords": strconv.Itoa(c.AuditMaxRecords),
 		"auditMaxAge": c.AuditMaxAge.String(), "watchMaxWatchers": strconv.Itoa(c.WatchMaxWatchers),
-		"watchBuffer": strconv.Itoa(c.WatchBuffer),
+		"watchBuffer": strconv.Itoa(c.WatchBuffer), "watchMaxAnonymous": strconv.Itoa(c.WatchMaxAnonymous),
+		"watchMaxAnonymousPerAddr": strconv.Itoa(c.WatchMaxAnonymousPerAddr), "watchWriteTimeout": c.WatchWriteTimeout.String(),
+		"httpPublicReads": strconv.FormatBool(c.HTTPPublicReads), "httpTrustedProxies": strings.Join(c.HTTPTrustedProxies, ","),
 	} {
 		p[k] = v
 	}

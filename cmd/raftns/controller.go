@@ -8,7 +8,7 @@ import (
 	"github.com/raftns/raftns/namesrv"
 )
 
-// controllerConfig configures the RocketMQ 5 controller (docs/controller.md).
+// controllerConfig configures the RocketMQ 5 controller (docs/operators/controller.md).
 type controllerConfig struct {
 	// Enabled serves the controller request codes on the client port
 	// (enableControllerInNamesrv; on by default).

@@ -34,6 +34,11 @@ var flagKeys = map[string]string{
 	"audit": "audit", "audit-max-records": "auditMaxRecords", "audit-max-age": "auditMaxAge",
 	"watch-max-watchers": "watchMaxWatchers", "watch-buffer": "watchBuffer",
 	"new-cluster": "newCluster", "promote-after": "promoteAfter",
+	"watch-max-anonymous": "watchMaxAnonymous", "watch-max-anonymous-per-addr": "watchMaxAnonymousPerAddr",
+	"watch-write-timeout": "watchWriteTimeout", "http-public-reads": "httpPublicReads",
+	"http-trusted-proxies": "httpTrustedProxies",
+	"cluster-test":         namesrv.PropClusterTest, "product-env-name": namesrv.PropProductEnvName,
+	"production-namesrv-addr": namesrv.PropProductionNamesrvAddr, "production-namesrv-domain": namesrv.PropNamesrvDomain,
 }
 
 type flagValues struct {
@@ -111,6 +116,15 @@ var flagHelp = map[string]string{
 	"watch-buffer":                          "changes buffered per watcher before it is told it missed some (default 64)",
 	"new-cluster":                           "with --peers and an empty data dir, form a new cluster without asking the peers whether they hold one: only to start again from nothing after every member lost its data (otherwise restore a backup: raftnsctl snapshot restore)",
 	"promote-after":                         "how long a caught-up non-voter stays caught up before the leader makes it a voter, e.g. 10s (default 10s)",
+	"watch-max-anonymous":                   "watchers without the admin token this member serves at once; more are answered 429 (default 32)",
+	"watch-max-anonymous-per-addr":          "watchers without the admin token from one remote IP address (default 8)",
+	"watch-write-timeout":                   "a watch stream whose client takes nothing for this long is closed (default 30s)",
+	"http-public-reads":                     "with --acl-mode all, keep the admin port's reads of the state (KV, routes, watch, audit, status page) open without the token (default false)",
+	"http-trusted-proxies":                  "IPs or CIDRs (comma-separated) of HTTP proxies in front of the admin port whose X-Forwarded-For names the caller (default none)",
+	"cluster-test":                          "cluster-test mode: answer route queries for topics this cluster does not hold with the production name servers' route (reference clusterTest, default false)",
+	"product-env-name":                      "production's unit for the address service, nsaddr-<unit> (reference productEnvName, default center)",
+	"production-namesrv-addr":               "production name servers host:port;host:port for cluster-test mode; before rocketmq.namesrv.addr, NAMESRV_ADDR and the address service",
+	"production-namesrv-domain":             "address service of the production name servers for cluster-test mode, host or host:port (rocketmq.namesrv.domain)",
 }
 
 func registerFlags(fs *flag.FlagSet) *flagValues {
@@ -120,7 +134,8 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 	fs.BoolVar(&fl.version, "version", false, "print the release, module version and commit of this build and exit")
 	for name := range flagKeys {
 		key := flagKeys[name]
-		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" || name == "new-cluster" {
+		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" || name == "http-public-reads" || name == "cluster-test" ||
+			name == "new-cluster" {
 			// A switch: --cluster-insecure alone, or =true/=false.
 			fs.BoolFunc(name, flagHelp[name], func(v string) error { fl.values[key] = v; return nil })
 			continue

@@ -15,7 +15,9 @@ import (
 // take effect, unannounced, at the next restart.
 var runtimeKeys = []string{namesrv.PropOrderMessageEnable, namesrv.PropReturnOrderTopicConfigToBroker,
 	namesrv.PropEnableAllTopicList, namesrv.PropEnableTopicList, namesrv.PropSupportActingMaster,
-	namesrv.PropDeleteTopicWithBrokerRegistration, namesrv.PropNotifyMinBrokerIDChanged}
+	namesrv.PropDeleteTopicWithBrokerRegistration, namesrv.PropNotifyMinBrokerIDChanged,
+	namesrv.PropClusterTest, namesrv.PropProductEnvName, namesrv.PropProductionNamesrvAddr,
+	namesrv.PropNamesrvAddr, namesrv.PropNamesrvDomain, namesrv.PropNamesrvDomainSubgroup}
 
 // keyAliases are the other names a setting goes by: the reference's
 // properties that set a RaftNS setting.

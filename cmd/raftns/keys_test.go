@@ -91,6 +91,14 @@ func TestConfig_SecurityValidation(t *testing.T) {
 		{"budget below the body cap", []string{"--max-request-memory", "8MiB", "--max-inflated-body", "16MiB"}, false},
 		{"sizes with units", []string{"--max-request-memory", "1GiB", "--max-inflated-body", "64MiB"}, true},
 		{"bad size", []string{"--max-request-memory", "lots"}, false},
+		{"acl all without an admin token", []string{"--acl-mode", "all", "--acl-file", "/a"}, false},
+		{"acl all with an admin token", []string{"--acl-mode", "all", "--acl-file", "/a", "--http-token-file", "/t"}, true},
+		{"acl all with public admin reads", []string{"--acl-mode", "all", "--acl-file", "/a", "--http-public-reads"}, true},
+		{"acl all without an admin port", []string{"--acl-mode", "all", "--acl-file", "/a", "--http-addr", ""}, true},
+		{"no anonymous watchers", []string{"--watch-max-anonymous", "0"}, false},
+		{"tiny stream write timeout", []string{"--watch-write-timeout", "1ms"}, false},
+		{"bad trusted proxy", []string{"--http-trusted-proxies", "proxy.example"}, false},
+		{"trusted proxies", []string{"--http-trusted-proxies", "10.0.0.0/8,192.0.2.7"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := parseConfig(append([]string{"--data-dir", dir}, tc.args...), &bytes.Buffer{})

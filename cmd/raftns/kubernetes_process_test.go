@@ -147,7 +147,7 @@ func (p *statefulSetPods) probe(i int, pr *corev1.Probe) int {
 
 // TestProcessKubernetesStatefulSetAsLocalProcesses runs the StatefulSet's
 // command lines for raftns-0..2 as local processes, checks the probes and
-// the member IDs, then scales to five as docs/operations.md says: two more
+// the member IDs, then scales to five as docs/operators/operations.md says: two more
 // pods with the same command line wait unready until "peers add" admits
 // them (here the admin API call raftnsctl makes).
 func TestProcessKubernetesStatefulSetAsLocalProcesses(t *testing.T) {

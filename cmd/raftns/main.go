@@ -1,5 +1,5 @@
 // Command raftns runs one RaftNS member: a RocketMQ name server whose route
-// tables are replicated with Raft. See README.md and docs/operations.md.
+// tables are replicated with Raft. See README.md and docs/operators/operations.md.
 package main
 
 import (
@@ -96,5 +96,5 @@ func printProperties(w io.Writer, props map[string]string) {
 
 // logFieldMember is the log field naming the member that wrote a line. The
 // other stable fields are broker, cluster (a RocketMQ cluster name), topic,
-// id (a broker's or another member's) and term; docs/operations.md lists them.
+// id (a broker's or another member's) and term; docs/operators/operations.md lists them.
 const logFieldMember = "member"

@@ -16,6 +16,7 @@ import (
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/httpapi"
 	"github.com/raftns/raftns/namesrv"
+	"github.com/raftns/raftns/namesrv/production"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/clientport"
 )
@@ -40,6 +41,8 @@ type member struct {
 	stopCert chan struct{}
 	// watch tells the admin port's watchers about changes to the state.
 	watch *watch.Hub
+	// production answers cluster-test mode's lookups.
+	production *production.Lookup
 }
 
 // listeners are a member's ports; http, controller and address are nil
@@ -153,9 +156,11 @@ func startMember(cfg *config, id string, logger hclog.Logger) (*member, error) {
 	tcfg.Controller = cfg.controllerTransport()
 	tcfg.Remoting.MaxConns, tcfg.Remoting.IdleTimeout = cfg.MaxConns, cfg.IdleTimeout
 	sec.applyTo(cfg, &tcfg)
+	m.production = newProductionLookup(tcfg.Settings, logger)
+	tcfg.Production = m.production
 	m.ns = namesrv.New(tcfg, m.node)
 	metrics := httpapi.NewMetricsIn(registry, m.node, httpapi.NewConnCollector(m.ns.Remoting()),
-		httpapi.NewSecurityCollector(tcfg.Remoting.Budget, tcfg.ACL))
+		httpapi.NewSecurityCollector(tcfg.Remoting.Budget, tcfg.ACL), m.production.Metrics())
 	m.ns.SetObserver(metrics)
 	clientLn, ctrlLn, err := lns.clientPorts(cpCfg)
 	if err != nil {
@@ -285,6 +290,7 @@ func (m *member) shutdown() error {
 	}
 	close(m.stopCert)
 	m.ns.Close()
+	m.production.Close()
 	close(m.stopEvents)
 	err := m.node.Shutdown()
 	// Watchers end first, so their connections do not hold up the admin

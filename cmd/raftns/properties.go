@@ -142,6 +142,11 @@ func (c *config) setters() map[string]func(string) error {
 		"auditMaxAge":                     setParsed(&c.AuditMaxAge, parseDuration),
 		"watchMaxWatchers":                setParsed(&c.WatchMaxWatchers, strconv.Atoi),
 		"watchBuffer":                     setParsed(&c.WatchBuffer, strconv.Atoi),
+		"watchMaxAnonymous":               setParsed(&c.WatchMaxAnonymous, strconv.Atoi),
+		"watchMaxAnonymousPerAddr":        setParsed(&c.WatchMaxAnonymousPerAddr, strconv.Atoi),
+		"watchWriteTimeout":               setParsed(&c.WatchWriteTimeout, parseDuration),
+		"httpPublicReads":                 setParsed(&c.HTTPPublicReads, strconv.ParseBool),
+		"httpTrustedProxies":              setParsed(&c.HTTPTrustedProxies, listOf),
 	}
 }
 

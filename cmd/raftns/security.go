@@ -45,12 +45,27 @@ func (c *config) clusterKey() ([]byte, error) {
 	return cluster.LoadClusterKey(c.ClusterKeyFile)
 }
 
-// validateHTTPSecurity checks the admin port's TLS pair.
+// validateHTTPSecurity checks the admin port's TLS pair, and that reads
+// which need the token (--acl-mode all) have one to need.
 func (c *config) validateHTTPSecurity() error {
 	if (c.HTTPTLSCert == "") != (c.HTTPTLSKey == "") {
 		return fmt.Errorf("admin TLS needs --http-tls-cert and --http-tls-key together")
 	}
+	if _, err := httpapi.ParseTrustedProxies(c.HTTPTrustedProxies); err != nil {
+		return err
+	}
+	if c.readsNeedToken() && c.HTTPAddr != "" && c.HTTPTokenFile == "" {
+		return fmt.Errorf("--acl-mode all makes the admin port's reads of KV, routes, the watch feed and the audit trail " +
+			"need the admin token, and no --http-token-file is set: set one, or pass --http-public-reads to leave those reads open")
+	}
 	return nil
+}
+
+// readsNeedToken: under --acl-mode all the admin port's reads of the state
+// are guarded as the RocketMQ port's are, unless the operator opened them.
+func (c *config) readsNeedToken() bool {
+	mode, err := acl.ParseMode(c.ACLMode)
+	return err == nil && mode == acl.All && !c.HTTPPublicReads
 }
 
 // readSecretFile reads a token file.
@@ -93,7 +108,13 @@ func (c *config) aclChecker() (*acl.Checker, error) {
 // httpOptions loads the admin port's token and TLS files.
 func (c *config) httpOptions() (httpapi.Options, error) {
 	o := httpapi.Options{MaxConns: c.HTTPMaxConns, MaxRestoreSize: c.MaxRestoreSize, SpoolDir: c.DataDir,
-		Profiling: c.HTTPPprof, Exposed: c.HTTPAddr != "" && !isLoopbackHost(c.HTTPAddr)}
+		Profiling: c.HTTPPprof, Exposed: c.HTTPAddr != "" && !isLoopbackHost(c.HTTPAddr),
+		WatchAnonymous: c.WatchMaxAnonymous, WatchAnonymousPerAddr: c.WatchMaxAnonymousPerAddr,
+		StreamWriteTimeout: c.WatchWriteTimeout, ReadsNeedToken: c.readsNeedToken()}
+	var err error
+	if o.TrustedProxies, err = httpapi.ParseTrustedProxies(c.HTTPTrustedProxies); err != nil {
+		return o, err
+	}
 	if c.HTTPTokenFile != "" {
 		tok, err := readSecretFile("admin token file", c.HTTPTokenFile)
 		if err != nil {

@@ -20,7 +20,7 @@ func (a *app) controllerCommand() *cobra.Command {
 		Short: "Inspect and steer RocketMQ 5 controller-mode broker groups",
 		Long: `controller speaks the RocketMQ 5 controller protocol to the member at --namesrv
 (the member answers, or forwards to the Raft leader, which is the controller
-leader; docs/controller.md).`,
+leader; docs/operators/controller.md).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: groupRunE,
 	}

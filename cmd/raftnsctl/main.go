@@ -1,7 +1,7 @@
 // Command raftnsctl administers a RaftNS cluster: member status, peers,
 // leader transfer and snapshot backups over a member's admin HTTP API, and
 // route, cluster, topic and KV queries over its RocketMQ NameServer port.
-// See docs/raftnsctl.md.
+// See docs/operators/raftnsctl.md.
 package main
 
 import (

@@ -53,7 +53,7 @@ func (a *app) migrateCommand(getenv func(string) string) *cobra.Command {
 	g := group("migrate", "Compare name servers and move from reference NameServers to RaftNS",
 		`migrate compares what RocketMQ name servers hold and copies what brokers do
 not bring themselves, over the RocketMQ protocol, for a move from reference
-NameServers to RaftNS (docs/migration.md):
+NameServers to RaftNS (docs/operators/migration.md):
 
   report   do the name servers of --from agree? (reference NameServers, or the
            members of a RaftNS cluster checked against each other)

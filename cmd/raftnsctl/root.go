@@ -91,7 +91,7 @@ as mqadmin does. "raftnsctl completion bash" (zsh, fish, powershell) prints a
 shell completion script.
 
 "raftnsctl migrate" compares name servers and copies KV config into RaftNS
-when moving from reference NameServers (docs/migration.md).
+when moving from reference NameServers (docs/operators/migration.md).
 
 Exit status: 0 on success, 1 when the operation failed, 2 on a usage error,
 3 when migrate report or verify found differences.`,

@@ -13,7 +13,7 @@ import (
 func (a *app) upgradeCommand() *cobra.Command {
 	return group("upgrade", "Rolling upgrades: each member's release and the cluster version",
 		`upgrade shows which release each member runs and raises the cluster version once
-all run the new one (docs/operations.md, "Upgrading").`,
+all run the new one (docs/operators/operations.md, "Upgrading").`,
 		a.upgradeStatusCommand(), a.upgradeFinalizeCommand())
 }
 

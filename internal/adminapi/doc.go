@@ -1,5 +1,5 @@
 // Package adminapi holds the JSON documents of a member's admin HTTP API
-// (docs/operations.md): what GET /v1/status, /v1/peers, /v1/brokers and
+// (docs/operators/operations.md): what GET /v1/status, /v1/peers, /v1/brokers and
 // /v1/kv/{namespace}/{key} answer and what POST /v1/peers takes. Package
 // cluster fills them, httpapi serves them, and raftnsctl and the
 // tests read them.

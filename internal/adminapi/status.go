@@ -33,7 +33,7 @@ type Status struct {
 	// as buildinfo.Baseline.
 	Build buildinfo.Info `json:"build"`
 	// ClusterVersion is the replicated cluster version: buildinfo.Baseline
-	// until an operator finalized an upgrade (docs/operations.md,
+	// until an operator finalized an upgrade (docs/operators/operations.md,
 	// "Upgrading").
 	ClusterVersion string `json:"clusterVersion"`
 	// Membership is "draining" while the member is being removed,

@@ -6,7 +6,7 @@
 // deadline without anything selecting on their context: through the leader
 // nothing waits on it at all. Under 64 registering brokers, perf put the
 // timer's context at 3 µs of a single member's 110-125 µs of CPU per write
-// (docs/benchmarks.md). WithTimeout here reports its deadline at once
+// (docs/contributors/benchmarks.md). WithTimeout here reports its deadline at once
 // (Deadline, which is what the Raft apply timeout is taken from) and arms
 // the timer only when Done or Err is first asked for.
 package deadline

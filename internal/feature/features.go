@@ -14,7 +14,7 @@ package feature
 // "Name") so that a member without it names the release it needs. Nothing
 // declared here is used until an operator finalizes the upgrade
 // (raftnsctl upgrade finalize), which every member must run a release of
-// at least Since for (docs/operations.md, "Upgrading").
+// at least Since for (docs/operators/operations.md, "Upgrading").
 var (
 	// ClusterVersion is the finalized cluster version itself: the
 	// SetClusterVersion log entry and the cluster-version snapshot
@@ -24,13 +24,13 @@ var (
 
 	// DrainedRemoval is the SetMemberDraining log entry and the draining
 	// member snapshot record: a removal that drains the member first
-	// (docs/operations.md, "Membership changes"). Without it a removal
+	// (docs/operators/operations.md, "Membership changes"). Without it a removal
 	// takes effect at once.
 	DrainedRemoval = declare("drained-removal", "0.2.0")
 
 	// AuditTrail is the audit envelope of a log entry (who, from where,
 	// through which member), the RecordAudit log entry and the audit
-	// snapshot record (docs/operations.md, "Audit trail"). Without it
+	// snapshot record (docs/operators/operations.md, "Audit trail"). Without it
 	// nothing is audited.
 	AuditTrail = declare("audit-trail", "0.3.0")
 

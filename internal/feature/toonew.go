@@ -26,7 +26,7 @@ func (e *TooNewError) Error() string {
 		needs = "release " + e.Needs + " or newer"
 	}
 	return fmt.Sprintf("%s is unknown to this member's release %s; it needs %s: upgrade this member to %s "+
-		"(docs/operations.md, \"Upgrading\")", e.What, buildinfo.Release, needs, needs)
+		"(docs/operators/operations.md, \"Upgrading\")", e.What, buildinfo.Release, needs, needs)
 }
 
 // Is makes errors.Is(err, ErrTooNew) true.

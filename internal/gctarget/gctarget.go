@@ -11,7 +11,7 @@ import (
 // Default is the heap target a member runs with unless configured
 // otherwise. A member's live heap is small while every write allocates
 // tens of kilobytes, so Go's default of 100 collects many times a second
-// under writes (docs/operations.md, "Memory and garbage collection", has
+// under writes (docs/operators/operations.md, "Memory and garbage collection", has
 // the measurements).
 const Default = 300
 

@@ -78,7 +78,7 @@ func deflate(t testing.TB, raw []byte) []byte {
 	return buf.Bytes()
 }
 
-// layout builds the decompressed binary form (docs/protocol.md, "Register bodies") by hand.
+// layout builds the decompressed binary form (docs/contributors/protocol.md, "Register bodies") by hand.
 type layout []byte
 
 // i32 and chunk never write into l's spare capacity, so layouts derived

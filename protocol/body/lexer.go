@@ -8,7 +8,7 @@ import (
 
 // bodyJSON is how bodies are read: fastjson's lenient parser, plus a
 // backslash before any character reading as that character, and an object
-// whose only key is "$ref" reading as empty (a fastjson back-reference; docs/protocol.md, "fastjson rules").
+// whose only key is "$ref" reading as empty (a fastjson back-reference; docs/contributors/protocol.md, "fastjson rules").
 var bodyJSON = fastjson.Config{AnyEscape: true, RefAsEmpty: true}
 
 // lexer adapts fastjson.Lexer to the decoders: keys and strings come as

@@ -17,7 +17,7 @@ import (
 
 // DefaultMaxInflated bounds the decompressed size of a compressed
 // REGISTER_BROKER body when the caller sets no limit. A broker with 100,000
-// topics inflates to about 7 MiB (docs/benchmarks-scale.md), so 32 MiB leaves room
+// topics inflates to about 7 MiB (docs/contributors/benchmarks-scale.md), so 32 MiB leaves room
 // for long topic names while keeping zip bombs small.
 const DefaultMaxInflated = 32 << 20
 

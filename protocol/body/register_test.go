@@ -43,7 +43,7 @@ func legacyBody() *RegisterBody {
 	}
 }
 
-// The compressed goldens, hand-built from the compressed layout (docs/protocol.md, "Register bodies"): a 4.x body (5 tokens, no
+// The compressed goldens, hand-built from the compressed layout (docs/contributors/protocol.md, "Register bodies"): a 4.x body (5 tokens, no
 // mapping section) and a 5.x body ("{}" 6th token, mapping section).
 var (
 	raw4x = layout(nil).chunk(`{"counter":7,"timestamp":1700000000000}`).i32(2).

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/pires/go-proxyproto"
-	"github.com/raftns/raftns/cluster/tlstest"
 	"github.com/raftns/raftns/internal/poll"
+	"github.com/raftns/raftns/transport/tlstest"
 )
 
 // echoServer accepts through a Listener and echoes, on each connection,

@@ -30,7 +30,7 @@ type Config struct {
 	AnyEscape bool
 	// RefAsEmpty makes Object read an object whose only member is "$ref" as
 	// an empty object, as fastjson leaves a reference it cannot resolve
-	// (docs/protocol.md, "fastjson rules"). Without it "$ref" is an ordinary key.
+	// (docs/contributors/protocol.md, "fastjson rules"). Without it "$ref" is an ordinary key.
 	RefAsEmpty bool
 }
 

@@ -69,7 +69,7 @@ func (c *Conn) writeBatch(f outFrame, more int) error {
 
 // writeFrame encodes one response into buf and writes it to bw. The
 // server's own fields override the handler's: the request's opaque and
-// serialize type (mirrored; docs/protocol.md, "Answers"), and the response flag alone
+// serialize type (mirrored; docs/contributors/protocol.md, "Answers"), and the response flag alone
 // (same section). A response that cannot be encoded is replaced by SYSTEM_ERROR.
 func (c *Conn) writeFrame(bw *bufio.Writer, buf []byte, f outFrame) ([]byte, error) {
 	r := *f.resp

@@ -16,7 +16,7 @@ const MaxHeaderLength = 64 << 10
 // headerLengthMask extracts the 24-bit header length from the header-length word.
 const headerLengthMask = 0xFFFFFF
 
-// frameLength validates the length prefix L (docs/protocol.md, "Frames"): it must
+// frameLength validates the length prefix L (docs/contributors/protocol.md, "Frames"): it must
 // hold at least the header-length word and stay within MaxFrameLength.
 func frameLength(prefix []byte) (int, error) {
 	l := int64(int32(binary.BigEndian.Uint32(prefix)))

@@ -8,7 +8,7 @@ import (
 )
 
 // routeRequest is GET_ROUTEINFO_BY_TOPIC for TopicTest as a Java 4.9.8
-// client sends it (docs/protocol.md, "JSON headers").
+// client sends it (docs/contributors/protocol.md, "JSON headers").
 func routeRequest(st SerializeType) *Command {
 	return &Command{Code: GetRouteInfoByTopic, Language: "JAVA", Version: 409, Opaque: 3,
 		ExtFields: map[string]string{"topic": "TopicTest"}, SerializeType: st}
@@ -58,7 +58,7 @@ func TestGolden_Decode(t *testing.T) {
 }
 
 // TestGolden_ResponseHeaderText checks a response header against the
-// shape rocketmq-client-go decodes with jsoniter (docs/protocol.md, "JSON headers"): valid
+// shape rocketmq-client-go decodes with jsoniter (docs/contributors/protocol.md, "JSON headers"): valid
 // JSON, string-valued extFields, int16 code.
 func TestGolden_ResponseHeaderText(t *testing.T) {
 	req, err := DecodeFrame(readGolden(t, "go_route_request_json.bin")[4:])

@@ -14,7 +14,7 @@ func badBinary(format string, args ...any) error {
 	return fmt.Errorf("%w: binary: %s", ErrBadHeader, fmt.Sprintf(format, args...))
 }
 
-// decodeBinaryHeader parses a ROCKETMQ binary header (docs/protocol.md, "Binary headers";
+// decodeBinaryHeader parses a ROCKETMQ binary header (docs/contributors/protocol.md, "Binary headers";
 // Java RocketMQSerializable.rocketMQProtocolDecode). Zero-length remarks,
 // keys and values decode as absent, and an ext section with no entry left
 // decodes as nil ExtFields. Bytes after the ext section are ignored, as Java

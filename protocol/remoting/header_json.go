@@ -8,11 +8,11 @@ import (
 	"github.com/raftns/raftns/protocol/fastjson"
 )
 
-// headerJSON is how headers are read: fastjson's default parser (docs/protocol.md,
+// headerJSON is how headers are read: fastjson's default parser (docs/contributors/protocol.md,
 // "fastjson rules"), which rejects unknown escapes and gives "$ref" no meaning.
 var headerJSON = fastjson.Config{}
 
-// decodeJSONHeader parses a JSON header into c following docs/protocol.md, "JSON headers":
+// decodeJSONHeader parses a JSON header into c following docs/contributors/protocol.md, "JSON headers":
 // keys in any order, unknown keys skipped, missing code/version/flag/opaque
 // = 0, missing or null language = JAVA, null remark = "", extFields values
 // that are numbers or booleans kept as their text and null values dropped.
@@ -144,10 +144,10 @@ func internExtKey(b []byte) string {
 }
 
 // appendJSONHeader appends c's header as fastjson writes a RemotingCommand
-// (docs/protocol.md, "JSON headers" and "fastjson rules"): compact, properties in alphabetical order,
+// (docs/contributors/protocol.md, "JSON headers" and "fastjson rules"): compact, properties in alphabetical order,
 // remark omitted when empty, extFields omitted when nil and with sorted
 // string values otherwise, serializeTypeCurrentRPC "JSON". Strings are
-// escaped as fastjson does by default (docs/protocol.md, "fastjson rules"): fastjson.Default.
+// escaped as fastjson does by default (docs/contributors/protocol.md, "fastjson rules"): fastjson.Default.
 func appendJSONHeader(dst []byte, c *Command) ([]byte, error) {
 	if c.IsResponse() && (c.Code < math.MinInt16 || c.Code > math.MaxInt16) {
 		return dst, ErrCodeRange // GO reads a response code into an int16

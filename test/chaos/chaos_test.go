@@ -27,7 +27,7 @@ var (
 )
 
 // TestChaos_HistoriesAreLinearizable runs real raftns processes under the
-// nemesis and checks every run's history (docs/reliability.md).
+// nemesis and checks every run's history (docs/contributors/reliability.md).
 func TestChaos_HistoriesAreLinearizable(t *testing.T) {
 	bin := *flagBinary
 	if bin == "" {

@@ -109,5 +109,5 @@ func answeredLocalRead(e event) bool {
 // once it has had no leader contact, or has stayed behind a commit index
 // the leader reported, for max-stale; the leader reports its commit index
 // once per heartbeat batch (1 s), and readiness is re-evaluated every
-// 100 ms (docs/reliability.md, "Reads").
+// 100 ms (docs/contributors/reliability.md, "Reads").
 const staleBound = maxStale + 2*time.Second

@@ -5,6 +5,6 @@
 // samples every member's resident memory, goroutines, open file
 // descriptors, data-dir size, snapshot count and Raft log size. It fails
 // when one of them keeps growing instead of levelling off (growth.go says
-// exactly when). docs/reliability.md, "Soak", has the rule, a one-hour
+// exactly when). docs/contributors/reliability.md, "Soak", has the rule, a one-hour
 // run's figures and how to draw its plot; `make soak` runs it.
 package soak

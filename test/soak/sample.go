@@ -130,7 +130,7 @@ func snapshotCount(dir string) (int, error) {
 }
 
 // WriteCSV writes samples as "seconds,member,<metric>…" rows under a
-// header, the input of docs/plot/soak.go.
+// header, the input of docs/contributors/plot/soak.go.
 func WriteCSV(w io.Writer, samples []Sample) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("seconds,member")

@@ -17,7 +17,7 @@ var (
 	flagBeat     = flag.Duration("soak.heartbeat", 30*time.Second, "the fake brokers' registration period")
 	flagSample   = flag.Duration("soak.sample", 0, "sampling period (default: the duration / 60, at least 2 s)")
 	flagTransfer = flag.Duration("soak.transfer", 0, "leader transfer period (default: the duration / 6)")
-	flagOut      = flag.String("soak.out", "", "file for the samples as CSV (docs/plot/soak.go draws them)")
+	flagOut      = flag.String("soak.out", "", "file for the samples as CSV (docs/contributors/plot/soak.go draws them)")
 )
 
 // TestSoak_FiguresLevelOff runs the soak and fails on a figure of a member
@@ -78,7 +78,7 @@ func writeSamples(t *testing.T, path string, samples []Sample) {
 }
 
 // logFirstAndLast logs each member's first and last sample: the start and
-// end figures docs/reliability.md reports.
+// end figures docs/contributors/reliability.md reports.
 func logFirstAndLast(t *testing.T, samples []Sample) {
 	first, last := map[string]Sample{}, map[string]Sample{}
 	for _, s := range samples {

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 /**
  * AddressServiceScenario changes the membership of a RaftNS cluster of its own under brokers and
  * clients that were given no name-server address, only the RocketMQ address service of one member
- * (docs/operations.md, "Adding and removing members without touching brokers and clients"): a 5.5.0
+ * (docs/operators/operations.md, "Adding and removing members without touching brokers and clients"): a 5.5.0
  * master with fetchNamesrvAddrByAddressServer=true and rmqAddressServerDomain, a producer sending every
  * 20 ms and a push consumer with -Drocketmq.namesrv.domain, mqadmin with the same. A fourth member is
  * added and an original one removed (with a drain) and stopped. The broker must reach the new member
@@ -103,7 +103,7 @@ final class AddressServiceScenario {
             () -> NsView.routeHas(c.view.route(added, TOPIC), BROKER_NAME, Map.of(0L, broker.addr()), 4, 6));
 
         // A new cluster raises its cluster version itself once its leader has heard from every member; finalize
-        // makes sure it has, so that the removal drains (docs/operations.md, "Upgrading").
+        // makes sure it has, so that the removal drains (docs/operators/operations.md, "Upgrading").
         Ctl.Result fin = ctl.run("--addr", via.admin(), "upgrade", "finalize");
         fin.print("raftnsctl upgrade finalize");
         c.report.check("addrsvc.upgrade-finalize", fin.exitCode() == 0 ? null : fin.brief());

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * MigrateCutover runs the cutover of docs/migration.md end to end while a producer sends every 20 ms and
+ * MigrateCutover runs the cutover of docs/operators/migration.md end to end while a producer sends every 20 ms and
  * a consumer receives: KV imported into RaftNS (dry run, import, import again), migrate verify naming the
  * brokers not yet registered with RaftNS, the RaftNS members added to the master's namesrvAddr at run time
  * (mqadmin updateBrokerConfig) and to the slave's by a restart, verify clean, the clients switched to the

@@ -12,7 +12,7 @@ import java.util.TreeSet;
  * (5.5.0, loopback only) serve a 5.5.0 master and slave of "broker-mig". First the NameServers are made
  * to disagree (the slave registered with one of them only, a KV entry on one only, a topic deleted on
  * one only): migrate report must name exactly those differences and exit 3; once they agree it must
- * exit 0. Then, with RaftNS, MigrateCutover runs the cutover of docs/migration.md under live traffic.
+ * exit 0. Then, with RaftNS, MigrateCutover runs the cutover of docs/operators/migration.md under live traffic.
  */
 final class MigrateScenario {
     static final String BROKER_NAME = "broker-mig";

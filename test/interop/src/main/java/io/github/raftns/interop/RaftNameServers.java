@@ -65,6 +65,8 @@ final class RaftNameServers implements NameServers {
     private final List<Node> nodes = new ArrayList<>();
     /** extraArgs are this cluster's own flags, given to each member before RAFTNS_EXTRA_ARGS. */
     private final List<String> extraArgs;
+    /** env is added to each member's environment. */
+    private final Map<String, String> env;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     RaftNameServers(Settings settings, Procs procs, Ports ports) {
@@ -78,9 +80,16 @@ final class RaftNameServers implements NameServers {
 
     /** RaftNameServers prepares a three-member cluster of its own whose members all get extraArgs. */
     RaftNameServers(Settings settings, Procs procs, Ports ports, String prefix, List<String> extraArgs) {
+        this(settings, procs, ports, prefix, extraArgs, Map.of());
+    }
+
+    /** RaftNameServers prepares a three-member cluster of its own whose members get extraArgs and env. */
+    RaftNameServers(Settings settings, Procs procs, Ports ports, String prefix, List<String> extraArgs,
+                    Map<String, String> env) {
         this.settings = settings;
         this.procs = procs;
         this.extraArgs = List.copyOf(extraArgs);
+        this.env = Map.copyOf(env);
         for (int i = 1; i <= 3; i++) {
             nodes.add(new Node(prefix + i, ports.one(), ports.one(), ports.one(), settings.work.resolve("raftns-" + prefix + i)));
         }
@@ -117,7 +126,7 @@ final class RaftNameServers implements NameServers {
         cmd.addAll(formation);
         cmd.addAll(extraArgs);
         cmd.addAll(settings.raftnsExtraArgs);
-        n.proc = procs.start("raftns-" + n.id, n.dir, cmd, Map.of());
+        n.proc = procs.start("raftns-" + n.id, n.dir, cmd, env);
     }
 
     /**
