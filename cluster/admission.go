@@ -133,7 +133,7 @@ func (a *admission) awaitReason(r *raft.Raft, f *fsm.FSM) string {
 		return fmt.Sprintf("the cluster version %s to reach %s (raftnsctl upgrade finalize) before leader %s can re-admit it",
 			f.ClusterVersion(), feature.StorageIdentity.Since, leader)
 	default:
-		return fmt.Sprintf("leader %s to re-admit it as a non-voter and record its storage identity", leader)
+		return fmt.Sprintf("leader %s to re-admit it by recording its storage identity, and this member to apply that", leader)
 	}
 }
 

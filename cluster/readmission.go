@@ -25,10 +25,10 @@ func (m *membership) readmitLoop(stop <-chan struct{}) {
 // storage identity the member reports with the one recorded:
 //   - none recorded, and the member votes (its storage is the one it was
 //     admitted or upgraded with): the leader records it;
-//   - the member waits on new storage: the leader makes it a non-voter,
-//     when the other voters that answer still form a quorum, then records
-//     its new identity, which re-admits it; promotion follows once it has
-//     caught up (promoteCaughtUpNonvoters).
+//   - the member waits on new storage: the leader records its new
+//     identity, which re-admits it once the member has applied the record
+//     (readmitOne); a non-voter is promoted once it has caught up
+//     (promoteCaughtUpNonvoters).
 //
 // A member of a release without storage identities reports none and is
 // left as before. Nothing is recorded while the cluster version does not
@@ -55,25 +55,20 @@ func (m *membership) readmit() {
 				m.recordStanding(standing)
 			}
 		case adminapi.AdmissionAwaiting:
-			m.readmitOne(conf, s, st, standing, gated)
+			m.readmitOne(s, st, standing, gated)
 		}
 	}
 }
 
-// readmitOne re-admits a member awaiting on new storage.
-func (m *membership) readmitOne(conf raft.Configuration, s raft.Server, st adminapi.Status, standing fsm.MemberStanding, gated bool) {
-	if s.Suffrage == raft.Voter {
-		if err := m.quorumAnswersWithout(conf, s.ID); err != nil {
-			m.logger.Warn("a member on new storage waits to be made a non-voter", "id", s.ID, "storage_id", st.StorageID, "reason", err)
-			return
-		}
-		if err := m.raft.DemoteVoter(s.ID, 0, membershipTimeout).Error(); err != nil {
-			m.logger.Warn("making a member on new storage a non-voter failed", "id", s.ID, "error", err)
-			return
-		}
-		m.logger.Warn("member returned on new storage: made a non-voter until it has caught up", "id", s.ID,
-			"storage_id", st.StorageID, "previous_storage_id", standing.StorageID)
-	}
+// readmitOne re-admits a member awaiting on new storage by recording its
+// new identity. A voter stays a voter meanwhile: it refuses to vote until
+// it has applied the record, and it votes again as soon as it has, so that
+// a second member losing its disk soon after does not find the cluster
+// down to fewer voters than before. Making it a non-voter first would add
+// nothing to safety (an unadmitted member never votes, and the entries it
+// stores are the leader's) and would leave the cluster without a quorum if
+// another voter lost its disk before the promotion.
+func (m *membership) readmitOne(s raft.Server, st adminapi.Status, standing fsm.MemberStanding, gated bool) {
 	if !gated {
 		m.logger.Warn("a member on new storage cannot be re-admitted before the upgrade is finalized (raftnsctl upgrade finalize)",
 			"id", s.ID, "cluster_version", m.fsm.ClusterVersion())
@@ -84,7 +79,8 @@ func (m *membership) readmitOne(conf raft.Configuration, s raft.Server, st admin
 	if !m.recordStanding(standing) {
 		return
 	}
-	m.logger.Info("member on new storage re-admitted as a non-voter", "id", s.ID, "storage_id", st.StorageID)
+	m.logger.Warn("member returned on new storage: re-admitted; it votes once it has applied this", "id", s.ID,
+		"suffrage", s.Suffrage, "storage_id", st.StorageID, "previous_storage_id", previous)
 	m.audit(fsm.AuditRecord{Kind: fsm.AuditMemberReadmit,
 		Detail: fmt.Sprintf("id=%s storage=%s previous=%s", s.ID, st.StorageID, previous), Outcome: fsm.OutcomeApplied})
 }
