@@ -178,21 +178,21 @@ func (s *diskLossScene) start(p *proc) {
 }
 
 // noLeaderWhile checks that the member that kept its disk, alone with the
-// one that lost it, elects no leader: the wiped member says it waits, the
-// other has started elections twice since it started, and neither leads.
+// one that lost it, elects no one: until the wiped member says it waits and
+// the other has started elections twice since it started, neither may lead.
 func (s *diskLossScene) noLeaderWhile(kept, wiped *proc) {
 	s.t.Helper()
 	base := strings.Count(kept.Log(), "entering candidate state")
 	poll.For(s.t, 2*time.Minute, wiped.ID+" waiting for re-admission and "+kept.ID+" campaigning in vain", func() bool {
+		for _, p := range []*proc{kept, wiped} {
+			if st, ok := p.status(); ok && st.State == "Leader" {
+				s.t.Fatalf("%s leads while the member holding the acknowledged write is down", p.ID)
+			}
+		}
 		st, ok := wiped.status()
 		return ok && st.Admission == adminapi.AdmissionAwaiting &&
 			strings.Count(kept.Log(), "entering candidate state") >= base+2
 	})
-	for _, p := range []*proc{kept, wiped} {
-		if st, ok := p.status(); ok && st.State == "Leader" {
-			s.t.Fatalf("%s leads while the member holding the acknowledged write is down", p.ID)
-		}
-	}
 }
 
 // storageID reads each member's storage identity.
