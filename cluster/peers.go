@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 )
 
@@ -38,6 +39,9 @@ func (n *Node) Peers(ctx context.Context) ([]adminapi.PeerStatus, error) {
 	out := make([]adminapi.PeerStatus, len(conf.Servers))
 	for i, s := range conf.Servers {
 		out[i] = peerStatus(s, statuses[i], reachable[i], string(s.ID) == leaderID, leaderLast)
+		standing, _ := n.fsm.MemberStanding(string(s.ID))
+		out[i].Stage = stageOf(s, statuses[i], reachable[i], standing)
+		out[i].RecordedStorageID = standing.StorageID
 		if d, ok := n.fsm.Draining(string(s.ID)); ok {
 			out[i].Membership, out[i].DrainMillis = adminapi.MembershipDraining, d.DrainMillis
 		}
@@ -60,8 +64,22 @@ func peerStatus(s raft.Server, st adminapi.Status, reachable, leader bool, leade
 	p.AppliedIndex, p.LastContactMillis = st.AppliedIndex, st.LastContactMillis
 	p.ClientAddr, p.HTTPAddr = st.ClientAddr, st.HTTPAddr
 	p.Release, p.Commit = st.Build.Release, st.Build.Commit
+	p.StorageID, p.Waiting = st.StorageID, st.AdmissionReason
 	if leaderLast > st.RaftAppliedIndex {
 		p.Lag = leaderLast - st.RaftAppliedIndex
 	}
 	return p
+}
+
+// stageOf says where a member stands on its way to a vote.
+func stageOf(s raft.Server, st adminapi.Status, reachable bool, standing fsm.MemberStanding) string {
+	switch {
+	case reachable && st.Admission != adminapi.AdmissionAdmitted:
+		return adminapi.StageAwaiting
+	case s.Suffrage == raft.Voter:
+		return adminapi.StageVoter
+	case standing.NonVoter:
+		return adminapi.StageNonvoter
+	}
+	return adminapi.StageCatchingUp
 }

@@ -43,6 +43,11 @@ const (
 	// SetSettingsType changes cluster-wide run-time settings
 	// (settings.go).
 	SetSettingsType CommandType = 19
+	// The request envelope (20, request.go) and the versioned envelope
+	// (21, versioned.go) are not commands.
+	// SetMemberStandingType records a member's storage identity and role
+	// (member_standing.go).
+	SetMemberStandingType CommandType = 22
 
 	// Controller commands (docs/operators/controller.md), from 40 up.
 	ApplyBrokerIDType       CommandType = 40
@@ -96,6 +101,9 @@ var commands = newRegistry(
 	needs(command(DropUnlistedTopicsType, "DropUnlistedTopics", LeaderOnly, (*FSM).applyDropUnlistedTopics),
 		feature.SplitDeletion),
 	needs(command(SetSettingsType, "SetSettings", Forwardable, (*FSM).applySettingsEntry), feature.SharedSettings),
+	needs(command(SetMemberStandingType, "SetMemberStanding", LeaderOnly,
+		func(_ *FSM, s *state, c *SetMemberStanding, _ uint64) bool { return s.applySetMemberStanding(c) }),
+		feature.StorageIdentity),
 	controllerCommand(ApplyBrokerIDType, "ApplyBrokerID", (*state).applyApplyBrokerID),
 	controllerCommand(UpdateBrokerAddressType, "UpdateBrokerAddress", (*state).applyUpdateBrokerAddress),
 	controllerCommand(ElectMasterType, "ElectMaster", (*state).applyElectMaster),

@@ -38,6 +38,7 @@ var snapshotRecords = []snapshotRecord{
 	{recDrainingMember, "draining-member", (*state).walkDraining, restoreAs((*restorer).drainingMember)},
 	{recAudit, "audit", (*state).walkAudit, restoreAs((*restorer).auditRecord)},
 	{recSettings, "settings", (*state).walkSettings, restoreAs((*restorer).settingsRecord)},
+	{recMemberStanding, "member-standing", (*state).walkStandings, restoreAs((*restorer).memberStanding)},
 }
 
 // snapshotRecordByType indexes snapshotRecords for Restore.

@@ -47,6 +47,7 @@ func TestSnapshotRecords_EveryKindRoundTrips(t *testing.T) {
 		recClusterVersion: &clusterVersionRecord{Version: "0.3.0"},
 		recDrainingMember: &DrainingMember{ID: "n3", DrainMillis: 1000},
 		recAudit:          &AuditRecord{Index: 7, Who: "n1", Kind: "PutKV"},
+		recMemberStanding: &MemberStanding{ID: "n1", StorageID: "5f0c"},
 		recSettings:       &settingsRecord{Scope: SettingsNamesrv, Values: map[string]string{"orderMessageEnable": "true"}, From: "n1"},
 	}
 	var in bytes.Buffer

@@ -24,7 +24,8 @@ const (
 	// drains.
 	recDrainingMember uint8 = 15
 	// recAudit (AuditRecord) is declared with the trail (audit_trail.go),
-	// recSettings (settingsRecord) with the settings (settings.go).
+	// recSettings (settingsRecord) with the settings (settings.go),
+	// recMemberStanding with the standings (member_standing.go).
 )
 
 // stateSchema versions the meaning of the records, independently of the

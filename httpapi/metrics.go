@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"github.com/raftns/raftns/internal/adminapi"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -153,13 +154,16 @@ var (
 	descLinearReads   = prometheus.NewDesc("ns_linearizable_reads_total", "Leader-checked reads that passed the leader check.", nil, nil)
 	descRaftAppends   = prometheus.NewDesc("ns_raft_append_entries_sent_total", "Raft AppendEntries requests this member sent on its cluster port (heartbeats, replication, commit notices).", nil, nil)
 	descCommitNotices = prometheus.NewDesc("ns_commit_notices_total", "AppendEntries without entries this member sent as the leader to tell a follower an answered change is committed.", nil, nil)
+	descAdmission     = prometheus.NewDesc("ns_admission_waiting", "1 while this member, started on a new data dir, does not vote, by stage: "+
+		"deciding (asking its initial peers whether they hold a cluster) or awaiting (waiting for the leader to re-admit it); "+
+		"admissionReason in /v1/status and the log say for what.", []string{"stage"}, nil)
 )
 
 func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLeaderReady, descReady, descRaftState, descApplied, descAppliedLag,
 		descLastContact, descBrokers, descTopics, descExpirations, descRegWritten, descRegDeduped, descForwarded,
 		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject, descWritesFailed, descLinearReads,
-		descRaftAppends, descCommitNotices} {
+		descRaftAppends, descCommitNotices, descAdmission} {
 		ch <- d
 	}
 }
@@ -205,6 +209,9 @@ func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descLinearReads, stats.LinearizableReads.Load())
 	counter(descRaftAppends, stats.RaftAppendsSent.Load())
 	counter(descCommitNotices, stats.CommitNotices.Load())
+	for _, stage := range []string{adminapi.AdmissionDeciding, adminapi.AdmissionAwaiting} {
+		gauge(descAdmission, b2f(st.Admission == stage), stage)
+	}
 }
 
 func b2f(b bool) float64 {

@@ -55,4 +55,11 @@ var (
 	// holds; below it the trail keeps one bound over all records, as
 	// release 0.3.0 does, so members of both releases keep the same trail.
 	AuditClasses = declare("audit-classes", "0.4.0")
+
+	// StorageIdentity is the SetMemberStanding log entry and the member
+	// standing snapshot record: each member's storage identity and role
+	// (docs/operators/operations.md, "When a member loses its disk"). Without it a
+	// member that returns with a new data directory waits, refusing to
+	// vote, until the upgrade is finalized.
+	StorageIdentity = declare("storage-identity", "0.4.0")
 )

@@ -79,7 +79,7 @@ func RunSettingsUpgrade(oldBin, newBin, dir string) (*SettingsUpgrade, error) {
 		if leader == nil {
 			return false, nil
 		}
-		last = finalize(ctx, leader)
+		last = finalizeOn(ctx, leader)
 		return last == nil, nil
 	}); err != nil {
 		return res, fmt.Errorf("%w: %w", err, last)
@@ -145,8 +145,8 @@ func settingOf(cl *remoting.Client, m *member) (string, error) {
 	return strings.TrimSpace(props[settingsKey]), nil
 }
 
-// finalize raises the cluster version through the leader's admin API.
-func finalize(ctx context.Context, leader *member) error {
+// finalizeOn raises the cluster version through the leader's admin API.
+func finalizeOn(ctx context.Context, leader *member) error {
 	resp, err := leader.Do(ctx, http.MethodPost, "/v1/upgrade/finalize")
 	if err != nil {
 		return err
