@@ -96,7 +96,11 @@ func (f formation) form(r *raft.Raft, servers []raft.Server) error {
 	if err != nil && !errors.Is(err, raft.ErrCantBootstrap) {
 		return fmt.Errorf("bootstrap: %w", err)
 	}
-	f.logger.Info("bootstrapped cluster", "voters", len(servers))
+	// A first formation and the loss of every member's data look alike
+	// from here: say once what to do if it was the latter.
+	f.logger.Info("bootstrapped a new, empty cluster: every initial member's data dir was empty; "+
+		"if these members held a cluster before, its state is not here: restore the latest backup (raftnsctl snapshot restore)",
+		"voters", len(servers))
 	return nil
 }
 
