@@ -16,7 +16,9 @@ import (
 // address once.
 func TestProcessSecondMemberWithOneClientAddressIsRefused(t *testing.T) {
 	n1, n2, n3 := newProc(t, "n1"), newProc(t, "n2"), newProc(t, "n3")
-	peers := "--peers=n1=" + n1.ClusterAddr + ",n2=" + n2.ClusterAddr + ",n3=" + n3.ClusterAddr
+	// n1 and n3 form the cluster (a first formation waits for every
+	// initial peer); n2 comes later, as a member to be added would.
+	peers := "--peers=n1=" + n1.ClusterAddr + ",n3=" + n3.ClusterAddr
 	n1.Args = []string{peers, "--advertise-client-addr", n1.ClientAddr}
 	n3.Args = []string{peers}
 	n1.start()
