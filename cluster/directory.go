@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/feature"
 )
 
 // promoteCaughtUpNonvoters makes a non-voter a voter once its applied index
@@ -89,7 +90,11 @@ func (m *membership) memberEntry(s raft.Server) (fsm.Member, bool) {
 			return fsm.Member{}, false
 		}
 	}
-	return fsm.Member{ID: string(s.ID), ClientAddr: st.ClientAddr, ClusterAddr: string(s.Address), HTTPAddr: st.HTTPAddr}, true
+	entry := fsm.Member{ID: string(s.ID), ClientAddr: st.ClientAddr, ClusterAddr: string(s.Address), HTTPAddr: st.HTTPAddr}
+	if m.fsm.Gate().Allows(feature.MemberZones) {
+		entry.Zone = st.Zone
+	}
+	return entry, true
 }
 
 func (m *membership) applyMemberChange(t fsm.CommandType, cmd any) {

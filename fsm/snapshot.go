@@ -36,10 +36,14 @@ func (f *FSM) Snapshot() (*Snapshot, error) {
 	f.st.frozen = true
 	meta := metaRecord{Schema: stateSchema, AppliedIndex: f.applied.Load(), LastChangeIndex: f.st.lastChange}
 	if f.st.clusterVer != "" {
-		meta.Writer, meta.Needs = buildinfo.Release, f.st.clusterVer
+		meta.Writer, meta.Needs = writerRelease, f.st.clusterVer
 	}
 	return &Snapshot{st: f.st, meta: meta}, nil
 }
+
+// writerRelease is the release snapshots say wrote them; tests that
+// re-persist a fixture of an earlier release set it to that release.
+var writerRelease = buildinfo.Release
 
 // Persist streams the snapshot to sink in the snapshots format and closes
 // it; on any error it cancels the sink.

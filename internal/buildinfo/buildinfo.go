@@ -14,7 +14,7 @@ import (
 // (cluster/gate); bump it when a release adds a log entry type, a snapshot
 // record or an RPC. Builds older than versioned releases report none and
 // count as Baseline.
-const Release = "0.3.0"
+const Release = "0.4.0"
 
 // Baseline is the release a member that reports no version is taken to be:
 // every build before versions were exchanged.

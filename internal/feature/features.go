@@ -40,4 +40,11 @@ var (
 	// (deleteTopicWithBrokerRegistration). Without it such a registration
 	// deletes nothing.
 	SplitDeletion = declare("split-deletion", "0.3.0")
+
+	// MemberZones is the zone of a member in the member directory (the
+	// Zone field of the SetMember log entry and the member snapshot
+	// record): the address service's answers per zone and the placement
+	// check of raftnsctl peers list (docs/operators/operations.md,
+	// "Several zones"). Without it the leader publishes no zones.
+	MemberZones = declare("member-zones", "0.4.0")
 )
