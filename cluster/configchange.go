@@ -96,6 +96,9 @@ type membership struct {
 	// says why a drain may not be replicated (nil when it may).
 	drains       *drains
 	drainRefusal func() error
+	// zonesPublished is set once a full pass over the member directory
+	// ran while the cluster version allowed zones (directory.go).
+	zonesPublished bool
 }
 
 func (m *membership) isLeader() bool { return m.raft.State() == raft.Leader }

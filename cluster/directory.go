@@ -50,11 +50,18 @@ func (m *membership) promoteCaughtUpNonvoters() {
 // with the Raft configuration, so any member can name every member's client
 // and admin addresses. Members missing from the directory, or listed with
 // another cluster address, are published; with full set, every member's
-// addresses are re-read and republished if they changed.
+// addresses are re-read and republished if they changed. The first pass
+// after the cluster version allows zones is a full one, so that zones
+// appear without waiting for DirectoryRefresh.
 func (m *membership) reconcileMemberDirectory(full bool) {
 	conf, err := currentConfiguration(m.raft)
 	if err != nil {
 		return
+	}
+	zones := m.fsm.Gate().Allows(feature.MemberZones)
+	full = full || zones && !m.zonesPublished
+	if full && zones {
+		m.zonesPublished = true
 	}
 	known := map[string]fsm.Member{}
 	for _, member := range m.fsm.Members() {

@@ -151,12 +151,13 @@ var (
 	descClusterReject = prometheus.NewDesc("ns_cluster_conns_rejected_total", "Cluster-port connections refused (failed TLS handshake or cluster-key challenge, unknown or missing protocol byte).", nil, nil)
 	descWritesFailed  = prometheus.NewDesc("ns_writes_failed_total", "Client and broker writes taken by this member that failed, by outcome: not_applied (no leader took them) or unknown (a leader may have applied them).", []string{"outcome"}, nil)
 	descLinearReads   = prometheus.NewDesc("ns_linearizable_reads_total", "Leader-checked reads that passed the leader check.", nil, nil)
+	descMemberZone    = prometheus.NewDesc("ns_member_zone", "Always 1; the label is this member's zone (--zone). Absent when it has none.", []string{"zone"}, nil)
 )
 
 func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLeaderReady, descReady, descRaftState, descApplied, descAppliedLag,
 		descLastContact, descBrokers, descTopics, descExpirations, descRegWritten, descRegDeduped, descForwarded,
-		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject, descWritesFailed, descLinearReads} {
+		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject, descWritesFailed, descLinearReads, descMemberZone} {
 		ch <- d
 	}
 }
@@ -172,6 +173,9 @@ func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	gauge(descLeaderReady, b2f(st.LeaderReady))
 	gauge(descReady, b2f(st.Ready))
+	if st.Zone != "" {
+		gauge(descMemberZone, 1, st.Zone)
+	}
 	for _, s := range []raft.RaftState{raft.Follower, raft.Candidate, raft.Leader, raft.Shutdown} {
 		gauge(descRaftState, b2f(st.State == s.String()), s.String())
 	}
