@@ -1,11 +1,14 @@
 package cluster
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/buildinfo"
 )
 
 // SaveSnapshot writes a backup of the replicated state to w: a fresh Raft
@@ -60,6 +63,7 @@ func (n *Node) RestoreSnapshot(r io.ReadSeeker, size int64, check func(io.Reader
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("read backup: %w", err)
 	}
+	kept := n.fsm.ClusterVersion()
 	meta := &raft.SnapshotMeta{Version: raft.SnapshotVersionMax, Size: size}
 	if err := n.raft.Restore(meta, r, membershipTimeout); err != nil {
 		return fmt.Errorf("restore: %w", err)
@@ -69,11 +73,33 @@ func (n *Node) RestoreSnapshot(r io.ReadSeeker, size int64, check func(io.Reader
 	// take office again is replaced by an election, which rebuilds the same.
 	err := n.tenure.takeAgain(barrierTimeout)
 	if err == nil {
+		err = n.keepClusterVersion(kept)
+	}
+	if err == nil {
 		// The caller's next read must not find the member unready.
 		err = n.readiness.refresh()
 	}
 	if err != nil {
 		n.logger.Warn("restored, but not back in office", "error", err)
 	}
+	return nil
+}
+
+// keepClusterVersion raises the cluster version back to kept, the one the
+// cluster had before a restore, when the restored backup was taken at a
+// lower one: the version is never lowered (every member already runs a
+// release of at least kept), so the features the cluster used, the audit
+// trail among them, stay on and the restore itself is recorded.
+func (n *Node) keepClusterVersion(kept buildinfo.Version) error {
+	restored := n.fsm.ClusterVersion()
+	if !restored.Less(kept) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), barrierTimeout)
+	defer cancel()
+	if _, err := n.ApplyLeaderOnly(ctx, fsm.SetClusterVersionType, &fsm.SetClusterVersion{Version: kept.String()}); err != nil {
+		return fmt.Errorf("raise the cluster version back to %s: %w", kept, err)
+	}
+	n.logger.Warn("the backup was taken at a lower cluster version; raised back", "cluster_version", kept, "backup", restored)
 	return nil
 }

@@ -113,9 +113,10 @@ func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 		s.lastChange = l.Index
 	}
 	if e.stamp != nil {
-		s.auditEntry(l.Index, e.stamp, subject, res, changed)
+		rec := s.auditEntry(l.Index, e.stamp, subject, res, changed)
+		f.publishAudit()
 		if f.audited != nil {
-			f.audited(s.audit.recs[len(s.audit.recs)-1])
+			f.audited(rec)
 		}
 	}
 	if (changed || e.stamp != nil) && f.changeObserver != nil {

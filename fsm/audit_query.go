@@ -21,53 +21,74 @@ type AuditQuery struct {
 	Limit int
 }
 
-// MaxAuditPage is the most records one query returns.
-const MaxAuditPage = 1000
+// Bounds of one query.
+const (
+	// MaxAuditPage is the most records one query returns.
+	MaxAuditPage = 1000
+	// MaxAuditScan is the most records one query examines: a query whose
+	// filters match few records of a large trail stops there and says
+	// where to go on (AuditPage.Next), so every query takes a bounded
+	// time whatever the trail holds.
+	MaxAuditScan = 100_000
+)
 
 // AuditPage is an answer: the records in ascending index order and
-// whether more matching records lie beyond them in the direction read.
+// whether more matching records may lie beyond them in the direction read.
 type AuditPage struct {
 	Records []AuditRecord
 	More    bool
+	// Next, when More, is where the next page starts: pass it as After
+	// when paging forward, as Before when paging backward.
+	Next uint64
 	// Total is the number of records the trail holds, matching or not.
 	Total int
 }
 
-// AuditRecords answers q from this member's trail.
+// AuditRecords answers q from this member's trail. It reads the newest
+// published view of the trail and holds no lock while it scans, and it
+// examines at most MaxAuditScan records.
 func (f *FSM) AuditRecords(q AuditQuery) AuditPage {
+	return f.view().query(q, MaxAuditScan)
+}
+
+// query answers q examining at most budget records.
+func (v *auditView) query(q AuditQuery, budget int) AuditPage {
 	limit := q.Limit
 	if limit <= 0 || limit > MaxAuditPage {
 		limit = MaxAuditPage
 	}
-	return read(f, func(s *state) AuditPage {
-		recs := s.audit.recs
-		page := AuditPage{Total: len(recs)}
-		if q.After != 0 {
-			for i := range recs {
-				if recs[i].Index > q.After && q.matches(&recs[i]) {
-					if len(page.Records) == limit {
-						page.More = true
-						break
-					}
-					page.Records = append(page.Records, recs[i])
-				}
-			}
-			return page
+	page := AuditPage{Total: v.total()}
+	if q.Kind != "" && v.kinds[kindSlot(q.Kind)] == 0 {
+		return page // no record of that kind: nothing to scan
+	}
+	forward := q.After != 0
+	c := v.from(forward, q.Before)
+	if forward {
+		c = v.from(true, q.After)
+	}
+	var last uint64
+	c.walk(func(r *AuditRecord) bool {
+		if budget == 0 {
+			page.More, page.Next = true, last
+			return false
 		}
-		for i := len(recs) - 1; i >= 0; i-- {
-			if (q.Before == 0 || recs[i].Index < q.Before) && q.matches(&recs[i]) {
-				if len(page.Records) == limit {
-					page.More = true
-					break
-				}
-				page.Records = append(page.Records, recs[i])
+		budget--
+		if q.matches(r) {
+			if len(page.Records) == limit {
+				page.More, page.Next = true, last
+				return false
 			}
+			page.Records = append(page.Records, *r)
 		}
+		last = r.Index
+		return true
+	})
+	if !forward {
 		for i, j := 0, len(page.Records)-1; i < j; i, j = i+1, j-1 {
 			page.Records[i], page.Records[j] = page.Records[j], page.Records[i]
 		}
-		return page
-	})
+	}
+	return page
 }
 
 // matches reports whether r passes q's filters.
@@ -91,11 +112,4 @@ func namesBroker(list, broker string) bool {
 
 // LastAuditIndex returns the index of the newest audit record, 0 when the
 // trail is empty.
-func (f *FSM) LastAuditIndex() uint64 {
-	return read(f, func(s *state) uint64 {
-		if n := len(s.audit.recs); n > 0 {
-			return s.audit.recs[n-1].Index
-		}
-		return 0
-	})
-}
+func (f *FSM) LastAuditIndex() uint64 { return f.view().lastIndex() }

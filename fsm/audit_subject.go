@@ -26,7 +26,10 @@ const (
 )
 
 // AuditKinds lists every kind, for metrics and validation.
-var AuditKinds = []string{
+var AuditKinds = auditKinds[:]
+
+// auditKinds is AuditKinds as an array, whose length sizes kindCounts.
+var auditKinds = [...]string{
 	AuditWipeWritePerm, AuditAddWritePerm, AuditRegisterTopic, AuditDeleteTopic, AuditPutKV, AuditDeleteKV,
 	AuditBrokerExpiry, AuditBrokerID, AuditMasterElection, AuditConfigUpdate, AuditMemberAdd,
 	AuditMemberRemove, AuditLeaderTransfer, AuditSnapshotRestore, AuditUpgrade,

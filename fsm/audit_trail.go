@@ -49,30 +49,52 @@ const (
 	outcomeRefused  = "refused: "
 )
 
-// auditTrail is the trail of one state version. Records are only appended
-// and dropped from the front, so a frozen state's slice is never written:
-// a successor's first append copies it (slices.Clip), later appends are
-// amortized.
+// auditTrail is the trail of one state version: one record list per
+// retention class (audit_class.go), each ordered by index, and how many
+// records of each kind they hold. Records are only appended and dropped
+// from the front, so a record a reader can see is never written again:
+// readers hold an auditView of the lists without the state's lock, and a
+// frozen state's lists are never appended to in place (a successor's
+// first append copies them, slices.Clip; later appends are amortized).
 type auditTrail struct {
 	owner *version
-	recs  []AuditRecord
+	auditView
 }
 
-// appendAudit appends rec and applies the stamp's bounds.
-func (s *state) appendAudit(rec AuditRecord, st *AuditStamp) {
+// appendAudit appends rec, applies the stamp's bounds and returns the
+// record as kept. Each class is bounded on its own: the count bound
+// (classLimit) within the class, the age bound in every class, always
+// keeping the new record.
+func (s *state) appendAudit(rec AuditRecord, st *AuditStamp) AuditRecord {
 	if s.audit.owner != s.version {
-		s.audit = auditTrail{owner: s.version, recs: slices.Clip(s.audit.recs)}
-	}
-	rec = boundRecord(rec)
-	recs := append(s.audit.recs, rec)
-	drop := max(0, len(recs)-st.MaxRecords)
-	if st.MaxAgeMillis > 0 {
-		oldest := st.Millis - st.MaxAgeMillis
-		for drop < len(recs)-1 && recs[drop].Millis < oldest {
-			drop++
+		s.audit.owner = s.version
+		for c := range s.audit.classes {
+			s.audit.classes[c] = slices.Clip(s.audit.classes[c])
 		}
 	}
-	s.audit.recs = recs[drop:]
+	rec = boundRecord(rec)
+	cls := classOf(&rec)
+	s.audit.classes[cls] = append(s.audit.classes[cls], rec)
+	s.audit.kinds[kindSlot(rec.Kind)]++
+	for c := range s.audit.classes {
+		recs := s.audit.classes[c]
+		keep := 0
+		if auditClass(c) == cls {
+			keep = 1
+		}
+		drop := max(0, len(recs)-classLimit(auditClass(c), st.MaxRecords))
+		if st.MaxAgeMillis > 0 {
+			oldest := st.Millis - st.MaxAgeMillis
+			for drop < len(recs)-keep && recs[drop].Millis < oldest {
+				drop++
+			}
+		}
+		for i := range drop {
+			s.audit.kinds[kindSlot(recs[i].Kind)]--
+		}
+		s.audit.classes[c] = recs[drop:]
+	}
+	return rec
 }
 
 // boundRecord truncates every field of rec to its bound.
@@ -86,8 +108,9 @@ func boundRecord(rec AuditRecord) AuditRecord {
 
 // auditEntry appends the record of an applied audited entry: what its
 // command was about (described before it was applied, so an expiry still
-// names its brokers) and what applying it gave.
-func (s *state) auditEntry(index uint64, st *AuditStamp, subject AuditRecord, res any, changed bool) {
+// names its brokers) and what applying it gave. It returns the record as
+// kept.
+func (s *state) auditEntry(index uint64, st *AuditStamp, subject AuditRecord, res any, changed bool) AuditRecord {
 	rec := subject
 	rec.Index, rec.Millis, rec.Who, rec.From, rec.Via = index, st.Millis, st.Who, st.From, st.Via
 	if rec.Outcome == "" {
@@ -98,7 +121,7 @@ func (s *state) auditEntry(index uint64, st *AuditStamp, subject AuditRecord, re
 	} else if d := resultDetail(res); d != "" {
 		rec.Detail += " " + d
 	}
-	s.appendAudit(rec, st)
+	return s.appendAudit(rec, st)
 }
 
 // outcomeOf says what applying a command gave.
@@ -121,24 +144,29 @@ func outcomeOf(res any, changed bool) string {
 // around it writes; without one there is no stamp and nothing is kept.
 func applyRecordAudit(_ *FSM, _ *state, _ *RecordAudit, _ uint64) bool { return true }
 
-// walkAudit emits the trail, oldest first.
+// walkAudit emits the trail, oldest first across every class.
 func (s *state) walkAudit(emit emitFunc) error {
-	for i := range s.audit.recs {
-		if err := emit(recAudit, &s.audit.recs[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	var err error
+	s.audit.ascending(0, func(r *AuditRecord) bool {
+		err = emit(recAudit, r)
+		return err == nil
+	})
+	return err
 }
 
+// auditRecord restores one record into its class; records come in index
+// order, as walkAudit writes them.
 func (rs *restorer) auditRecord(r *AuditRecord) error {
-	recs := rs.s.audit.recs
-	if n := len(recs); n > 0 && recs[n-1].Index >= r.Index {
+	if last := rs.s.audit.lastIndex(); last != 0 && last >= r.Index {
 		return errors.New("audit records out of order")
 	}
-	if len(recs) >= MaxAuditRecords {
+	if rs.s.audit.total() >= maxTrailRecords {
 		return errors.New("more audit records than any trail keeps")
 	}
-	rs.s.audit = auditTrail{owner: rs.s.version, recs: append(recs, boundRecord(*r))}
+	rec := boundRecord(*r)
+	cls := classOf(&rec)
+	rs.s.audit.owner = rs.s.version
+	rs.s.audit.classes[cls] = append(rs.s.audit.classes[cls], rec)
+	rs.s.audit.kinds[kindSlot(rec.Kind)]++
 	return nil
 }

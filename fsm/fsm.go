@@ -24,6 +24,8 @@ type FSM struct {
 	// snapshot only freezes st under it and streams without it.
 	mu sync.RWMutex
 	st *state
+	// trail is the audit trail queries read without mu (audit_view.go).
+	trail atomic.Pointer[auditView]
 
 	applied appliedIndex // last log index handed to the FSM
 	// expected are entries this member proposes, already decoded

@@ -24,12 +24,13 @@ func (f *FSM) Restore(rc io.ReadCloser) error {
 	}
 	f.mu.Lock()
 	f.st = st
+	f.publishAudit()
 	f.gen.Add(1)
 	f.applied.Store(meta.AppliedIndex)
 	f.restoredIndex.Store(meta.AppliedIndex)
 	f.restores.Add(1)
 	if f.changeObserver != nil {
-		f.changeObserver.Changed(meta.AppliedIndex, nil, len(st.audit.recs) > 0)
+		f.changeObserver.Changed(meta.AppliedIndex, nil, st.audit.total() > 0)
 	}
 	f.mu.Unlock()
 	f.logger.Info("snapshot restored", "index", meta.AppliedIndex,

@@ -21,7 +21,7 @@ func (s *Server) getAudit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest(err.Error()))
 		return
 	}
-	if !s.readBarrier(w, r) {
+	if !s.auditTurn(w, r) || !s.readBarrier(w, r) {
 		return
 	}
 	f := s.node.FSM()
@@ -31,11 +31,8 @@ func (s *Server) getAudit(w http.ResponseWriter, r *http.Request) {
 	for _, rec := range page.Records {
 		out.Records = append(out.Records, AuditRecordJSON(rec))
 	}
-	if n := len(page.Records); n > 0 && page.More {
-		out.Next = page.Records[0].Index
-		if q.After != 0 {
-			out.Next = page.Records[n-1].Index
-		}
+	if page.More {
+		out.Next = page.Next
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -61,6 +61,10 @@ type Options struct {
 	// Exposed says the admin address is not loopback. Without a Token,
 	// mutating endpoints then answer only requests from loopback.
 	Exposed bool
+	// AuditQueryRate is how many GET /v1/audit queries a second this
+	// member answers to callers without the admin token; more wait their
+	// turn. 0 means DefaultAuditQueryRate.
+	AuditQueryRate int
 }
 
 // Admin HTTP limits: headers must arrive within headerTimeout and be at
@@ -110,6 +114,7 @@ func (s *Server) Configure(o Options) {
 	o.WatchAnonymousPerAddr = cmp.Or(max(o.WatchAnonymousPerAddr, 0), DefaultWatchAnonymousPerAddr)
 	o.StreamWriteTimeout = cmp.Or(max(o.StreamWriteTimeout, 0), DefaultStreamWriteTimeout)
 	s.opts = o
+	s.auditQueries.configure(o.AuditQueryRate)
 	s.conns = newConnGuard(o.MaxConns)
 	s.watchers = newWatchBudget(o.WatchAnonymous, o.WatchAnonymousPerAddr)
 	if o.Profiling {

@@ -39,6 +39,8 @@ type Server struct {
 	profilerOnce   sync.Once
 	// watch serves GET /v1/watch once EnableWatch set it.
 	watch *watch.Hub
+	// auditQueries paces GET /v1/audit (auditlimit.go).
+	auditQueries auditLimiter
 
 	// conns holds the connection limit (Configure); watchers bounds the
 	// watchers without a token.

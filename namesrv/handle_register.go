@@ -163,6 +163,7 @@ func (s *Server) unregisterBroker(ctx context.Context, c *remoting.Conn, req *re
 		return nil, err
 	}
 	s.regCache.forget(key)
+	s.rounds.forget(key)
 	s.brokers.detach(key, c)
 	return success(req), nil
 }

@@ -1,12 +1,15 @@
 package namesrv
 
 import (
+	"context"
 	"hash/maphash"
 	"maps"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/membudget"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
@@ -37,11 +40,18 @@ var regHeaderFields = [...]string{"brokerName", "brokerAddr", "clusterName", "ha
 // the FSM (of this broker or any other) misses, and the request takes the
 // full path. The fingerprint is a keyed 64-bit hash with a per-process
 // random key, so a sender cannot aim for a collision.
+//
+// Every entry is charged to the request budget, with the command it keeps;
+// an entry the budget cannot hold is kept without its command, or not at
+// all. Entries go when the broker unregisters here (forget) and when it is
+// no longer registered at all, expired or unregistered through another
+// member (sweep).
 type registrationCache struct {
-	seed maphash.Seed
-	mu   sync.RWMutex
-	m    map[fsm.BrokerKey]map[uint64]regCacheEntry
-	n    int
+	seed   maphash.Seed
+	budget *membudget.Budget
+	mu     sync.RWMutex
+	m      map[fsm.BrokerKey]map[uint64]regCacheEntry
+	n      int
 }
 
 type regCacheEntry struct {
@@ -51,10 +61,28 @@ type regCacheEntry struct {
 	// cmd is the command as it was applied, kept only while split rounds
 	// are gathered for deletion (nil otherwise).
 	cmd *fsm.RegisterBroker
+	// held is what the entry is charged to the request budget.
+	held int64
 }
 
-func newRegistrationCache() *registrationCache {
-	return &registrationCache{seed: maphash.MakeSeed(), m: map[fsm.BrokerKey]map[uint64]regCacheEntry{}}
+// regEntryBase is what an entry without a command is charged: the entry,
+// its map slot and a KV table of a few order-topic configs.
+const regEntryBase = 512
+
+// cost is what e is charged, its command included.
+func (e *regCacheEntry) cost() int64 {
+	n := int64(regEntryBase)
+	if c := e.cmd; c != nil {
+		n += int64(unsafe.Sizeof(*c)) + topicBytes(c.TopicConfigs) + int64(len(c.MappingInfos))*256
+		for _, f := range c.FilterServerList {
+			n += int64(len(f)) + 16
+		}
+	}
+	return n
+}
+
+func newRegistrationCache(budget *membudget.Budget) *registrationCache {
+	return &registrationCache{seed: maphash.MakeSeed(), budget: budget, m: map[fsm.BrokerKey]map[uint64]regCacheEntry{}}
 }
 
 // fingerprint returns the broker a registration names and the hash of
@@ -105,22 +133,52 @@ func (rc *registrationCache) store(key fsm.BrokerKey, sum uint64, e regCacheEntr
 		parts = map[uint64]regCacheEntry{}
 		rc.m[key] = parts
 	}
-	before := len(parts)
-	maps.DeleteFunc(parts, func(_ uint64, old regCacheEntry) bool { return old.gen < e.gen })
+	rc.dropFunc(parts, func(_ uint64, old regCacheEntry) bool { return old.gen < e.gen })
 	if len(parts) >= regCacheParts {
-		clear(parts)
+		rc.dropFunc(parts, func(uint64, regCacheEntry) bool { return true })
 	}
-	rc.n -= before - len(parts)
-	if _, ok := parts[sum]; !ok {
-		if rc.n >= regCacheMax {
-			clear(rc.m)
-			rc.n = 0
-			parts = map[uint64]regCacheEntry{}
-			rc.m[key] = parts
+	if old, ok := parts[sum]; ok {
+		rc.budget.Release(old.held)
+		delete(parts, sum)
+		rc.n--
+	}
+	if rc.n >= regCacheMax {
+		for k := range rc.m {
+			rc.dropLocked(k)
 		}
-		rc.n++
+		parts = map[uint64]regCacheEntry{}
+		rc.m[key] = parts
 	}
+	e.held = e.cost()
+	if !rc.budget.Acquire(context.Background(), e.held, 0) {
+		e.cmd = nil
+		if e.held = e.cost(); !rc.budget.Acquire(context.Background(), e.held, 0) {
+			return // the budget is spent on requests: this one is not remembered
+		}
+	}
+	rc.n++
 	parts[sum] = e
+}
+
+// dropFunc removes the entries of parts that del selects.
+func (rc *registrationCache) dropFunc(parts map[uint64]regCacheEntry, del func(uint64, regCacheEntry) bool) {
+	maps.DeleteFunc(parts, func(sum uint64, e regCacheEntry) bool {
+		if del(sum, e) {
+			rc.budget.Release(e.held)
+			rc.n--
+			return true
+		}
+		return false
+	})
+}
+
+// dropLocked removes a broker's entries; the caller holds mu.
+func (rc *registrationCache) dropLocked(key fsm.BrokerKey) {
+	for _, e := range rc.m[key] {
+		rc.budget.Release(e.held)
+	}
+	rc.n -= len(rc.m[key])
+	delete(rc.m, key)
 }
 
 // forget drops a broker's entry once it unregistered: a broker that comes
@@ -129,6 +187,17 @@ func (rc *registrationCache) store(key fsm.BrokerKey, sum uint64, e regCacheEntr
 func (rc *registrationCache) forget(key fsm.BrokerKey) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	rc.n -= len(rc.m[key])
-	delete(rc.m, key)
+	rc.dropLocked(key)
+}
+
+// sweep drops the entries of every broker live no longer names: expired,
+// or unregistered through another member.
+func (rc *registrationCache) sweep(live func(fsm.BrokerKey) bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for key := range rc.m {
+		if !live(key) {
+			rc.dropLocked(key)
+		}
+	}
 }

@@ -111,7 +111,7 @@ func TestRegistrationCache_RecognisesOnlyTheSameRegistrationAtTheSameGeneration(
 }
 
 func TestRegistrationCache_FingerprintSeparatesFields(t *testing.T) {
-	rc := newRegistrationCache()
+	rc := newRegistrationCache(nil)
 	a := &remoting.Command{Version: 479, ExtFields: map[string]string{"brokerName": "ab", "brokerAddr": "c"}}
 	b := &remoting.Command{Version: 479, ExtFields: map[string]string{"brokerName": "a", "brokerAddr": "bc"}}
 	c := &remoting.Command{Version: 409, ExtFields: map[string]string{"brokerName": "ab", "brokerAddr": "c"}}

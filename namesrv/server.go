@@ -124,8 +124,8 @@ func New(cfg Config, c Cluster) *Server {
 		fsm:      c.FSM(),
 		logger:   cfg.Logger.Named("namesrv"),
 		routes:   newRouteCache(),
-		regCache: newRegistrationCache(),
-		rounds:   newSplitRounds(),
+		regCache: newRegistrationCache(cfg.Remoting.Budget),
+		rounds:   newSplitRounds(cfg.Remoting.Budget),
 		stop:     make(chan struct{}),
 	}
 	s.brokers = newBrokerConns(c)
@@ -144,6 +144,7 @@ func New(cfg Config, c Cluster) *Server {
 // Serve accepts connections on ln until Close.
 func (s *Server) Serve(ln net.Listener) error {
 	go s.shedWhileUnready()
+	go s.sweepBrokerState()
 	s.startNotifier()
 	return s.rs.Serve(ln)
 }

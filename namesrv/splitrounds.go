@@ -1,11 +1,15 @@
 package namesrv
 
 import (
+	"context"
 	"hash/maphash"
 	"slices"
 	"sync"
+	"time"
+	"unsafe"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/membudget"
 )
 
 // Bounds of the split-registration tracker: brokers tracked (past it, it
@@ -56,6 +60,10 @@ type brokerRound struct {
 	// roundTopicsMax, and this round deletes nothing.
 	gathering, over bool
 	topics          []fsm.TopicConfig
+	// held is what the gathered topics are charged to the request
+	// budget; seen is when the broker's last registration came.
+	held int64
+	seen time.Time
 }
 
 // splitRounds recognises the rounds of brokers that split their
@@ -67,14 +75,21 @@ type brokerRound struct {
 // listed, and (for a broker known to send whole tables) the same
 // DataVersion; a smaller one ends the round. Anything else starts a round.
 // docs/contributors/design.md, "Split registration", gives the reasons.
+//
+// The topics a round gathers are charged to the request budget (a round
+// the budget cannot hold deletes nothing), and are freed at the end of the
+// round, when the broker leaves (forget, sweep) and once the round has had
+// no part for roundMaxAge (sweep).
 type splitRounds struct {
-	seed maphash.Seed
-	mu   sync.Mutex
-	m    map[fsm.BrokerKey]*brokerRound
+	seed   maphash.Seed
+	budget *membudget.Budget
+	now    func() time.Time
+	mu     sync.Mutex
+	m      map[fsm.BrokerKey]*brokerRound
 }
 
-func newSplitRounds() *splitRounds {
-	return &splitRounds{seed: maphash.MakeSeed(), m: map[fsm.BrokerKey]*brokerRound{}}
+func newSplitRounds(budget *membudget.Budget) *splitRounds {
+	return &splitRounds{seed: maphash.MakeSeed(), budget: budget, now: time.Now, m: map[fsm.BrokerKey]*brokerRound{}}
 }
 
 // shape computes a registration's shape.
@@ -112,16 +127,55 @@ func (sr *splitRounds) observe(key fsm.BrokerKey, sh regShape, cmd *fsm.Register
 	r := sr.m[key]
 	if r == nil {
 		if len(sr.m) >= roundBrokersMax {
+			for _, old := range sr.m {
+				old.release(sr.budget)
+			}
 			clear(sr.m)
 		}
 		r = &brokerRound{}
 		sr.m[key] = r
 	}
+	r.seen = sr.now()
 	if r.continues(sh) {
-		return r.add(sh, cmd)
+		return r.add(sh, cmd, sr.budget)
 	}
-	r.start(sh, cmd, deleting, liveDV(key))
+	r.start(sh, cmd, deleting, liveDV(key), sr.budget)
 	return roundStep{deleteUnlisted: deleting && r.mode == modeWhole}
+}
+
+// forget drops what is kept of a broker that left.
+func (sr *splitRounds) forget(key fsm.BrokerKey) {
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	if r := sr.m[key]; r != nil {
+		r.release(sr.budget)
+		delete(sr.m, key)
+	}
+}
+
+// sweep drops what is kept of the brokers live no longer names, and the
+// topics of rounds that have had no part for maxAge (such a round deletes
+// nothing; what the tracker learned of the broker stays).
+func (sr *splitRounds) sweep(live func(fsm.BrokerKey) bool, maxAge time.Duration) {
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	cutoff := sr.now().Add(-maxAge)
+	for key, r := range sr.m {
+		switch {
+		case !live(key):
+			r.release(sr.budget)
+			delete(sr.m, key)
+		case r.gathering && r.seen.Before(cutoff):
+			r.release(sr.budget)
+			r.over = true
+		}
+	}
+}
+
+// release frees the round's gathered topics.
+func (r *brokerRound) release(b *membudget.Budget) {
+	b.Release(r.held)
+	r.held, r.topics = 0, nil
 }
 
 // continues reports whether a registration of shape sh is the next part of
@@ -139,9 +193,9 @@ func (r *brokerRound) continues(sh regShape) bool {
 }
 
 // add takes the next part of the open round.
-func (r *brokerRound) add(sh regShape, cmd *fsm.RegisterBroker) roundStep {
+func (r *brokerRound) add(sh regShape, cmd *fsm.RegisterBroker, b *membudget.Budget) roundStep {
 	r.parts = append(r.parts, sh.names)
-	r.gather(cmd)
+	r.gather(cmd, b)
 	step := roundStep{continuation: r.fresh}
 	if sh.n == r.first {
 		return step
@@ -160,12 +214,13 @@ func (r *brokerRound) add(sh regShape, cmd *fsm.RegisterBroker) roundStep {
 		whole.TopicConfigs, whole.DeleteUnlistedTopics, whole.Continuation = r.topics, true, false
 		step.whole = &whole
 	}
-	r.topics, r.parts, r.gathering = nil, nil, false
+	r.release(b)
+	r.parts, r.gathering = nil, false
 	return step
 }
 
 // start begins a round with a registration that continues none.
-func (r *brokerRound) start(sh regShape, cmd *fsm.RegisterBroker, deleting bool, liveDV *fsm.DataVersion) {
+func (r *brokerRound) start(sh regShape, cmd *fsm.RegisterBroker, deleting bool, liveDV *fsm.DataVersion, b *membudget.Budget) {
 	if r.open && len(r.parts) == 1 {
 		// The previous round was one registration followed by one that did
 		// not continue it: the broker sends whole tables.
@@ -176,18 +231,36 @@ func (r *brokerRound) start(sh regShape, cmd *fsm.RegisterBroker, deleting bool,
 	r.parts = append(r.parts[:0], sh.names)
 	// Only a broker known to split has its rounds gathered: the first round
 	// seen from a broker may have begun before this member saw it.
-	r.gathering, r.over, r.topics = deleting && r.mode == modeSplit, false, nil
-	r.gather(cmd)
+	r.release(b)
+	r.gathering, r.over = deleting && r.mode == modeSplit, false
+	r.gather(cmd, b)
 }
 
-// gather adds a part's topics to the round's table.
-func (r *brokerRound) gather(cmd *fsm.RegisterBroker) {
+// gather adds a part's topics to the round's table, charged to b.
+func (r *brokerRound) gather(cmd *fsm.RegisterBroker, b *membudget.Budget) {
 	switch {
 	case !r.gathering || r.over:
 		return
 	case cmd == nil || len(r.topics)+len(cmd.TopicConfigs) > roundTopicsMax:
-		r.over, r.topics = true, nil
+		r.over = true
+		r.release(b)
 		return
 	}
+	n := topicBytes(cmd.TopicConfigs)
+	if !b.Acquire(context.Background(), n, 0) {
+		r.over = true
+		r.release(b)
+		return
+	}
+	r.held += n
 	r.topics = append(r.topics, cmd.TopicConfigs...)
+}
+
+// topicBytes is what holding tcs costs: the configs and their names.
+func topicBytes(tcs []fsm.TopicConfig) int64 {
+	n := int64(len(tcs)) * int64(unsafe.Sizeof(fsm.TopicConfig{}))
+	for i := range tcs {
+		n += int64(len(tcs[i].TopicName))
+	}
+	return n
 }

@@ -46,17 +46,18 @@ type scenarioInfo struct {
 }
 
 var scenarios = map[string]scenarioInfo{
-	"route":    {"GET_ROUTEINFO_BY_TOPIC throughput and latency", anyMembers, func() scenario { return &routeScenario{} }},
-	"register": {"REGISTER_BROKER throughput (written or deduplicated)", anyMembers, func() scenario { return &registerScenario{} }},
-	"failover": {"kill the leader: time to the first write and to a ready cluster", ownThree, func() scenario { return &failoverScenario{} }},
-	"expiry":   {"time from a broker's last heartbeat to its route disappearing", anyMembers, func() scenario { return &expiryScenario{} }},
-	"large":    {"brokers with thousands of topics: body, entry and log size", anyMembers, func() scenario { return &largeScenario{} }},
-	"memory":   {"member RSS holding brokers x topics", anyMembers, func() scenario { return &memoryScenario{} }},
-	"rejoin":   {"restart a follower after an outage: time to its first entry and to ready", ownThree, func() scenario { return &rejoinScenario{} }},
-	"pause":    {"SIGSTOP the leader: how soon waiting forwarded writes are answered by the new leader", ownThree, func() scenario { return &pauseScenario{} }},
-	"scale":    {"a large fleet (brokers x topics) and a restart storm, RaftNS next to the reference NameServer", ownThree, func() scenario { return &scaleScenario{} }},
-	"compare":  {"RaftNS against raw Raft and a precomputed-answer server, as ratios", ownMembers, func() scenario { return &compareScenario{} }},
-	"write":    {"PUT_KV_CONFIG throughput, an audited write (-member-args --audit=false without the trail)", anyMembers, func() scenario { return &writeScenario{} }},
+	"route":      {"GET_ROUTEINFO_BY_TOPIC throughput and latency", anyMembers, func() scenario { return &routeScenario{} }},
+	"register":   {"REGISTER_BROKER throughput (written or deduplicated)", anyMembers, func() scenario { return &registerScenario{} }},
+	"failover":   {"kill the leader: time to the first write and to a ready cluster", ownThree, func() scenario { return &failoverScenario{} }},
+	"expiry":     {"time from a broker's last heartbeat to its route disappearing", anyMembers, func() scenario { return &expiryScenario{} }},
+	"large":      {"brokers with thousands of topics: body, entry and log size", anyMembers, func() scenario { return &largeScenario{} }},
+	"memory":     {"member RSS holding brokers x topics", anyMembers, func() scenario { return &memoryScenario{} }},
+	"rejoin":     {"restart a follower after an outage: time to its first entry and to ready", ownThree, func() scenario { return &rejoinScenario{} }},
+	"pause":      {"SIGSTOP the leader: how soon waiting forwarded writes are answered by the new leader", ownThree, func() scenario { return &pauseScenario{} }},
+	"scale":      {"a large fleet (brokers x topics) and a restart storm, RaftNS next to the reference NameServer", ownThree, func() scenario { return &scaleScenario{} }},
+	"compare":    {"RaftNS against raw Raft and a precomputed-answer server, as ratios", ownMembers, func() scenario { return &compareScenario{} }},
+	"write":      {"PUT_KV_CONFIG throughput, an audited write (-member-args --audit=false without the trail)", anyMembers, func() scenario { return &writeScenario{} }},
+	"audit-scan": {"PUT_KV_CONFIG throughput with and without readers of GET /v1/audit, as a ratio", anyMembers, func() scenario { return &auditScanScenario{} }},
 }
 
 // meet checks the common options against what scenario needs, making

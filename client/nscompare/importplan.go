@@ -32,6 +32,9 @@ const (
 	// route of the target has its queues yet; import again once it has
 	// registered with the target.
 	ActionNotRegistered Action = "not registered"
+	// ActionCannotStore: RaftNS cannot store the key as the references
+	// hold it (KVChange.Reason says why); it is not written, the rest is.
+	ActionCannotStore Action = "cannot store"
 )
 
 // KVChange is one key of the references' namespaces.
@@ -42,6 +45,8 @@ type KVChange struct {
 	// Old is the target's value of a key to update.
 	Old    *string `json:"old,omitempty"`
 	Action Action  `json:"action"`
+	// Reason says why a key the target cannot store is not written.
+	Reason string `json:"reason,omitempty"`
 }
 
 // PermChange is one broker group that the references have wiped.
@@ -98,6 +103,7 @@ func PlanImport(ctx context.Context, c *nsclient.Client, refs []string, target s
 	p := &Plan{References: refs, Target: target, KV: []KVChange{}, Perms: []PermChange{}, Conflicts: []Difference{}}
 	refStates, targetState := states[:len(refs)], states[len(refs)]
 	p.planKV(refStates, targetState, opts.Namespaces)
+	p.markUnstorable(c)
 	if writePerm {
 		if err := r.compareRoutes(ctx, states, unionTopics(states), nil, opts); err != nil {
 			return nil, err
@@ -130,6 +136,31 @@ func (p *Plan) planKV(refs []*serverState, target *serverState, namespaces []str
 			p.KV = append(p.KV, ch)
 		}
 	}
+}
+
+// markUnstorable turns every key to set or update that the target cannot
+// store, as the import would send it, into ActionCannotStore.
+func (p *Plan) markUnstorable(c *nsclient.Client) {
+	for i := range p.KV {
+		ch := &p.KV[i]
+		if ch.Action != ActionSet && ch.Action != ActionUpdate {
+			continue
+		}
+		if err := c.CheckPutKV(ch.Namespace, ch.Key, ch.Value); err != nil {
+			ch.Action, ch.Reason = ActionCannotStore, err.Error()
+		}
+	}
+}
+
+// CannotStore counts the keys the target cannot store.
+func (p *Plan) CannotStore() int {
+	n := 0
+	for _, ch := range p.KV {
+		if ch.Action == ActionCannotStore {
+			n++
+		}
+	}
+	return n
 }
 
 // planPerms plans a wipe for every group that the references having its
@@ -171,8 +202,9 @@ func (p *Plan) planPerms(refs []*serverState, target *serverState) {
 }
 
 // Apply sends the plan's writes to its target as ordinary requests, which
-// RaftNS replicates: PUT_KV_CONFIG for each key to set or update, then
-// WIPE_WRITE_PERM_OF_BROKER for each group to wipe. It refuses a plan with
+// RaftNS replicates: PUT_KV_CONFIG for each key to set or update (not the
+// keys it cannot store), then WIPE_WRITE_PERM_OF_BROKER for each group to
+// wipe. It refuses a plan with
 // conflicts and stops at the first failed write; every write is
 // idempotent, so planning and applying again is safe. done counts the
 // writes that succeeded.

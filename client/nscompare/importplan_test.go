@@ -150,3 +150,41 @@ func TestPlanImport_UnreachableTarget(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A key RaftNS cannot store (an empty key, a value too large for one
+// request) is planned as such, dry run or not, and Apply writes the rest.
+func TestPlanImport_NamesWhatRaftNSCannotStoreAndAppliesTheRest(t *testing.T) {
+	ref := startFakeNS(t)
+	target := startFakeNS(t)
+	big := strings.Repeat("v", 64<<10)
+	ref.setKV(DefaultNamespace, "", "broker-a:4")
+	ref.setKV(DefaultNamespace, "Big", big)
+	ref.setKV(DefaultNamespace, "Fits", strings.Repeat("v", 60<<10))
+	ref.setKV(DefaultNamespace, "Small", "broker-a:8")
+	c := newClient(t)
+	opts := Options{Namespaces: []string{DefaultNamespace}}
+	p, err := PlanImport(testContext(t), c, []string{ref.addr}, target.addr, false, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions := map[string]Action{}
+	for _, ch := range p.KV {
+		actions[ch.Key] = ch.Action
+		if ch.Action == ActionCannotStore && ch.Reason == "" {
+			t.Errorf("key %q cannot be stored but the plan gives no reason", ch.Key)
+		}
+	}
+	want := map[string]Action{"": ActionCannotStore, "Big": ActionCannotStore, "Fits": ActionSet, "Small": ActionSet}
+	if fmt.Sprint(actions) != fmt.Sprint(want) || p.Writes() != 2 || p.CannotStore() != 2 {
+		t.Fatalf("plan %v (writes %d, cannot store %d); want %v, 2 writes, 2 that cannot be stored", actions, p.Writes(), p.CannotStore(), want)
+	}
+	if n, err := Apply(testContext(t), c, p, opts); err != nil || n != 2 {
+		t.Fatalf("Apply = %d, %v; want the 2 storable keys written", n, err)
+	}
+	target.with(func(f *fakeNS) {
+		got := f.kv[DefaultNamespace]
+		if len(got) != 2 || got["Small"] != "broker-a:8" || len(got["Fits"]) != 60<<10 {
+			t.Errorf("target KV after the import: %d keys", len(got))
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -96,6 +98,16 @@ func auditedChanges(t *testing.T, ps []*proc, tokenFile string) []adminapi.Audit
 		brokerRegistration("c1", "broker-a", "127.0.0.1:10911", 0, 1, "TopicA")); err != nil {
 		t.Fatal(err)
 	}
+	// The member that takes a change stamps it only once it has applied
+	// the cluster version that turns the trail on.
+	poll.For(t, 20*time.Second, "the trail on at every member", func() bool {
+		for _, p := range ps {
+			if st, err := p.Status(context.Background()); err != nil || st.ClusterVersion != buildinfo.Release {
+				return false
+			}
+		}
+		return true
+	})
 	wipe := signedRequest(&remoting.Command{Code: remoting.WipeWritePermOfBroker,
 		ExtFields: map[string]string{"brokerName": "broker-a"}}, catAdminKey, catAdminSecret)
 	put := signedRequest(&remoting.Command{Code: remoting.PutKVConfig,

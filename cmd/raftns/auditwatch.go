@@ -17,6 +17,8 @@ func (c *config) validateAuditWatch() error {
 		return fmt.Errorf("audit max records %d must be from 1 to %d", c.AuditMaxRecords, fsm.MaxAuditRecords)
 	case c.AuditMaxAge < 0:
 		return fmt.Errorf("audit max age %v must not be negative (0: no age bound)", c.AuditMaxAge)
+	case c.AuditQueryRate < 1:
+		return fmt.Errorf("audit query rate %d must be at least 1", c.AuditQueryRate)
 	case c.WatchMaxWatchers < 1:
 		return fmt.Errorf("watch max watchers %d must be at least 1", c.WatchMaxWatchers)
 	case c.WatchBuffer < 1 || c.WatchBuffer > maxWatchBuffer:

@@ -105,6 +105,8 @@ type config struct {
 	Audit           bool
 	AuditMaxRecords int
 	AuditMaxAge     time.Duration
+	// AuditQueryRate paces GET /v1/audit (httpapi.Options).
+	AuditQueryRate int
 	// WatchMaxWatchers and WatchBuffer bound GET /v1/watch (watch.Config).
 	WatchMaxWatchers int
 	WatchBuffer      int
@@ -166,6 +168,7 @@ func defaultConfig() *config {
 		Audit:                    true,
 		AuditMaxRecords:          cluster.DefaultAuditMaxRecords,
 		AuditMaxAge:              cluster.DefaultAuditMaxAge,
+		AuditQueryRate:           httpapi.DefaultAuditQueryRate,
 		WatchMaxWatchers:         watch.DefaultMaxWatchers,
 		WatchBuffer:              watch.DefaultBuffer,
 		WatchMaxAnonymous:        httpapi.DefaultWatchAnonymous,
@@ -349,8 +352,9 @@ func (c *config) properties() map[string]string {
 		"addressServiceMaxConnections": strconv.Itoa(c.AddressServiceMaxConns), "removeDrain": c.RemoveDrain.String(),
 		"zone": c.Zone, "addressServiceZoneOnly": strconv.FormatBool(c.AddressServiceZoneOnly),
 		"audit": strconv.FormatBool(c.Audit), "auditMaxRecords": strconv.Itoa(c.AuditMaxRecords),
-		"auditMaxAge": c.AuditMaxAge.String(), "watchMaxWatchers": strconv.Itoa(c.WatchMaxWatchers),
-		"watchBuffer": strconv.Itoa(c.WatchBuffer), "watchMaxAnonymous": strconv.Itoa(c.WatchMaxAnonymous),
+		"auditMaxAge": c.AuditMaxAge.String(), "auditQueryRate": strconv.Itoa(c.AuditQueryRate),
+		"watchMaxWatchers": strconv.Itoa(c.WatchMaxWatchers),
+		"watchBuffer":      strconv.Itoa(c.WatchBuffer), "watchMaxAnonymous": strconv.Itoa(c.WatchMaxAnonymous),
 		"watchMaxAnonymousPerAddr": strconv.Itoa(c.WatchMaxAnonymousPerAddr), "watchWriteTimeout": c.WatchWriteTimeout.String(),
 		"httpPublicReads": strconv.FormatBool(c.HTTPPublicReads), "httpTrustedProxies": strings.Join(c.HTTPTrustedProxies, ","),
 	} {

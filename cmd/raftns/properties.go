@@ -140,6 +140,7 @@ func (c *config) setters() map[string]func(string) error {
 		"audit":                           setParsed(&c.Audit, strconv.ParseBool),
 		"auditMaxRecords":                 setParsed(&c.AuditMaxRecords, strconv.Atoi),
 		"auditMaxAge":                     setParsed(&c.AuditMaxAge, parseDuration),
+		"auditQueryRate":                  setParsed(&c.AuditQueryRate, strconv.Atoi),
 		"watchMaxWatchers":                setParsed(&c.WatchMaxWatchers, strconv.Atoi),
 		"watchBuffer":                     setParsed(&c.WatchBuffer, strconv.Atoi),
 		"watchMaxAnonymous":               setParsed(&c.WatchMaxAnonymous, strconv.Atoi),

@@ -108,7 +108,7 @@ func (c *config) aclChecker() (*acl.Checker, error) {
 // httpOptions loads the admin port's token and TLS files.
 func (c *config) httpOptions() (httpapi.Options, error) {
 	o := httpapi.Options{MaxConns: c.HTTPMaxConns, MaxRestoreSize: c.MaxRestoreSize, SpoolDir: c.DataDir,
-		Profiling: c.HTTPPprof, Exposed: c.HTTPAddr != "" && !isLoopbackHost(c.HTTPAddr),
+		Profiling: c.HTTPPprof, AuditQueryRate: c.AuditQueryRate, Exposed: c.HTTPAddr != "" && !isLoopbackHost(c.HTTPAddr),
 		WatchAnonymous: c.WatchMaxAnonymous, WatchAnonymousPerAddr: c.WatchMaxAnonymousPerAddr,
 		StreamWriteTimeout: c.WatchWriteTimeout, ReadsNeedToken: c.readsNeedToken()}
 	var err error

@@ -113,6 +113,9 @@ func (a *app) followAudit(ctx context.Context, c *adminClient, f *auditFlags, la
 			if n := len(page.Records); n > 0 {
 				last = page.Records[n-1].Index
 			}
+			if page.More {
+				last = max(last, page.Next) // a page cut short by the member's scan bound
+			}
 			more = page.More
 		}
 		last = max(last, index)

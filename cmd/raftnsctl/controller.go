@@ -82,10 +82,10 @@ func (a *app) runMetadata(cmd *cobra.Command) error {
 		}
 		e := resp.ExtFields
 		fmt.Fprintf(a.stdout, "Group:          %s\nLeader:         %s %s\nThis member:    leader=%s\n",
-			e["group"], orDash(e["controllerLeaderId"]), orDash(e["controllerLeaderAddress"]), e["isLeader"])
+			printable(e["group"]), printable(orDash(e["controllerLeaderId"])), printable(orDash(e["controllerLeaderAddress"])), printable(e["isLeader"]))
 		for _, p := range strings.Split(e["peers"], ";") {
 			if p != "" {
-				fmt.Fprintf(a.stdout, "Peer:           %s\n", p)
+				fmt.Fprintf(a.stdout, "Peer:           %s\n", printable(p))
 			}
 		}
 		return nil
@@ -159,7 +159,7 @@ func (a *app) runBrokerEpoch(cmd *cobra.Command, name string) error {
 				ids[i] = strconv.FormatInt(id, 10)
 			}
 			fmt.Fprintf(a.stdout, "Broker:             %s\nMaster:             %s %s\nMaster epoch:       %s\nSyncStateSet:       [%s]\nSyncStateSet epoch: %d\n",
-				name, orDash(e["masterBrokerId"]), orDash(e["masterAddress"]), e["masterEpoch"], strings.Join(ids, ","), set.Epoch)
+				printable(name), printable(orDash(e["masterBrokerId"])), printable(orDash(e["masterAddress"])), printable(e["masterEpoch"]), strings.Join(ids, ","), set.Epoch)
 			return nil
 		})
 }
@@ -172,7 +172,7 @@ func (a *app) runElect(cmd *cobra.Command, cluster, name, id string) error {
 	return a.controllerCall(cmd, "elect "+name+"/"+id, remoting.ControllerElectMaster, ext, nil, func(resp *remoting.Command) error {
 		e := resp.ExtFields
 		fmt.Fprintf(a.stdout, "Master of %s: %s %s (master epoch %s, SyncStateSet epoch %s)\n",
-			name, e["masterBrokerId"], e["masterAddress"], e["masterEpoch"], e["syncStateSetEpoch"])
+			printable(name), printable(e["masterBrokerId"]), printable(e["masterAddress"]), printable(e["masterEpoch"]), printable(e["syncStateSetEpoch"]))
 		return nil
 	})
 }

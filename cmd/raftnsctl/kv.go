@@ -168,10 +168,10 @@ func (n *nameServer) kvList(ctx context.Context, namespace string) (map[string]s
 
 // cell quotes a table cell that would break the table or be invisible.
 func cell(s string) string {
-	if s == "" || strings.ContainsAny(s, "\t\r\n\"") || strings.TrimSpace(s) != s {
+	if s == "" || strings.Contains(s, `"`) || strings.TrimSpace(s) != s {
 		return strconv.Quote(s)
 	}
-	return s
+	return printable(s)
 }
 
 func (a *app) kvExportCommand() *cobra.Command {

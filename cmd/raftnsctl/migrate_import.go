@@ -33,8 +33,11 @@ RaftNS yet is reported, so import again once it has.
 
 Nothing is written while the old name servers disagree on a key or a
 group (shown as conflicts): make them agree (migrate report) or name the
-one to copy from as --from. Importing again is safe: what is already there
-is left alone. --dry-run reads and prints the plan without writing.
+one to copy from as --from. A key RaftNS cannot store (an empty key, a key
+and value too large for one request, about 64 KiB) is shown as "cannot
+store" with the reason and not written; the rest is, and the command exits
+with 1. Importing again is safe: what is already there is left alone.
+--dry-run reads and prints the same plan without writing.
 
 Routes are not copied: brokers register their own topics with every name
 server of their namesrvAddr. With access control on the member, give an
@@ -95,6 +98,14 @@ func (a *app) runImport(cmd *cobra.Command, f *migrateFlags, to string, writePer
 	} else {
 		err = printPlan(a.stdout, plan, dryRun)
 	}
+	if err == nil && len(plan.Conflicts) == 0 && plan.CannotStore() > 0 {
+		verb := "were"
+		if dryRun {
+			verb = "would be"
+		}
+		err = fmt.Errorf("%s: RaftNS cannot store %d keys of --from (shown as %q, with the reason); the rest %s imported",
+			commandName(cmd), plan.CannotStore(), nscompare.ActionCannotStore, verb)
+	}
 	if err == nil && len(plan.Conflicts) > 0 {
 		err = fmt.Errorf("%w: %s: the name servers of --from disagree on %d keys or broker groups; nothing written: "+
 			"make them agree (migrate report) or name one as --from", errConflict, commandName(cmd), len(plan.Conflicts))
@@ -111,10 +122,13 @@ func printPlan(w io.Writer, p *nscompare.Plan, dryRun bool) error {
 		if ch.Old != nil {
 			value += " (was " + cell(*ch.Old) + ")"
 		}
+		if ch.Action == nscompare.ActionCannotStore {
+			value = fmt.Sprintf("%d-byte value not written: %s", len(ch.Value), ch.Reason)
+		}
 		row(tw, ch.Action, nscompare.KindKV, cell(ch.Namespace+"/"+ch.Key), value)
 	}
 	for _, ch := range p.Perms {
-		row(tw, ch.Action, nscompare.KindWritePerm, ch.Broker, "wiped on --from")
+		row(tw, ch.Action, nscompare.KindWritePerm, cell(ch.Broker), "wiped on --from")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -151,6 +165,9 @@ func planLine(p *nscompare.Plan, dryRun bool) string {
 	}
 	s := fmt.Sprintf("%s %s: %s set, %d updated, %d unchanged", verb, p.Target,
 		plural(counts[nscompare.ActionSet], "key"), counts[nscompare.ActionUpdate], counts[nscompare.ActionUnchanged])
+	if n := counts[nscompare.ActionCannotStore]; n > 0 {
+		s += fmt.Sprintf(", %d that RaftNS cannot store not written", n)
+	}
 	if len(p.Perms) > 0 {
 		s += fmt.Sprintf("; write permission wiped on %s, %d already wiped, %d not registered with RaftNS yet",
 			plural(counts[nscompare.ActionWipe], "broker group"), counts[nscompare.ActionAlreadyWiped], counts[nscompare.ActionNotRegistered])

@@ -18,13 +18,13 @@ func newTable(w io.Writer, header ...string) *tabwriter.Writer {
 	return tw
 }
 
-// row writes one tab-separated row.
+// row writes one tab-separated row, each cell made printable.
 func row(w io.Writer, cells ...any) {
 	for i, c := range cells {
 		if i > 0 {
 			io.WriteString(w, "\t")
 		}
-		fmt.Fprint(w, c)
+		io.WriteString(w, printable(fmt.Sprint(c)))
 	}
 	io.WriteString(w, "\n")
 }

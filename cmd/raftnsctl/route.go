@@ -121,9 +121,9 @@ func newRouteJSON(r *fsm.TopicRouteData) routeJSON {
 
 // printRoute renders a route as a broker table and a queue table.
 func printRoute(w io.Writer, topic string, r *fsm.TopicRouteData) error {
-	fmt.Fprintf(w, "Topic: %s\n", topic)
+	fmt.Fprintf(w, "Topic: %s\n", printable(topic))
 	if r.OrderTopicConf != "" {
-		fmt.Fprintf(w, "Order topic config: %s\n", r.OrderTopicConf)
+		fmt.Fprintf(w, "Order topic config: %s\n", printable(r.OrderTopicConf))
 	}
 	fmt.Fprintln(w)
 	tw := newTable(w, "BROKER", "CLUSTER", "ID", "ADDRESS")

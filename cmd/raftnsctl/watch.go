@@ -110,10 +110,7 @@ func (a *app) printChanges(res adminapi.WatchResult) error {
 		if ch.AllTopics {
 			topics = "all topics"
 		}
-		if _, err := fmt.Fprintf(a.stdout, "%d\t%s\t%s\t%s\n", ch.Index, strings.Join(ch.Kinds, ","), orDash(topics),
-			orDash(strings.Join(ch.Clusters, ","))); err != nil {
-			return err
-		}
+		row(a.stdout, ch.Index, strings.Join(ch.Kinds, ","), orDash(topics), orDash(strings.Join(ch.Clusters, ",")))
 	}
 	return nil
 }

@@ -1,0 +1,187 @@
+package fsm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/raftns/raftns/internal/poll"
+)
+
+// anonStamp is an anonymous caller's stamp keeping keep records.
+func anonStamp(millis int64, keep int) AuditStamp {
+	st := testStamp(millis, keep)
+	st.Who = whoAnonymous
+	return st
+}
+
+func TestAudit_NoChangeFloodEvictsNeitherOperatorNorAppliedRecords(t *testing.T) {
+	h := newHarness(t)
+	h.applyAudited(testStamp(1, 100), PutKVType, &PutKV{Namespace: "n", Key: "op", Value: "v", HasValue: true})
+	h.applyAudited(anonStamp(2, 100), PutKVType, &PutKV{Namespace: "n", Key: "anon", Value: "v", HasValue: true})
+	for i := range 1000 {
+		h.applyAudited(anonStamp(int64(3+i), 100), PutKVType, &PutKV{Namespace: "n", Key: "anon", Value: "v", HasValue: true})
+	}
+	if p := h.f.AuditRecords(AuditQuery{Who: "ops-key"}); len(p.Records) != 1 || p.Records[0].Index != 1 {
+		t.Fatalf("the operator's record was pushed out: %+v", p)
+	}
+	applied := 0
+	noChange := 0
+	for _, r := range h.f.AuditRecords(AuditQuery{Who: whoAnonymous}).Records {
+		switch r.Outcome {
+		case OutcomeApplied:
+			applied++
+		case OutcomeNoChange:
+			noChange++
+		}
+	}
+	if applied != 1 || noChange != 100/noEffectShare {
+		t.Fatalf("anonymous records: %d applied, %d no change; want 1 and %d", applied, noChange, 100/noEffectShare)
+	}
+}
+
+func TestAudit_AnonymousChangesDoNotEvictOperatorRecords(t *testing.T) {
+	h := newHarness(t)
+	h.applyAudited(testStamp(1, 10), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	for i := range 50 {
+		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
+	}
+	p := h.f.AuditRecords(AuditQuery{})
+	if p.Total != 11 || p.Records[0].Who != "ops-key" || p.Records[1].Index != 42 {
+		t.Fatalf("trail: total %d, first %+v", p.Total, p.Records[:2])
+	}
+}
+
+func TestAudit_ClassesSurviveASnapshotAndMembersAgree(t *testing.T) {
+	h := newHarness(t)
+	h.applyAudited(testStamp(1, 4), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	for i := range 6 {
+		h.applyAudited(anonStamp(int64(2+i), 4), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+		h.applyAudited(anonStamp(int64(2+i), 4), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
+	}
+	g := New(nil)
+	if err := restoreBytes(g, snapshotBytes(t, h.f)); err != nil {
+		t.Fatal(err)
+	}
+	next := audited(t, anonStamp(100, 4), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: "x", HasValue: true})
+	h.index++
+	h.f.Apply(Entry{Index: h.index, Command: true, Data: next})
+	g.Apply(Entry{Index: h.index, Command: true, Data: next})
+	if g.Digest() != h.f.Digest() {
+		t.Fatal("a restored member and the original disagree after the same entry")
+	}
+	if a, b := h.f.AuditRecords(AuditQuery{}), g.AuditRecords(AuditQuery{}); fmt.Sprint(a) != fmt.Sprint(b) || a.Total != 1+4+1 {
+		t.Fatalf("trails differ or are not bounded per class:\n%+v\n%+v", a, b)
+	}
+}
+
+func TestAudit_QueryHoldsNoStateLock(t *testing.T) {
+	h := newHarness(t)
+	for i := range 20 {
+		h.applyAudited(testStamp(int64(i), 100), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	}
+	h.f.mu.Lock() // as an Apply in progress would
+	defer h.f.mu.Unlock()
+	done := make(chan AuditPage, 1)
+	go func() { done <- h.f.AuditRecords(AuditQuery{Who: "nobody"}) }()
+	poll.For(t, 10*time.Second, "an audit query while Apply holds the state lock", func() bool { return len(done) == 1 })
+	if p := <-done; p.Total != 20 || len(p.Records) != 0 {
+		t.Fatalf("page = %+v", p)
+	}
+	if h.f.LastAuditIndex() != 20 {
+		t.Fatal("LastAuditIndex is not 20")
+	}
+}
+
+func TestAudit_QueryExaminesABoundedNumberOfRecords(t *testing.T) {
+	h := newHarness(t)
+	for i := range 30 {
+		st := testStamp(int64(i), 100)
+		if i == 3 || i == 25 {
+			st.Who = "rare"
+		}
+		h.applyAudited(st, DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	}
+	v := h.f.view()
+	p := v.query(AuditQuery{Who: "rare"}, 10)
+	if len(p.Records) != 1 || p.Records[0].Index != 26 || !p.More || p.Next != 21 {
+		t.Fatalf("first page: %+v", p)
+	}
+	var found []uint64
+	for q := (AuditQuery{Who: "rare", Before: p.Next}); ; {
+		p = v.query(q, 10)
+		for _, r := range p.Records {
+			found = append(found, r.Index)
+		}
+		if !p.More {
+			break
+		}
+		q.Before = p.Next
+	}
+	if fmt.Sprint(found) != "[4]" {
+		t.Fatalf("paging on found %v", found)
+	}
+	p = v.query(AuditQuery{After: 1, Who: "rare"}, 10)
+	if len(p.Records) != 1 || p.Records[0].Index != 4 || !p.More || p.Next != 11 {
+		t.Fatalf("forward page: %+v", p)
+	}
+	if p := v.query(AuditQuery{Kind: AuditPutKV}, 1); p.More || len(p.Records) != 0 || p.Total != 30 {
+		t.Fatalf("a kind the trail does not hold: %+v", p)
+	}
+}
+
+// Queries over records spread across the classes give what one ordered
+// list would give, in both directions, whatever the filters and pages.
+func TestAudit_QueryMergesTheClassesInIndexOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 200 {
+		v := &auditView{}
+		var all []AuditRecord
+		for i := range rng.IntN(40) {
+			r := AuditRecord{Index: uint64(i*2 + 1 + rng.IntN(2)), Who: []string{"a", "b"}[rng.IntN(2)], Kind: AuditPutKV}
+			if len(all) > 0 && r.Index <= all[len(all)-1].Index {
+				r.Index = all[len(all)-1].Index + 1
+			}
+			c := rng.IntN(int(auditClasses))
+			v.classes[c] = append(v.classes[c], r)
+			v.kinds[kindSlot(r.Kind)]++
+			all = append(all, r)
+		}
+		q := AuditQuery{Who: "a", Limit: 1 + rng.IntN(5)}
+		if rng.IntN(2) == 0 {
+			q.After = uint64(rng.IntN(60))
+		} else {
+			q.Before = uint64(rng.IntN(60))
+		}
+		budget := 1 + rng.IntN(50)
+		var want []uint64
+		for _, r := range all {
+			if r.Who == "a" && (q.After == 0 || r.Index > q.After) && (q.After != 0 || q.Before == 0 || r.Index < q.Before) {
+				want = append(want, r.Index)
+			}
+		}
+		var got []uint64
+		for {
+			p := v.query(q, budget)
+			for _, r := range p.Records {
+				got = append(got, r.Index)
+			}
+			if !p.More {
+				break
+			}
+			if q.After != 0 {
+				q.After = p.Next
+			} else {
+				q.Before = p.Next
+			}
+		}
+		if q.After == 0 {
+			slices.Sort(got)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("query %+v with budget %d over %v: got %v, want %v", q, budget, all, got, want)
+		}
+	}
+}
