@@ -10,6 +10,7 @@ CHAOS_SEED     ?= 1
 CHAOS_RUNS     ?= 25
 CHAOS_DURATION ?= 60s
 CHAOS_OUT      ?= ./chaos-out
+DISK_LOSS_RUNS ?= 20
 SOAK_DURATION  ?= 150s
 SOAK_OUT       ?= ./soak-out/samples.csv
 
@@ -50,8 +51,12 @@ chaos: ## Seeded chaos runs on real processes: CHAOS_RUNS per member count (3 an
 	$(GO) test ./test/chaos -run TestChaos -v -count=1 -timeout 0 -args \
 	  -chaos.seed=$(CHAOS_SEED) -chaos.runs=$(CHAOS_RUNS) -chaos.duration=$(CHAOS_DURATION) -chaos.members=3,5 -chaos.out=$(abspath $(CHAOS_OUT))
 
+.PHONY: disk-loss-test
+disk-loss-test: ## DISK_LOSS_RUNS sequences on three real processes in which a member loses its disk (each variant and member in turn); no acknowledged write may be lost (docs/contributors/reliability.md)
+	$(GO) test ./cmd/raftns -run 'TestProcess_DiskLoss$$' -v -count=1 -timeout 0 -args -disk-loss.runs=$(DISK_LOSS_RUNS)
+
 .PHONY: upgrade-test
-upgrade-test: ## Rolling upgrade on real processes: three members of a previous commit upgraded one at a time to this build under load, one downgraded back (docs/operators/operations.md, "Upgrading")
+upgrade-test: ## Rolling upgrade on real processes: three members of release 0.3.0 upgraded one at a time to this build under load, one downgraded back and upgraded again, the upgrade finalized, then one member loses its disk (docs/operators/operations.md, "Upgrading")
 	$(GO) test ./test/chaos -run TestUpgrade -v -count=1 -timeout 20m -args -upgrade.run
 
 .PHONY: soak

@@ -194,6 +194,15 @@ func (n *Node) RecordAudit(ctx context.Context, rec fsm.AuditRecord) error {
 	return err
 }
 
+// recordLeaderAudit records a decision the leader took itself; the
+// records of membership kinds this release added need its cluster version.
+func (n *Node) recordLeaderAudit(ctx context.Context, rec fsm.AuditRecord) error {
+	if !n.Gate().Allows(feature.StorageIdentity) {
+		return nil
+	}
+	return n.RecordAudit(WithCaller(ctx, Caller{Who: callerLeader}), rec)
+}
+
 // Outcome is an audit record's outcome for an operation's error.
 func Outcome(err error) string {
 	if err != nil {

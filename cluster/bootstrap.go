@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -18,24 +19,30 @@ import (
 // "Membership"): it recovers a configuration an operator wrote, forms the
 // initial one on a first start, or asks to join.
 type formation struct {
-	cfg    *Config
-	logger hclog.Logger
-	stores *stores
-	trans  raft.Transport
+	cfg       *Config
+	logger    hclog.Logger
+	stores    *stores
+	trans     raft.Transport
+	admission *admission
+	// status asks a peer for its status over the cluster port.
+	status func(ctx context.Context, addr string) (adminapi.Status, error)
 }
 
 // bootstrap forms the initial configuration on a member without Raft state
 // (docs/contributors/design.md, "Membership"): the same voter list on every initial member, or
 // this member alone when it neither has peers nor joins. A member started
-// with Join, or with Bootstrap false, waits to be added.
-func (f formation) bootstrap(r *raft.Raft) error {
+// with Join, or with Bootstrap false, waits to be added. A member on disk
+// storage with initial peers first asks them whether they hold a cluster
+// (formation_decision.go): decide is then true and the caller runs
+// decideFormation.
+func (f formation) bootstrap(r *raft.Raft) (decide bool, err error) {
 	has, err := raft.HasExistingState(f.stores.logs, f.stores.stable, f.stores.snaps)
 	if err != nil {
-		return fmt.Errorf("read raft state: %w", err)
+		return false, fmt.Errorf("read raft state: %w", err)
 	}
 	if has {
 		f.logger.Info("resuming from existing raft state")
-		return nil
+		return false, nil
 	}
 	var servers []raft.Server
 	switch {
@@ -43,21 +50,49 @@ func (f formation) bootstrap(r *raft.Raft) error {
 		// A StatefulSet scaled up starts new members with the initial list.
 		f.logger.Warn("this member is not among the initial peers: not bootstrapping; waiting to be added (raftnsctl peers add)",
 			"peers", len(f.cfg.Peers))
-		return nil
+		f.awaitAdding()
+		return false, nil
+	case len(f.cfg.Peers) > 0 && f.admission.dir != "" && !f.cfg.NewCluster:
+		return true, nil
 	case len(f.cfg.Peers) > 0:
-		for _, p := range f.cfg.Peers {
-			servers = append(servers, raft.Server{Suffrage: raft.Voter, ID: raft.ServerID(p.ID), Address: raft.ServerAddress(p.Addr)})
-		}
+		servers = f.initialVoters()
 	case len(f.cfg.Join) == 0 && f.cfg.Bootstrap:
 		servers = []raft.Server{{Suffrage: raft.Voter, ID: raft.ServerID(f.cfg.ID), Address: f.trans.LocalAddr()}}
 	default:
 		f.logger.Info("waiting to be added to a cluster", "join", f.cfg.Join)
-		return nil
+		f.awaitAdding()
+		return false, nil
+	}
+	return false, f.form(r, servers)
+}
+
+// awaitAdding marks a member on new storage that waits to be added: it
+// votes once the leader admitted it.
+func (f formation) awaitAdding() {
+	if !f.admission.voting() {
+		f.admission.wait(adminapi.AdmissionAwaiting, "being added to the cluster (raftnsctl peers add, or --join)")
+	}
+}
+
+// initialVoters is the configuration the initial peers form.
+func (f formation) initialVoters() []raft.Server {
+	var servers []raft.Server
+	for _, p := range f.cfg.Peers {
+		servers = append(servers, raft.Server{Suffrage: raft.Voter, ID: raft.ServerID(p.ID), Address: raft.ServerAddress(p.Addr)})
+	}
+	return servers
+}
+
+// form bootstraps a new cluster of servers; a member forming it holds no
+// promise to forget, so it votes at once.
+func (f formation) form(r *raft.Raft, servers []raft.Server) error {
+	if err := f.admission.admit("it forms a new cluster"); err != nil {
+		return err
 	}
 	if err := f.recordFormation(); err != nil {
 		return err
 	}
-	err = r.BootstrapCluster(raft.Configuration{Servers: servers}).Error()
+	err := r.BootstrapCluster(raft.Configuration{Servers: servers}).Error()
 	if err != nil && !errors.Is(err, raft.ErrCantBootstrap) {
 		return fmt.Errorf("bootstrap: %w", err)
 	}

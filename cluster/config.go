@@ -59,6 +59,13 @@ type Config struct {
 	// Bootstrap allows a member without Peers and Join to bootstrap a
 	// single-member cluster. False: wait to be added by an operator.
 	Bootstrap bool
+	// NewCluster makes a member on new storage with Peers form a new
+	// cluster at once, without asking the peers whether they hold one:
+	// for starting again from nothing after every member lost its data.
+	// Without it such a member forms a cluster only when every peer
+	// answers that it holds none (docs/operations.md, "When a member
+	// loses its disk").
+	NewCluster bool
 	// InitialClusterVersion is the cluster version a cluster this member
 	// forms (Peers, or Bootstrap alone) starts at: empty for this release,
 	// so that a new cluster uses every feature at once; an older release

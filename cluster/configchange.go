@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -25,6 +26,9 @@ type JoinArgs struct {
 	// Release is the joining member's; a build that predates it sends
 	// none, which reads as buildinfo.Baseline.
 	Release string
+	// NonVoter keeps the member a non-voter (peers add --non-voter); a
+	// leader of a release that predates it reads none.
+	NonVoter bool
 }
 
 // RemoveArgs asks the leader to remove a member. A leader of a release
@@ -71,6 +75,8 @@ type TransferArgs struct {
 const (
 	JoinedAsNonvoter = "added as non-voter; promoted to voter once caught up"
 	AlreadyMember    = "already a member with this address; nothing changed"
+	// JoinedKeptNonvoter is the outcome of peers add --non-voter.
+	JoinedKeptNonvoter = "added as non-voter; kept so until promoted (peers promote)"
 )
 
 // membership makes the leader's changes to the Raft configuration: admit,
@@ -99,11 +105,13 @@ type membership struct {
 	// zonesPublished is set once a full pass over the member directory
 	// ran while the cluster version allowed zones (directory.go).
 	zonesPublished bool
+	// record writes an audit record of the leader's own decision.
+	record func(ctx context.Context, rec fsm.AuditRecord) error
 }
 
 func (m *membership) isLeader() bool { return m.raft.State() == raft.Leader }
 
-func (m *membership) joinAsLeader(id, addr string) (string, error) {
+func (m *membership) joinAsLeader(id, addr string, nonVoter bool) (string, error) {
 	if !m.isLeader() {
 		return "", ErrNotLeader
 	}
@@ -126,6 +134,16 @@ func (m *membership) joinAsLeader(id, addr string) (string, error) {
 	}
 	if err := m.admitClientAddr(id, addr); err != nil {
 		return "", err
+	}
+	if nonVoter {
+		// Recorded first, so that the promotion loop never sees the
+		// member without it.
+		standing, _ := m.fsm.MemberStanding(id)
+		standing.ID, standing.NonVoter = id, true
+		if !m.recordStanding(standing) {
+			return "", fmt.Errorf("%w: recording that %s stays a non-voter failed", ErrNoLeader, id)
+		}
+		outcome = strings.ReplaceAll(outcome, JoinedAsNonvoter, JoinedKeptNonvoter)
 	}
 	if err := m.raft.AddNonvoter(raft.ServerID(id), raft.ServerAddress(addr), 0, membershipTimeout).Error(); err != nil {
 		return "", fmt.Errorf("add non-voter %s: %w", id, err)

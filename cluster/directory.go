@@ -25,7 +25,7 @@ func (m *membership) promoteCaughtUpNonvoters() {
 		ctx, cancel := context.WithTimeout(context.Background(), statusProbeTimeout)
 		st, err := m.probe(ctx, string(s.Address))
 		cancel()
-		if err != nil || st.RaftAppliedIndex+m.cfg.PromoteMaxLag < last {
+		if err != nil || st.RaftAppliedIndex+m.cfg.PromoteMaxLag < last || !m.promotable(s, st) {
 			delete(m.promotions, s.ID)
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/feature"
 )
 
 // Join admits a member as a non-voter; the leader promotes it once it has
@@ -11,10 +12,15 @@ import (
 // to the leader. Joining again with the same ID and address changes
 // nothing. The result says what happened.
 func (n *Node) Join(ctx context.Context, id, addr string) (string, error) {
+	return n.join(ctx, id, addr, false)
+}
+
+// join is Join; nonVoter keeps the member a non-voter.
+func (n *Node) join(ctx context.Context, id, addr string, nonVoter bool) (string, error) {
 	res, err := n.onLeader(ctx, leaderOp{
 		method:  "JoinAsLeader",
-		args:    func() (any, error) { return &JoinArgs{ID: id, ClusterAddr: addr}, nil },
-		local:   func(context.Context) (any, error) { return n.members.joinAsLeader(id, addr) },
+		args:    func() (any, error) { return &JoinArgs{ID: id, ClusterAddr: addr, NonVoter: nonVoter}, nil },
+		local:   func(context.Context) (any, error) { return n.members.joinAsLeader(id, addr, nonVoter) },
 		decode:  func(b []byte) (any, error) { return string(b), nil },
 		visible: true,
 	})
@@ -23,12 +29,25 @@ func (n *Node) Join(ctx context.Context, id, addr string) (string, error) {
 }
 
 // AddPeer is the operator's "peers add": Join under another name, refused
-// when the member runs a release older than the cluster version.
-func (n *Node) AddPeer(ctx context.Context, id, addr string) (string, error) {
+// when the member runs a release older than the cluster version. It
+// succeeds only once the member runs as part of the cluster (waitRunning).
+func (n *Node) AddPeer(ctx context.Context, id, addr string, opts AddOptions) (string, error) {
+	if opts.NonVoter {
+		if err := n.Gate().Check(feature.StorageIdentity); err != nil {
+			return "", err
+		}
+	}
 	if err := n.admitsPeer(ctx, id, addr); err != nil {
 		return "", err
 	}
-	return n.Join(ctx, id, addr)
+	outcome, err := n.join(ctx, id, addr, opts.NonVoter)
+	if err != nil {
+		return "", err
+	}
+	if err := n.waitRunning(ctx, id, addr); err != nil {
+		return "", err
+	}
+	return outcome, nil
 }
 
 // RemovePeer removes a member. It refuses a removal that would leave fewer

@@ -61,6 +61,10 @@ type Node struct {
 	ready *readyView
 	// removed is set once this member found it was removed (removed.go).
 	removed atomic.Bool
+	// admission keeps a member on new storage from voting until it is
+	// re-admitted (admission.go); guard enforces it under Raft.
+	admission *admission
+	guard     *voteGuard
 
 	shutdownOnce sync.Once
 	shutdownCh   chan struct{}
@@ -142,6 +146,9 @@ func (n *Node) start(ln net.Listener) error {
 	if n.stores, err = openStores(n.cfg); err != nil {
 		return err
 	}
+	if n.admission, err = n.loadAdmission(); err != nil {
+		return err
+	}
 	n.trans = n.cfg.Transport
 	if n.trans == nil {
 		nt := raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
@@ -156,11 +163,15 @@ func (n *Node) start(ln net.Listener) error {
 			n.trans = transport.Unpipelined{NetworkTransport: nt}
 		}
 	}
+	if n.stores.bolt != nil {
+		n.trans, n.guard = guardVotes(n.trans, n.admission.voting, n.shutdownCh)
+		n.goLoop(n.guard.run)
+	}
 	rc := n.cfg.raftConfig()
 	notify := make(chan bool, 10)
 	rc.NotifyCh = notify
 	rc.Logger = n.cfg.Logger.Named("raft")
-	form := formation{cfg: n.cfg, logger: n.logger, stores: n.stores, trans: n.trans}
+	form := formation{cfg: n.cfg, logger: n.logger, stores: n.stores, trans: n.trans, admission: n.admission, status: n.memberStatus}
 	if err := form.recoverFromPeersFile(rc, raftFSM{n.fsm}); err != nil {
 		return err
 	}
@@ -176,9 +187,14 @@ func (n *Node) start(ln net.Listener) error {
 	if n.mux.Forward != nil {
 		n.goLoop(func() { transport.ServeConns(n.mux.Forward, n.forwards.ServeConn) })
 	}
-	if err := form.bootstrap(n.raft); err != nil {
+	decide, err := form.bootstrap(n.raft)
+	if err != nil {
 		return err
 	}
+	if decide {
+		n.goLoop(func() { form.decideFormation(n.raft, n.shutdownCh) })
+	}
+	n.goLoop(func() { n.admission.watch(n.raft, n.fsm, n.shutdownCh) })
 	n.runLoops(form)
 	return nil
 }
@@ -205,7 +221,7 @@ func (n *Node) assemble(notify chan bool) {
 	n.members = &membership{cfg: n.cfg, logger: n.logger, raft: n.raft, fsm: n.fsm,
 		promotions: map[raft.ServerID]time.Time{}, propose: n.proposer.apply,
 		probe: n.memberStatus, self: n.Status, removeViaLeader: n.RemovePeer,
-		drains: newDrains(), drainRefusal: n.drainRefusal}
+		drains: newDrains(), drainRefusal: n.drainRefusal, record: n.recordLeaderAudit}
 	n.formed = &formedVersionDuty{n: n}
 	n.offices.register(n, "formed-cluster-version", n.formed)
 }

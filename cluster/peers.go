@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/internal/adminapi"
 )
 
@@ -45,6 +46,9 @@ func (n *Node) Peers(ctx context.Context) ([]adminapi.PeerStatus, error) {
 		if !reachable[i] {
 			out[i].Zone = listedZone[string(s.ID)]
 		}
+		standing, _ := n.fsm.MemberStanding(string(s.ID))
+		out[i].Stage = stageOf(s, statuses[i], reachable[i], standing)
+		out[i].RecordedStorageID = standing.StorageID
 		if d, ok := n.fsm.Draining(string(s.ID)); ok {
 			out[i].Membership, out[i].DrainMillis = adminapi.MembershipDraining, d.DrainMillis
 		}
@@ -67,8 +71,22 @@ func peerStatus(s raft.Server, st adminapi.Status, reachable, leader bool, leade
 	p.AppliedIndex, p.LastContactMillis = st.AppliedIndex, st.LastContactMillis
 	p.ClientAddr, p.HTTPAddr, p.Zone = st.ClientAddr, st.HTTPAddr, st.Zone
 	p.Release, p.Commit = st.Build.Release, st.Build.Commit
+	p.StorageID, p.Waiting = st.StorageID, st.AdmissionReason
 	if leaderLast > st.RaftAppliedIndex {
 		p.Lag = leaderLast - st.RaftAppliedIndex
 	}
 	return p
+}
+
+// stageOf says where a member stands on its way to a vote.
+func stageOf(s raft.Server, st adminapi.Status, reachable bool, standing fsm.MemberStanding) string {
+	switch {
+	case reachable && st.Admission != adminapi.AdmissionAdmitted:
+		return adminapi.StageAwaiting
+	case s.Suffrage == raft.Voter:
+		return adminapi.StageVoter
+	case standing.NonVoter:
+		return adminapi.StageNonvoter
+	}
+	return adminapi.StageCatchingUp
 }

@@ -59,7 +59,7 @@ func (e *rpcEndpoint) forward(command []byte, reply *LeaderReply) {
 // JoinAsLeader admits a member.
 func (e *rpcEndpoint) JoinAsLeader(args *JoinArgs, reply *LeaderReply) error {
 	return e.runChange(reply, membershipTimeout, func(context.Context) ([]byte, error) {
-		outcome, err := e.n.members.joinAsLeader(args.ID, args.ClusterAddr)
+		outcome, err := e.n.members.joinAsLeader(args.ID, args.ClusterAddr, args.NonVoter)
 		return []byte(outcome), err
 	})
 }

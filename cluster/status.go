@@ -36,7 +36,9 @@ func (n *Node) Status() adminapi.Status {
 		ClusterVersion:   n.fsm.ClusterVersion().String(),
 		Membership:       n.Membership(),
 		Configuration:    configurationIDs(n.raft),
+		StorageID:        n.StorageID(),
 	}
+	st.Admission, st.AdmissionReason = n.Admission()
 	st.Term = n.raft.CurrentTerm()
 	switch {
 	case n.raft.State() == raft.Leader:

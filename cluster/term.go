@@ -27,6 +27,12 @@ func (n *Node) leaderLoop(stop chan struct{}) {
 	defer refresh.Stop()
 	leave := n.offices.take(n, n.lessor.Epoch())
 	defer leave()
+	readmitted := make(chan struct{})
+	go func() {
+		defer close(readmitted)
+		n.members.readmitLoop(stop)
+	}()
+	defer func() { <-readmitted }()
 	for {
 		select {
 		case <-stop:

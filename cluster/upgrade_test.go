@@ -134,13 +134,13 @@ func TestCluster_PeersAddRefusesAMemberOlderThanTheClusterVersion(t *testing.T) 
 	ctx := context.Background()
 	old := tc.newMember("n3")
 	tc.start(old, func(c *Config) { c.Bootstrap, c.release = false, buildinfo.Baseline })
-	_, err := via.node.AddPeer(ctx, old.id, old.addr)
+	_, err := via.node.AddPeer(ctx, old.id, old.addr, AddOptions{})
 	want := "member n3 runs release " + buildinfo.Baseline + ", older than the cluster version " + buildinfo.Release +
 		"; start it with release " + buildinfo.Release + " or newer"
 	if !errors.Is(err, ErrTooOldToJoin) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("peers add of a %s member = %v, want a refusal saying %q", buildinfo.Baseline, err, want)
 	}
-	_, err = via.node.AddPeer(ctx, "n9", "127.0.0.1:1")
+	_, err = via.node.AddPeer(ctx, "n9", "127.0.0.1:1", AddOptions{})
 	if !errors.Is(err, ErrReleaseUnknown) || !strings.Contains(err.Error(), "start it with release "+buildinfo.Release+" or newer") {
 		t.Fatalf("peers add of a member that does not answer = %v, want ErrReleaseUnknown naming %s", err, buildinfo.Release)
 	}
@@ -150,7 +150,7 @@ func TestCluster_PeersAddRefusesAMemberOlderThanTheClusterVersion(t *testing.T) 
 	tc.stop(old)
 	current := tc.newMember("n4")
 	tc.start(current, func(c *Config) { c.Bootstrap = false })
-	if _, err := via.node.AddPeer(ctx, current.id, current.addr); err != nil {
+	if _, err := via.node.AddPeer(ctx, current.id, current.addr, AddOptions{}); err != nil {
 		t.Fatalf("peers add of a member of this release: %v", err)
 	}
 }

@@ -9,12 +9,14 @@ func (s *state) applySetMember(c *SetMember) bool {
 	return true
 }
 
-// applyRemoveMember removes a member and ends its drain; an unknown id
-// changes nothing.
+// applyRemoveMember removes a member, ends its drain and forgets its
+// standing; an unknown id changes nothing.
 func (s *state) applyRemoveMember(c *RemoveMember) bool {
 	_, listed := s.members[c.ID]
 	_, draining := s.draining[c.ID]
 	delete(s.members, c.ID)
+	_, standing := s.standings[c.ID]
 	delete(s.draining, c.ID)
-	return listed || draining
+	delete(s.standings, c.ID)
+	return listed || draining || standing
 }

@@ -23,6 +23,12 @@ const (
 	AuditLeaderTransfer  = "leader-transfer"
 	AuditSnapshotRestore = "snapshot-restore"
 	AuditUpgrade         = "cluster-upgrade"
+	// AuditMemberReadmit is a member on new storage made a non-voter and
+	// its storage identity recorded; AuditMemberPromote and
+	// AuditMemberDemote change a member's suffrage.
+	AuditMemberReadmit = "member-readmit"
+	AuditMemberPromote = "member-promote"
+	AuditMemberDemote  = "member-demote"
 )
 
 // AuditKinds lists every kind, for metrics and validation.
@@ -32,7 +38,8 @@ var AuditKinds = auditKinds[:]
 var auditKinds = [...]string{
 	AuditWipeWritePerm, AuditAddWritePerm, AuditRegisterTopic, AuditDeleteTopic, AuditPutKV, AuditDeleteKV,
 	AuditBrokerExpiry, AuditBrokerID, AuditMasterElection, AuditConfigUpdate, AuditMemberAdd,
-	AuditMemberRemove, AuditLeaderTransfer, AuditSnapshotRestore, AuditUpgrade,
+	AuditMemberRemove, AuditLeaderTransfer, AuditSnapshotRestore, AuditUpgrade, AuditMemberReadmit,
+	AuditMemberPromote, AuditMemberDemote,
 }
 
 // kvValueShown is how much of a KV value a record keeps.

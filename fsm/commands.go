@@ -40,6 +40,9 @@ const (
 	// DropUnlistedTopicsType follows the parts of a split registration
 	// that deletes unlisted topics (drop_unlisted.go).
 	DropUnlistedTopicsType CommandType = 18
+	// SetMemberStandingType records a member's storage identity and role
+	// (member_standing.go).
+	SetMemberStandingType CommandType = 19
 
 	// Controller commands (docs/operators/controller.md), from 40 up.
 	ApplyBrokerIDType       CommandType = 40
@@ -92,6 +95,9 @@ var commands = newRegistry(
 	needs(command(RecordAuditType, "RecordAudit", Forwardable, applyRecordAudit), feature.AuditTrail),
 	needs(command(DropUnlistedTopicsType, "DropUnlistedTopics", LeaderOnly, (*FSM).applyDropUnlistedTopics),
 		feature.SplitDeletion),
+	needs(command(SetMemberStandingType, "SetMemberStanding", LeaderOnly,
+		func(_ *FSM, s *state, c *SetMemberStanding, _ uint64) bool { return s.applySetMemberStanding(c) }),
+		feature.StorageIdentity),
 	controllerCommand(ApplyBrokerIDType, "ApplyBrokerID", (*state).applyApplyBrokerID),
 	controllerCommand(UpdateBrokerAddressType, "UpdateBrokerAddress", (*state).applyUpdateBrokerAddress),
 	controllerCommand(ElectMasterType, "ElectMaster", (*state).applyElectMaster),

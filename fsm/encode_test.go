@@ -30,6 +30,7 @@ func sampleCommands() map[CommandType]any {
 		ElectMasterType:          &ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 2, HasNewMaster: true, NewMasterID: 3},
 		AlterSyncStateSetType:    &AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 2, SyncStateSetEpoch: 3, NewSyncStateSet: []int64{1, 2}},
 		CleanBrokerDataType:      &CleanBrokerData{BrokerName: brokerA, BrokerIDs: []int64{2}},
+		SetMemberStandingType:    &SetMemberStanding{Standing: MemberStanding{ID: "n1", StorageID: "5f0c", NonVoter: true}},
 		RecordAuditType:          &RecordAudit{Record: AuditRecord{Kind: AuditLeaderTransfer, Detail: "to=n2", Outcome: OutcomeApplied}},
 		DropUnlistedTopicsType: &DropUnlistedTopics{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA,
 			DataVersion: DataVersion{Counter: 3, Timestamp: 4}, Topics: []string{"T1", "T2"}},

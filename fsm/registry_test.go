@@ -85,7 +85,7 @@ func TestRegistry_RefusesIncompleteDescriptions(t *testing.T) {
 
 func TestRegistry_ForwardingRules(t *testing.T) {
 	leaderOnly := map[CommandType]bool{ExpireBrokersType: true, SetMemberType: true, RemoveMemberType: true,
-		AckMinBrokerIDNoticeType: true, SetClusterVersionType: true, SetMemberDrainingType: true, DropUnlistedTopicsType: true,
+		AckMinBrokerIDNoticeType: true, SetClusterVersionType: true, SetMemberDrainingType: true, DropUnlistedTopicsType: true, SetMemberStandingType: true,
 		ApplyBrokerIDType: true, UpdateBrokerAddressType: true, ElectMasterType: true, AlterSyncStateSetType: true, CleanBrokerDataType: true}
 	for _, typ := range CommandTypes() {
 		if got := IsForwardable(typ); got == leaderOnly[typ] {

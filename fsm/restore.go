@@ -126,6 +126,8 @@ func (rs *restorer) record(typ uint8, payload []byte) error {
 		err = restoreInto(payload, rs.drainingMember)
 	case recAudit:
 		err = restoreInto(payload, rs.auditRecord)
+	case recMemberStanding:
+		err = restoreInto(payload, rs.memberStanding)
 	default:
 		err = &feature.TooNewError{What: fmt.Sprintf("snapshot record type %d", typ), Needs: rs.needs}
 	}

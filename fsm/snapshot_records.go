@@ -22,7 +22,8 @@ const (
 	// recDrainingMember (DrainingMember) is written only while a member
 	// drains.
 	recDrainingMember uint8 = 15
-	// recAudit (AuditRecord) is declared with the trail (audit_trail.go).
+	// recAudit (AuditRecord) is declared with the trail (audit_trail.go),
+	// recMemberStanding with the standings (member_standing.go).
 )
 
 // stateSchema versions the meaning of the records, independently of the
@@ -82,7 +83,7 @@ func (s *state) walk(emit emitFunc) error {
 	steps := []func(emitFunc) error{
 		s.walkClusters, s.walkBrokers, s.walkTopics, s.walkRegistrations,
 		s.walkFilters, s.walkMappings, s.walkKV, s.walkMembers, s.walkMinIDNotices, s.walkReplicaGroups,
-		s.walkSessions, s.walkClusterVersion, s.walkDraining, s.walkAudit,
+		s.walkSessions, s.walkClusterVersion, s.walkDraining, s.walkAudit, s.walkStandings,
 	}
 	for _, step := range steps {
 		if err := step(emit); err != nil {

@@ -26,6 +26,9 @@ type state struct {
 	members map[string]Member   // member directory by Raft id
 	// draining are the members being removed, by Raft id.
 	draining map[string]DrainingMember
+	// standings are the members' storage identities and roles, by Raft id
+	// (member_standing.go).
+	standings map[string]MemberStanding
 
 	// minIDNotices are the NOTIFY_MIN_BROKER_ID_CHANGE notices the leader
 	// has not sent yet, by broker name (values never mutated in place).
@@ -78,17 +81,18 @@ type brokerGroup struct {
 
 func newState() *state {
 	return &state{
-		version:  &version{},
-		topics:   map[string]*queueTable{},
-		byBroker: map[string]*nameSet{},
-		brokers:  map[string]*brokerGroup{},
-		clusters: map[string]*nameSet{},
-		regs:     map[BrokerKey]BrokerRegistration{},
-		filters:  map[BrokerKey][]string{},
-		mappings: map[string]*mappingTable{},
-		kv:       map[string]*kvTable{},
-		members:  map[string]Member{},
-		draining: map[string]DrainingMember{},
+		version:   &version{},
+		topics:    map[string]*queueTable{},
+		byBroker:  map[string]*nameSet{},
+		brokers:   map[string]*brokerGroup{},
+		clusters:  map[string]*nameSet{},
+		regs:      map[BrokerKey]BrokerRegistration{},
+		filters:   map[BrokerKey][]string{},
+		mappings:  map[string]*mappingTable{},
+		kv:        map[string]*kvTable{},
+		members:   map[string]Member{},
+		draining:  map[string]DrainingMember{},
+		standings: map[string]MemberStanding{},
 
 		minIDNotices: map[string]MinBrokerIDNotice{},
 		ctrl:         map[string]*ReplicaGroup{},
@@ -102,17 +106,18 @@ func newState() *state {
 // copied, inner tables stay shared and are copied when first written.
 func (s *state) thaw() *state {
 	return &state{
-		version:  &version{},
-		topics:   maps.Clone(s.topics),
-		byBroker: maps.Clone(s.byBroker),
-		brokers:  maps.Clone(s.brokers),
-		clusters: maps.Clone(s.clusters),
-		regs:     maps.Clone(s.regs),
-		filters:  maps.Clone(s.filters),
-		mappings: maps.Clone(s.mappings),
-		kv:       maps.Clone(s.kv),
-		members:  maps.Clone(s.members),
-		draining: maps.Clone(s.draining),
+		version:   &version{},
+		topics:    maps.Clone(s.topics),
+		byBroker:  maps.Clone(s.byBroker),
+		brokers:   maps.Clone(s.brokers),
+		clusters:  maps.Clone(s.clusters),
+		regs:      maps.Clone(s.regs),
+		filters:   maps.Clone(s.filters),
+		mappings:  maps.Clone(s.mappings),
+		kv:        maps.Clone(s.kv),
+		members:   maps.Clone(s.members),
+		draining:  maps.Clone(s.draining),
+		standings: maps.Clone(s.standings),
 
 		minIDNotices: maps.Clone(s.minIDNotices),
 		sessions:     maps.Clone(s.sessions),

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"github.com/raftns/raftns/internal/adminapi"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -151,13 +152,16 @@ var (
 	descClusterReject = prometheus.NewDesc("ns_cluster_conns_rejected_total", "Cluster-port connections refused (failed TLS handshake or cluster-key challenge, unknown or missing protocol byte).", nil, nil)
 	descWritesFailed  = prometheus.NewDesc("ns_writes_failed_total", "Client and broker writes taken by this member that failed, by outcome: not_applied (no leader took them) or unknown (a leader may have applied them).", []string{"outcome"}, nil)
 	descLinearReads   = prometheus.NewDesc("ns_linearizable_reads_total", "Leader-checked reads that passed the leader check.", nil, nil)
-	descMemberZone    = prometheus.NewDesc("ns_member_zone", "Always 1; the label is this member's zone (--zone). Absent when it has none.", []string{"zone"}, nil)
+	descAdmission     = prometheus.NewDesc("ns_admission_waiting", "1 while this member, started on a new data dir, does not vote, by stage: "+
+		"deciding (asking its initial peers whether they hold a cluster) or awaiting (waiting for the leader to re-admit it); "+
+		"admissionReason in /v1/status and the log say for what.", []string{"stage"}, nil)
+	descMemberZone = prometheus.NewDesc("ns_member_zone", "Always 1; the label is this member's zone (--zone). Absent when it has none.", []string{"zone"}, nil)
 )
 
 func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLeaderReady, descReady, descRaftState, descApplied, descAppliedLag,
 		descLastContact, descBrokers, descTopics, descExpirations, descRegWritten, descRegDeduped, descForwarded,
-		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject, descWritesFailed, descLinearReads, descMemberZone} {
+		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject, descWritesFailed, descLinearReads, descAdmission, descMemberZone} {
 		ch <- d
 	}
 }
@@ -204,6 +208,9 @@ func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descWritesFailed, stats.WritesNotApplied.Load(), "not_applied")
 	counter(descWritesFailed, stats.WritesOutcomeUnknown.Load(), "unknown")
 	counter(descLinearReads, stats.LinearizableReads.Load())
+	for _, stage := range []string{adminapi.AdmissionDeciding, adminapi.AdmissionAwaiting} {
+		gauge(descAdmission, b2f(st.Admission == stage), stage)
+	}
 }
 
 func b2f(b bool) float64 {

@@ -88,6 +88,8 @@ func New(node *cluster.Node, metrics prometheus.Gatherer, logger hclog.Logger) *
 	// one is configured.
 	s.mux.HandleFunc("POST /v1/peers", s.authorized(s.anyMember(s.addPeer)))
 	s.mux.HandleFunc("DELETE /v1/peers/{id}", s.authorized(s.anyMember(s.removePeer)))
+	s.mux.HandleFunc("POST /v1/peers/{id}/promote", s.authorized(s.anyMember(s.suffrage(true))))
+	s.mux.HandleFunc("POST /v1/peers/{id}/demote", s.authorized(s.anyMember(s.suffrage(false))))
 	s.mux.HandleFunc("POST /v1/leader/transfer", s.authorized(s.anyMember(s.transferLeader)))
 	s.mux.HandleFunc("GET /v1/snapshot", s.authorized(s.leaderOnly(s.saveSnapshot)))
 	s.mux.HandleFunc("POST /v1/snapshot", s.authorized(s.leaderOnly(s.restoreSnapshot)))
@@ -151,8 +153,9 @@ func (s *Server) addPeer(w http.ResponseWriter, r *http.Request) error {
 	if _, _, err := net.SplitHostPort(req.Address); err != nil {
 		return badRequest(fmt.Sprintf("address %q: %v", req.Address, err))
 	}
-	outcome, err := s.node.AddPeer(r.Context(), req.ID, req.Address)
-	s.record(r, fsm.AuditRecord{Kind: fsm.AuditMemberAdd, Detail: fmt.Sprintf("id=%s address=%s", req.ID, req.Address)}, err)
+	outcome, err := s.node.AddPeer(r.Context(), req.ID, req.Address, cluster.AddOptions{NonVoter: req.NonVoter})
+	s.record(r, fsm.AuditRecord{Kind: fsm.AuditMemberAdd,
+		Detail: fmt.Sprintf("id=%s address=%s non-voter=%t", req.ID, req.Address, req.NonVoter)}, err)
 	if err != nil {
 		return err
 	}
@@ -177,6 +180,23 @@ func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, res)
 	return nil
+}
+
+// suffrage serves peers promote (voter) and peers demote.
+func (s *Server) suffrage(voter bool) func(w http.ResponseWriter, r *http.Request) error {
+	kind := fsm.AuditMemberDemote
+	if voter {
+		kind = fsm.AuditMemberPromote
+	}
+	return func(w http.ResponseWriter, r *http.Request) error {
+		outcome, err := s.node.SetSuffrage(r.Context(), r.PathValue("id"), voter)
+		s.record(r, fsm.AuditRecord{Kind: kind, Detail: "id=" + r.PathValue("id")}, err)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"result": outcome})
+		return nil
+	}
 }
 
 func (s *Server) transferLeader(w http.ResponseWriter, r *http.Request) error {

@@ -36,7 +36,12 @@ type config struct {
 	Peers         []cluster.Peer
 	Join          []string
 	Bootstrap     bool
-	LogLevel      string
+	// NewCluster forms a new cluster without asking the peers
+	// (cluster.Config.NewCluster).
+	NewCluster bool
+	// PromoteAfter is cluster.Config.PromoteAfter.
+	PromoteAfter time.Duration
+	LogLevel     string
 	// LogFormat is "text" (hclog's default) or "json", one object a line.
 	LogFormat      string
 	BrokerExpiry   time.Duration
@@ -146,6 +151,7 @@ func defaultConfig() *config {
 		ClusterAddr:    "127.0.0.1:9866",
 		HTTPAddr:       "127.0.0.1:9856",
 		Bootstrap:      true,
+		PromoteAfter:   cluster.DefaultConfig().PromoteAfter,
 		LogLevel:       "info",
 		LogFormat:      "text",
 		BrokerExpiry:   120 * time.Second,
@@ -202,7 +208,7 @@ func defaultConfig() *config {
 
 // raftnsKeys are the properties RaftNS adds; UPDATE_NAMESRV_CONFIG may not
 // change them and they are never persisted from it.
-var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "clusterAdvertise", "httpAddr", "advertiseHost", "peers", "join", "bootstrap",
+var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "clusterAdvertise", "httpAddr", "advertiseHost", "peers", "join", "bootstrap", "newCluster", "promoteAfter",
 	"advertiseClientAddr", "addressServiceAddr", "addressServiceMaxConnections", "removeDrain", "zone", "addressServiceZoneOnly",
 	"logLevel", "logFormat", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
 	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa", keyTLSMode, keyTLSCert, keyTLSKey, keyTLSKeyPassword,
@@ -328,7 +334,7 @@ func (c *config) properties() map[string]string {
 	for k, v := range map[string]string{
 		"id": c.ID, "dataDir": c.DataDir, "listen": c.Listen, "listenPort": port, "clusterAddr": c.ClusterAddr,
 		"clusterAdvertise": c.ClusterAdvertise, "httpAddr": c.HTTPAddr, "advertiseHost": c.AdvertiseHost, "peers": strings.Join(peers, ","), "join": strings.Join(c.Join, ","),
-		"bootstrap": strconv.FormatBool(c.Bootstrap), "logLevel": c.LogLevel, "logFormat": c.LogFormat, "brokerExpiry": c.BrokerExpiry.String(),
+		"bootstrap": strconv.FormatBool(c.Bootstrap), "newCluster": strconv.FormatBool(c.NewCluster), "promoteAfter": c.PromoteAfter.String(), "logLevel": c.LogLevel, "logFormat": c.LogFormat, "brokerExpiry": c.BrokerExpiry.String(),
 		"scanNotActiveBrokerInterval": strconv.FormatInt(c.ScanInterval.Milliseconds(), 10),
 		"connCloseGrace":              c.ConnCloseGrace.String(), "maxStale": c.MaxStale.String(),
 		"raftMultiplier": strconv.Itoa(c.RaftMultiplier), "maxConnections": strconv.Itoa(c.MaxConns),

@@ -35,6 +35,7 @@ var flagKeys = map[string]string{
 	"audit": "audit", "audit-max-records": "auditMaxRecords", "audit-max-age": "auditMaxAge",
 	"audit-query-rate":   "auditQueryRate",
 	"watch-max-watchers": "watchMaxWatchers", "watch-buffer": "watchBuffer",
+	"new-cluster": "newCluster", "promote-after": "promoteAfter",
 	"watch-max-anonymous": "watchMaxAnonymous", "watch-max-anonymous-per-addr": "watchMaxAnonymousPerAddr",
 	"watch-write-timeout": "watchWriteTimeout", "http-public-reads": "httpPublicReads",
 	"http-trusted-proxies": "httpTrustedProxies",
@@ -118,6 +119,8 @@ var flagHelp = map[string]string{
 	"audit-query-rate":                      "GET /v1/audit queries answered a second to callers without the admin token; more wait their turn (default 20)",
 	"watch-max-watchers":                    "watchers (GET /v1/watch, blocking or streaming) this member serves at once (default 2048)",
 	"watch-buffer":                          "changes buffered per watcher before it is told it missed some (default 64)",
+	"new-cluster":                           "with --peers and an empty data dir, form a new cluster without asking the peers whether they hold one: only to start again from nothing after every member lost its data (otherwise restore a backup: raftnsctl snapshot restore)",
+	"promote-after":                         "how long a caught-up non-voter stays caught up before the leader makes it a voter, e.g. 10s (default 10s)",
 	"watch-max-anonymous":                   "watchers without the admin token this member serves at once; more are answered 429 (default 32)",
 	"watch-max-anonymous-per-addr":          "watchers without the admin token from one remote IP address (default 8)",
 	"watch-write-timeout":                   "a watch stream whose client takes nothing for this long is closed (default 30s)",
@@ -136,7 +139,8 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 	fs.BoolVar(&fl.version, "version", false, "print the release, module version and commit of this build and exit")
 	for name := range flagKeys {
 		key := flagKeys[name]
-		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" || name == "http-public-reads" || name == "cluster-test" || name == "address-service-zone-only" {
+		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" || name == "http-public-reads" || name == "cluster-test" ||
+			name == "new-cluster" || name == "address-service-zone-only" {
 			// A switch: --cluster-insecure alone, or =true/=false.
 			fs.BoolFunc(name, flagHelp[name], func(v string) error { fl.values[key] = v; return nil })
 			continue

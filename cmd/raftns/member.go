@@ -223,6 +223,10 @@ func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) 
 	c.BrokerExpiry, c.ScanInterval, c.ConnCloseGrace, c.MaxStale = cfg.BrokerExpiry, cfg.ScanInterval, cfg.ConnCloseGrace, cfg.MaxStale
 	c.RemoveDrain = cfg.RemoveDrain
 	c.Zone, c.AddressZoneOnly = cfg.Zone, cfg.AddressServiceZoneOnly
+	c.NewCluster = cfg.NewCluster
+	if cfg.PromoteAfter > 0 {
+		c.PromoteAfter = cfg.PromoteAfter
+	}
 	c.Audit = cluster.AuditConfig{Off: !cfg.Audit, MaxRecords: cfg.AuditMaxRecords, MaxAge: cfg.AuditMaxAge}
 	if cfg.AuditMaxAge == 0 {
 		c.Audit.MaxAge = -1 // no age bound

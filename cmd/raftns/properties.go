@@ -101,6 +101,8 @@ func (c *config) setters() map[string]func(string) error {
 		"peers":                           setParsed(&c.Peers, parsePeers),
 		"join":                            setParsed(&c.Join, listOf),
 		"bootstrap":                       setParsed(&c.Bootstrap, strconv.ParseBool),
+		"newCluster":                      setParsed(&c.NewCluster, strconv.ParseBool),
+		"promoteAfter":                    setParsed(&c.PromoteAfter, parseDuration),
 		"logLevel":                        setParsed(&c.LogLevel, lowerCase),
 		"logFormat":                       setParsed(&c.LogFormat, lowerCase),
 		"brokerExpiry":                    setParsed(&c.BrokerExpiry, parseDuration),

@@ -62,20 +62,22 @@ var removedTable = strings.Replace(strings.Replace(noLeaderTable, "Candidate", "
 
 const peersAnswer = `[
  {"id":"ns-1","address":"10.0.0.1:9866","suffrage":"Voter","leader":false,"reachable":true,"state":"Follower",
-  "ready":true,"appliedIndex":118,"lag":3,"lastContactMillis":35,"clientAddr":"10.0.0.1:9876","httpAddr":"10.0.0.1:9856"},
+  "ready":true,"appliedIndex":118,"lag":3,"lastContactMillis":35,"clientAddr":"10.0.0.1:9876","httpAddr":"10.0.0.1:9856",
+  "stage":"voter","storageId":"5e1d","recordedStorageId":"5e1d"},
  {"id":"ns-2","address":"10.0.0.2:9866","suffrage":"Voter","leader":true,"reachable":true,"state":"Leader",
-  "ready":true,"appliedIndex":121,"lag":0,"lastContactMillis":0},
+  "ready":true,"appliedIndex":121,"lag":0,"lastContactMillis":0,"stage":"voter"},
  {"id":"ns-3","address":"10.0.0.3:9866","suffrage":"Nonvoter","leader":false,"reachable":false,"ready":false,
-  "appliedIndex":0,"lag":0,"lastContactMillis":0},
+  "appliedIndex":0,"lag":0,"lastContactMillis":0,"stage":"catching up"},
  {"id":"ns-5","address":"10.0.0.5:9866","suffrage":"Voter","leader":false,"reachable":true,"state":"Follower",
-  "ready":true,"appliedIndex":121,"lag":0,"lastContactMillis":20,"membership":"draining","drainMillis":30000}
+  "ready":true,"appliedIndex":121,"lag":0,"lastContactMillis":20,"membership":"draining","drainMillis":30000,
+  "stage":"awaiting re-admission","storageId":"9a77","recordedStorageId":"5f0c"}
 ]`
 
-const peersTable = `ID    ADDRESS        SUFFRAGE  LEADER  STATE               READY  APPLIED  LAG  LAST CONTACT
-ns-1  10.0.0.1:9866  Voter             Follower            yes    118      3    35ms
-ns-2  10.0.0.2:9866  Voter     *       Leader              yes    121      0    -
-ns-3  10.0.0.3:9866  Nonvoter          unreachable         -      -        -    -
-ns-5  10.0.0.5:9866  Voter             Follower, draining  yes    121      0    20ms
+const peersTable = `ID    ADDRESS        SUFFRAGE  STAGE                  LEADER  STATE               READY  APPLIED  LAG  LAST CONTACT  STORAGE
+ns-1  10.0.0.1:9866  Voter     voter                          Follower            yes    118      3    35ms          5e1d
+ns-2  10.0.0.2:9866  Voter     voter                  *       Leader              yes    121      0    -             -
+ns-3  10.0.0.3:9866  Nonvoter  catching up                    unreachable         -      -        -    -             -
+ns-5  10.0.0.5:9866  Voter     awaiting re-admission          Follower, draining  yes    121      0    20ms          9a77 (cluster knows 5f0c)
 `
 
 const auditAnswer = `{"records":[{"index":41,"time":"2026-12-02T10:00:00Z","who":"ops-key","from":"10.0.0.9:5123",` +
@@ -155,6 +157,11 @@ func TestAdminCommands_RequestAndOutput(t *testing.T) {
 		{name: "peers remove json does not wait", args: []string{"-o", "json", "peers", "remove", "ns-3"}, status: 200,
 			answer: `{"result":"draining","drainMillis":30000}`, wantMethod: "DELETE", wantPath: "/v1/peers/ns-3",
 			wantStdout: `{"result":"draining","drainMillis":30000}` + "\n"},
+		{name: "peers promote", args: []string{"peers", "promote", "ns-4"}, status: 200, answer: `{"result":"promoted to voter"}`,
+			wantMethod: "POST", wantPath: "/v1/peers/ns-4/promote", wantStdout: "peer ns-4: promoted to voter\n"},
+		{name: "peers demote", args: []string{"peers", "demote", "ns-4"}, status: 200,
+			answer: `{"result":"demoted to non-voter; kept so until promoted (peers promote)"}`, wantMethod: "POST",
+			wantPath: "/v1/peers/ns-4/demote", wantStdout: "peer ns-4: demoted to non-voter; kept so until promoted (peers promote)\n"},
 		{name: "peers remove unknown member", args: []string{"peers", "remove", "nope"}, status: 404,
 			answer: `{"error":"cluster: unknown member: nope"}`, wantMethod: "DELETE", wantPath: "/v1/peers/nope",
 			wantCode: 1, wantStderr: "raftnsctl: cluster: unknown member: nope (HTTP 404)\n"},
@@ -354,7 +361,7 @@ func TestStatusAndPeers_RealMember(t *testing.T) {
 	}
 	r = memberCtl(t, "peers", "list").mustSucceed(t)
 	rows := fieldsOfLines(r.stdout)
-	if len(rows) < 2 || !strings.HasPrefix(rows[1], st.ID+" "+st.ClusterAddr+" Voter * Leader yes ") {
+	if len(rows) < 2 || !strings.HasPrefix(rows[1], st.ID+" "+st.ClusterAddr+" Voter voter * Leader yes ") {
 		t.Fatalf("peers list:\n%s\nwant one Voter row for %s marked leader", r.stdout, st.ID)
 	}
 	r = memberCtl(t, "peers", "add", st.ID, st.ClusterAddr).mustSucceed(t)

@@ -14,7 +14,8 @@ func (a *app) peersCommand() *cobra.Command {
 	return group("peers", "List, add and remove cluster members",
 		`peers lists and changes the Raft configuration through the admin API of the
 member at --addr. Changes are made by the leader; a follower forwards them.`,
-		a.peersListCommand(), a.peersAddCommand(), a.peersRemoveCommand())
+		a.peersListCommand(), a.peersAddCommand(), a.peersRemoveCommand(), a.peersSuffrageCommand(true),
+		a.peersSuffrageCommand(false))
 }
 
 func (a *app) peersListCommand() *cobra.Command {
@@ -22,10 +23,18 @@ func (a *app) peersListCommand() *cobra.Command {
 		Use:   "list",
 		Short: "List the members with suffrage, state, readiness and lag",
 		Long: `list shows GET /v1/peers: every member of the Raft configuration with its
-cluster address and suffrage, a "*" on the leader, and, as the member reports
-itself, its Raft state, readiness, applied index, lag behind the leader's last
-log index and time since it last heard from the leader. A member that did not
-answer shows as unreachable; one being removed as draining (peers remove).
+cluster address, suffrage and stage, a "*" on the leader, and, as the member
+reports itself, its Raft state, readiness, applied index, lag behind the
+leader's last log index, time since it last heard from the leader and the
+identity of its storage. A member that did not answer shows as unreachable;
+one being removed as draining (peers remove).
+
+The stage is voter; catching up (a non-voter the leader promotes once it has
+caught up and stayed so); non-voter (kept so: peers add --non-voter, peers
+demote); or awaiting re-admission (a member that started on a new, empty data
+dir in a cluster that exists: it does not vote until the leader has made it a
+non-voter and recorded its new storage identity). A storage shown as
+"NEW (cluster knows OLD)" is a member on new storage not re-admitted yet.
 
 With -o json the member's answer is printed unchanged.`,
 		Example: `  raftnsctl peers list
@@ -53,7 +62,7 @@ func (a *app) runPeersList(cmd *cobra.Command, _ []string) error {
 // any member has a zone.
 func printPeers(w io.Writer, peers []adminapi.PeerStatus) error {
 	zoned := slices.ContainsFunc(peers, func(p adminapi.PeerStatus) bool { return p.Zone != "" })
-	head := []string{"ID", "ADDRESS", "SUFFRAGE", "LEADER", "STATE", "READY", "APPLIED", "LAG", "LAST CONTACT"}
+	head := []string{"ID", "ADDRESS", "SUFFRAGE", "STAGE", "LEADER", "STATE", "READY", "APPLIED", "LAG", "LAST CONTACT", "STORAGE"}
 	if zoned {
 		head = slices.Insert(head, 3, "ZONE")
 	}
@@ -70,9 +79,9 @@ func printPeers(w io.Writer, peers []adminapi.PeerStatus) error {
 		if p.Membership != "" {
 			state += ", " + p.Membership
 		}
-		cells := []any{p.ID, p.Address, p.Suffrage, leader, state, "-", "-", "-", "-"}
+		cells := []any{p.ID, p.Address, p.Suffrage, orDash(p.Stage), leader, state, "-", "-", "-", "-", orDash(p.RecordedStorageID)}
 		if p.Reachable {
-			cells = append(cells[:5], yesNo(p.Ready), p.AppliedIndex, p.Lag, lastContact(p.LastContactMillis, p.Leader))
+			cells = append(cells[:6], yesNo(p.Ready), p.AppliedIndex, p.Lag, lastContact(p.LastContactMillis, p.Leader), storage(p))
 		}
 		if zoned {
 			cells = slices.Insert(cells, 3, any(orDash(p.Zone)))
@@ -80,4 +89,13 @@ func printPeers(w io.Writer, peers []adminapi.PeerStatus) error {
 		row(tw, cells...)
 	}
 	return tw.Flush()
+}
+
+// storage is a member's storage identity, and the one the cluster knows
+// when they differ.
+func storage(p adminapi.PeerStatus) string {
+	if p.RecordedStorageID != "" && p.StorageID != p.RecordedStorageID {
+		return fmt.Sprintf("%s (cluster knows %s)", orDash(p.StorageID), p.RecordedStorageID)
+	}
+	return orDash(p.StorageID)
 }

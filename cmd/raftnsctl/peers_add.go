@@ -14,8 +14,9 @@ import (
 
 // addFlags are the options of peers add.
 type addFlags struct {
-	replace bool
-	wait    time.Duration
+	replace  bool
+	nonVoter bool
+	wait     time.Duration
 }
 
 // Asking again while the member to add does not answer yet: the first
@@ -35,9 +36,13 @@ func (a *app) peersAddCommand() *cobra.Command {
 		Short: "Add a member by its Raft ID and cluster address",
 		Long: `add asks the leader to add the member ID, reachable at its cluster address
 CLUSTER_ADDR (its --cluster-addr), to the Raft configuration (POST /v1/peers).
-The new member joins as a non-voter and is promoted to voter once it caught up.
-Start the new member first, empty and with --bootstrap=false (a member started
-with --join asks to be added by itself).
+The new member joins as a non-voter and is promoted to voter once it caught up;
+with --non-voter it stays a non-voter until "peers promote". Start the new
+member first, empty (a member started with --join asks to be added by
+itself). The answer is a success only once the member runs as part of the
+cluster: it has the configuration and hears from the leader. A member that
+stopped its Raft node because it runs on the data of a removed member is taken
+out again and the answer says so.
 
 Once the cluster version is raised, the member to add is asked for its
 release, so it must run. One that does not answer yet, because it is still
@@ -51,11 +56,14 @@ the configuration (GET /v1/peers) and refuses such an addition unless
 address changes nothing.`,
 		Example: `  raftnsctl peers add ns-4 10.0.0.4:9866
   raftnsctl peers add ns-2 10.0.0.9:9866 --replace   # ns-2 moved to a new machine
-  raftnsctl peers add ns-5 10.0.0.5:9866 --wait 2m   # ns-5 is still starting`,
+  raftnsctl peers add ns-5 10.0.0.5:9866 --wait 2m   # ns-5 is still starting
+  raftnsctl peers add ns-6 10.0.0.6:9866 --non-voter  # serves reads, never votes`,
 		Args: exactArgs("ID", "CLUSTER_ADDR"),
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runPeersAdd(cmd, args[0], args[1], f) },
 	}
 	cmd.Flags().BoolVar(&f.replace, "replace", false, "let the leader replace the member holding ID or CLUSTER_ADDR")
+	cmd.Flags().BoolVar(&f.nonVoter, "non-voter", false,
+		"keep the member a non-voter: it serves reads and forwards writes but never votes, until peers promote")
 	cmd.Flags().DurationVar(&f.wait, "wait", 30*time.Second,
 		"how long to keep asking while the member to add does not answer yet (0: ask once)")
 	return cmd
@@ -75,7 +83,7 @@ func (a *app) runPeersAdd(cmd *cobra.Command, id, addr string, f addFlags) error
 	if done, err := a.checkAddition(cmd, c, id, addr, f.replace); done || err != nil {
 		return err
 	}
-	raw, ans, err := a.addPeer(cmd, c, adminapi.AddPeer{ID: id, Address: addr}, f.wait)
+	raw, ans, err := a.addPeer(cmd, c, adminapi.AddPeer{ID: id, Address: addr, NonVoter: f.nonVoter}, f.wait)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 var recordNames = map[uint8]string{
 	1: "meta", 2: "cluster", 3: "broker", 4: "topic", 5: "registration",
 	6: "filter-server", 7: "queue-mapping", 8: "kv-namespace", 9: "kv", 10: "member",
-	11: "min-id-notice", 12: "replica-group",
+	11: "min-id-notice", 12: "replica-group", 17: "member-standing",
 }
 
 func recordName(t uint8) string {

@@ -20,7 +20,7 @@ func TestUsage_ErrorsExitTwoAndSendNothing(t *testing.T) {
 		{name: "unknown command with suggestion", args: []string{"stauts"},
 			wantStderr: `unknown command "stauts" for "raftnsctl" (did you mean "status"?)`, wantHint: "Run 'raftnsctl --help'"},
 		{name: "group without command", args: []string{"peers"},
-			wantStderr: `missing command for "raftnsctl peers"; one of: add, list, remove`, wantHint: "Run 'raftnsctl peers --help'"},
+			wantStderr: `missing command for "raftnsctl peers"; one of: add, demote, list, promote, remove`, wantHint: "Run 'raftnsctl peers --help'"},
 		{name: "unknown subcommand", args: []string{"snapshot", "load", "x"},
 			wantStderr: `unknown command "load" for "raftnsctl snapshot"`, wantHint: "Run 'raftnsctl snapshot --help'"},
 		{name: "missing arguments", args: []string{"peers", "add", "ns-4"},

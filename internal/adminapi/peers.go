@@ -31,13 +31,33 @@ type PeerStatus struct {
 	// then removed DrainMillis after the drain began.
 	Membership  string `json:"membership,omitempty"`
 	DrainMillis int64  `json:"drainMillis,omitempty"`
+	// Stage is "voter", "catching up" (a non-voter the leader promotes
+	// once caught up), "non-voter" (kept so by an operator) or "awaiting
+	// re-admission" (a member on new storage that does not vote yet, for
+	// the reason in Waiting).
+	Stage   string `json:"stage,omitempty"`
+	Waiting string `json:"waiting,omitempty"`
+	// StorageID is the identity of the member's data directory as it
+	// reports it; RecordedStorageID the one the cluster admitted it with.
+	StorageID         string `json:"storageId,omitempty"`
+	RecordedStorageID string `json:"recordedStorageId,omitempty"`
 }
+
+// The values of PeerStatus.Stage.
+const (
+	StageVoter      = "voter"
+	StageCatchingUp = "catching up"
+	StageNonvoter   = "non-voter"
+	StageAwaiting   = "awaiting re-admission"
+)
 
 // AddPeer is the body of POST /v1/peers: the member to add, by its ID and
 // cluster address.
 type AddPeer struct {
 	ID      string `json:"id"`
 	Address string `json:"address"`
+	// NonVoter keeps the member a non-voter until promoted.
+	NonVoter bool `json:"nonVoter,omitempty"`
 }
 
 // ReasonNotAnswering is the "reason" of an error answer (HTTP 409) that

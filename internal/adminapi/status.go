@@ -45,6 +45,14 @@ type Status struct {
 	// Configuration lists the ids of the members in this member's latest
 	// Raft configuration.
 	Configuration []string `json:"configuration,omitempty"`
+	// StorageID is the identity of the member's data directory; a build
+	// that predates storage identities leaves it empty.
+	StorageID string `json:"storageId,omitempty"`
+	// Admission is empty for a member that votes, "deciding" or
+	// "awaiting" for one on new storage that does not vote yet, and
+	// AdmissionReason then says what it waits for.
+	Admission       string `json:"admission,omitempty"`
+	AdmissionReason string `json:"admissionReason,omitempty"`
 }
 
 // The values of Status.Membership.
@@ -56,3 +64,16 @@ const (
 // IsLeader reports a member that is the Raft leader and has taken office
 // (LeaderReady).
 func (s Status) IsLeader() bool { return s.State == "Leader" && s.LeaderReady }
+
+// The values of Status.Admission.
+const (
+	// AdmissionAdmitted is a member that votes: its storage is the one
+	// the cluster knows.
+	AdmissionAdmitted = ""
+	// AdmissionDeciding is a member on new storage asking the peers it
+	// names whether they hold a cluster already.
+	AdmissionDeciding = "deciding"
+	// AdmissionAwaiting is a member on new storage in a cluster that
+	// exists: it does not vote until the leader re-admits it.
+	AdmissionAwaiting = "awaiting"
+)

@@ -47,4 +47,11 @@ var (
 	// check of raftnsctl peers list (docs/operators/operations.md,
 	// "Several zones"). Without it the leader publishes no zones.
 	MemberZones = declare("member-zones", "0.4.0")
+
+	// StorageIdentity is the SetMemberStanding log entry and the member
+	// standing snapshot record: each member's storage identity and role
+	// (docs/operations.md, "When a member loses its disk"). Without it a
+	// member that returns with a new data directory waits, refusing to
+	// vote, until the upgrade is finalized.
+	StorageIdentity = declare("storage-identity", "0.4.0")
 )

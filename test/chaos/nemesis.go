@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"time"
 
@@ -17,10 +18,11 @@ const (
 	FaultPartition  = "partition"  // cut all traffic between two sides
 	FaultMembership = "membership" // add a member under load, later remove it
 	FaultDiskFull   = "disk-full"  // fill the small disk of one member
+	FaultDiskLoss   = "disk-loss"  // SIGKILL a member, remove its data dir, restart it
 )
 
 // AllFaults lists every fault kind.
-var AllFaults = []string{FaultKill, FaultPause, FaultPartition, FaultMembership, FaultDiskFull}
+var AllFaults = []string{FaultKill, FaultPause, FaultPartition, FaultMembership, FaultDiskFull, FaultDiskLoss}
 
 // nemesis injects a seeded schedule of faults.
 type nemesis struct {
@@ -80,6 +82,8 @@ func (n *nemesis) inject(kind string) (string, error) {
 		return n.membership()
 	case FaultDiskFull:
 		return n.diskFull()
+	case FaultDiskLoss:
+		return n.diskLoss()
 	}
 	return "", fmt.Errorf("unknown fault %q", kind)
 }
@@ -188,6 +192,54 @@ func (n *nemesis) diskFull() (string, error) {
 	}
 	d := n.hold(3*time.Second, 6*time.Second)
 	return fmt.Sprintf("disk of %s full for %v", m.ID, d.Round(time.Millisecond)), m.disk.free()
+}
+
+// diskLoss loses a member's disk: it is killed, its data dir removed, and
+// it is restarted with the command line it always had, on an empty data
+// dir. It must not vote until the cluster re-admitted it, and is back as a
+// voter by itself; a member on the small disk (a mount) or one that joined
+// during the run is left alone. Like an operator replacing one disk at a
+// time, it waits until a member that lost its disk before votes again:
+// two of three members without their data is a lost quorum.
+func (n *nemesis) diskLoss() (string, error) {
+	if err := poll.Until(context.Background(), 60*time.Second, 200*time.Millisecond, "every member voting", n.allVoting); err != nil {
+		return "disk loss skipped: a member that lost its disk before is not re-admitted yet", nil
+	}
+	var candidates []*member
+	for _, o := range n.cluster.current() {
+		if o.disk == nil && !strings.HasPrefix(o.ID, "j") {
+			candidates = append(candidates, o)
+		}
+	}
+	if len(candidates) == 0 {
+		return "no member whose disk may be lost", nil
+	}
+	m := candidates[n.rng.IntN(len(candidates))]
+	if l := n.target(0.4); l != nil && l.disk == nil && !strings.HasPrefix(l.ID, "j") {
+		m = l
+	}
+	n.cluster.kill(m)
+	if err := os.RemoveAll(m.DataDir); err != nil {
+		return "remove the data dir of " + m.ID, err
+	}
+	d := n.hold(time.Second, 3*time.Second)
+	return fmt.Sprintf("SIGKILL %s, remove its data dir, restart it empty after %v", m.ID, d.Round(time.Millisecond)), n.cluster.restart(m)
+}
+
+// allVoting reports whether every running member votes (none awaits
+// re-admission on new storage).
+func (n *nemesis) allVoting() (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for _, m := range n.cluster.current() {
+		if m.paused || m.Exited() {
+			continue
+		}
+		if st, err := m.Status(ctx); err != nil || st.Admission != "" {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // reviveExited restarts members whose process ended by itself and notes it.

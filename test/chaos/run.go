@@ -184,7 +184,8 @@ func waitConverged(c *procCluster, timeout time.Duration) error {
 		applied := map[string]uint64{}
 		for _, m := range c.current() {
 			st, err := m.Status(ctx)
-			if err != nil || !st.Ready {
+			if err != nil || !st.Ready || st.Admission != "" {
+				// A member that lost its disk must be re-admitted by itself.
 				return false, nil
 			}
 			if st.IsLeader() {

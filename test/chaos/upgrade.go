@@ -1,11 +1,13 @@
 package chaos
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -22,9 +24,10 @@ import (
 // ready), then the first one downgraded back to Old.
 type UpgradeConfig struct {
 	Old, New string
-	// NewRelease is the release the New build reports in /v1/status; the
-	// Old build is expected to report none.
+	// NewRelease is the release the New build reports in /v1/status,
+	// OldRelease the Old build's ("" for a build from before releases).
 	NewRelease  string
+	OldRelease  string
 	Dir, OutDir string
 	Seed        uint64
 	Members     int
@@ -37,10 +40,14 @@ type UpgradeConfig struct {
 	Settle time.Duration
 }
 
-// Upgrade steps as they appear in Result.Faults and the history.
+// Upgrade steps as they appear in Result.Faults and the history. After
+// the downgrade the member is upgraded again, the upgrade finalized, and
+// a member of the new build loses its disk.
 const (
 	StepUpgrade   = "upgrade"
 	StepDowngrade = "downgrade"
+	StepFinalize  = "finalize"
+	StepDiskLoss  = "disk-loss"
 )
 
 // stopGrace bounds a member's orderly shutdown (SIGTERM) before SIGKILL.
@@ -101,11 +108,20 @@ func upgradeSteps(cfg UpgradeConfig, c *procCluster, h *history, stop chan struc
 	for _, m := range ms {
 		steps = append(steps, step{StepUpgrade, m, cfg.New})
 	}
-	steps = append(steps, step{StepDowngrade, ms[0], cfg.Old})
+	steps = append(steps, step{StepDowngrade, ms[0], cfg.Old}, step{StepUpgrade, ms[0], cfg.New},
+		step{StepFinalize, ms[0], cfg.New}, step{StepDiskLoss, ms[len(ms)-1], cfg.New})
 	var done []string
 	for _, st := range steps {
 		start := h.now()
-		err := replaceBinary(c, st.m, st.bin)
+		var err error
+		switch st.kind {
+		case StepFinalize:
+			err = finalize(c)
+		case StepDiskLoss:
+			err = loseDisk(c, st.m)
+		default:
+			err = replaceBinary(c, st.m, st.bin)
+		}
 		detail := fmt.Sprintf("%s %s at %v", st.kind, st.m.ID, time.Duration(start).Round(time.Millisecond))
 		h.addFault(fault{Kind: st.kind, Detail: detail, Start: start, End: h.now()})
 		if err == nil {
@@ -118,7 +134,7 @@ func upgradeSteps(cfg UpgradeConfig, c *procCluster, h *history, stop chan struc
 			}
 		}
 		if err == nil && st.kind == StepDowngrade {
-			err = checkFinalizeRefused(c, st.m)
+			err = checkFinalizeRefused(c, st.m, cfg)
 		}
 		if err != nil {
 			failed := detail + ": " + err.Error()
@@ -131,6 +147,60 @@ func upgradeSteps(cfg UpgradeConfig, c *procCluster, h *history, stop chan struc
 		}
 	}
 	return counts, done, nil
+}
+
+// finalize raises the cluster version through the leader.
+func finalize(c *procCluster) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	leader := c.leader(ctx)
+	if leader == nil {
+		return fmt.Errorf("no leader to finalize the upgrade")
+	}
+	resp, err := leader.Do(ctx, http.MethodPost, "/v1/upgrade/finalize")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if b, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("finalize = HTTP %d %s", resp.StatusCode, b)
+	}
+	return nil
+}
+
+// loseDisk kills m, removes its data dir and starts it again on an empty
+// one; it must come back as a voter by itself.
+func loseDisk(c *procCluster, m *member) error {
+	c.kill(m)
+	if err := os.RemoveAll(m.DataDir); err != nil {
+		return err
+	}
+	if err := c.restart(m); err != nil {
+		return err
+	}
+	return poll.Until(context.Background(), 90*time.Second, 200*time.Millisecond, m.ID+" a voter again",
+		func() (bool, error) {
+			var st struct {
+				Ready     bool   `json:"ready"`
+				Admission string `json:"admission"`
+			}
+			if getJSON(m, "/v1/status", &st) != nil || !st.Ready || st.Admission != "" {
+				return false, nil
+			}
+			var peers []struct {
+				ID       string `json:"id"`
+				Suffrage string `json:"suffrage"`
+			}
+			if getJSON(m, "/v1/peers", &peers) != nil {
+				return false, nil
+			}
+			for _, p := range peers {
+				if p.ID == m.ID {
+					return p.Suffrage == "Voter", nil
+				}
+			}
+			return false, nil
+		})
 }
 
 // replaceBinary stops m in order, starts bin on the same data dir with the
@@ -220,7 +290,7 @@ func checkReleases(c *procCluster, cfg UpgradeConfig) error {
 		if err := getJSON(m, "/v1/status", &st); err != nil {
 			return fmt.Errorf("status of %s: %w", m.ID, err)
 		}
-		want := ""
+		want := cfg.OldRelease
 		if m.Binary == cfg.New {
 			want = cfg.NewRelease
 			newer = append(newer, m)
@@ -260,7 +330,7 @@ func checkReleases(c *procCluster, cfg UpgradeConfig) error {
 
 // checkFinalizeRefused asks the leader, of the new build, to finalize the
 // upgrade while older runs the old build: it must refuse, naming older.
-func checkFinalizeRefused(c *procCluster, older *member) error {
+func checkFinalizeRefused(c *procCluster, older *member, cfg UpgradeConfig) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	leader := c.leader(ctx)
@@ -273,7 +343,7 @@ func checkFinalizeRefused(c *procCluster, older *member) error {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	want := "member " + older.ID + " runs release " + buildinfo.Baseline
+	want := "member " + older.ID + " runs release " + cmp.Or(cfg.OldRelease, buildinfo.Baseline)
 	if resp.StatusCode != http.StatusConflict || !strings.Contains(string(b), want) {
 		return fmt.Errorf("finalize with %s on the old build = HTTP %d %s, want 409 saying %q", older.ID, resp.StatusCode, b, want)
 	}

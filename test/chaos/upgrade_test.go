@@ -14,10 +14,11 @@ import (
 	"github.com/raftns/raftns/internal/launch"
 )
 
-// previousBuild is the commit the rolling-upgrade test starts from: the
-// last one before members reported their release, so the test runs a
-// cluster whose old members know nothing of versions.
-const previousBuild = "a3f08de"
+// previousBuild is the commit the rolling-upgrade test starts from by
+// default: release 0.3.0, the last before storage identities. The last
+// commit before members reported their release, a3f08de, runs a cluster
+// whose old members know nothing of versions (-upgrade.from=a3f08de).
+const previousBuild = "e8ef2c5"
 
 // Flags of the rolling-upgrade test; `make upgrade-test` sets -upgrade.run.
 var (
@@ -47,13 +48,15 @@ func TestUpgrade_RollingUpgradeAndDowngradeUnderLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(os.TempDir(), "raftns-upgrade")
-	res, err := RunUpgrade(UpgradeConfig{Old: oldBin, New: newBin, NewRelease: buildinfo.Release, Dir: runDir, OutDir: out,
+	res, err := RunUpgrade(UpgradeConfig{Old: oldBin, New: newBin, NewRelease: buildinfo.Release, OldRelease: releaseOf(t, oldBin),
+		Dir: runDir, OutDir: out,
 		Seed: *flagUpgradeSeed, Members: 3, Clients: 4, LiveBrokers: 20, Settle: *flagUpgradeSettle})
 	if err != nil {
 		t.Fatalf("run: %v (member data and logs kept in %s)", err, runDir)
 	}
 	t.Logf("UPGRADE from %s: %s", *flagUpgradeFrom, res)
-	if !res.OK() || res.Faults[StepUpgrade] != 3 || res.Faults[StepDowngrade] != 1 {
+	if !res.OK() || res.Faults[StepUpgrade] != 4 || res.Faults[StepDowngrade] != 1 || res.Faults[StepFinalize] != 1 ||
+		res.Faults[StepDiskLoss] != 1 {
 		t.Fatalf("steps %v, check %s, %d acknowledged writes lost, %d live brokers expired, %d of %d route rounds unanswered, "+
 			"%d failed steps; history and visualization: %v; member logs: %s", res.Faults, res.Check, res.LostAcked,
 			res.LiveExpired, res.RouteMisses, res.RouteProbes, res.StepFailures, res.Artifacts, runDir)
@@ -97,4 +100,17 @@ func buildCommit(t *testing.T, commit, dir string) string {
 		t.Fatalf("build raftns at %s: %v\n%s", commit, err, out)
 	}
 	return bin
+}
+
+// releaseOf asks a build for its release (raftns -version prints "raftns
+// RELEASE (…)"); "" for a build from before releases.
+func releaseOf(t *testing.T, bin string) string {
+	t.Helper()
+	out, err := exec.Command(bin, "-version").Output()
+	if f := strings.Fields(string(out)); err == nil && len(f) > 1 && f[0] == "raftns" {
+		if _, perr := buildinfo.Parse(f[1]); perr == nil {
+			return f[1]
+		}
+	}
+	return ""
 }
