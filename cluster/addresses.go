@@ -3,9 +3,11 @@ package cluster
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/raft"
+	"github.com/raftns/raftns/fsm"
 )
 
 // ClientAddresses is the address service's answer (docs/operators/operations.md,
@@ -16,7 +18,16 @@ import (
 // that reports none, every voter counts. It fails with ErrNotReady while
 // this member does not serve reads itself, or when no voter could be
 // listed: a caller then keeps the list it has.
-func (n *Node) ClientAddresses() ([]string, error) {
+func (n *Node) ClientAddresses() ([]string, error) { return n.ClientAddressesFor("") }
+
+// ClientAddressesFor is the address service's answer for a caller in zone
+// (docs/operators/operations.md, "Several zones"). For a zone no member of
+// the directory carries, the empty zone among them, it is ClientAddresses.
+// For a known zone it lists the ready members of that zone, voters and
+// non-voters, then the other ready members, each part ordered by member
+// id; with Config.AddressZoneOnly it lists the zone's members alone, unless
+// none of them is ready. Zones match ignoring case.
+func (n *Node) ClientAddressesFor(zone string) ([]string, error) {
 	if ready, reason := n.Ready(); !ready {
 		return nil, fmt.Errorf("%w: %s", ErrNotReady, reason)
 	}
@@ -32,25 +43,37 @@ func (n *Node) ClientAddresses() ([]string, error) {
 	for _, id := range readyIDs {
 		ready[id] = true
 	}
-	clientAddr := map[string]string{}
+	listed := map[string]fsm.Member{}
+	zoneKnown := false
 	for _, m := range n.fsm.Members() {
-		clientAddr[m.ID] = m.ClientAddr
+		listed[m.ID] = m
+		zoneKnown = zoneKnown || zone != "" && strings.EqualFold(m.Zone, zone)
 	}
-	var ids []string
+	var local, others []string
 	for _, s := range conf.Servers {
 		id := string(s.ID)
 		_, draining := n.fsm.Draining(id)
-		if s.Suffrage == raft.Voter && !draining && (ready[id] || !known) && clientAddr[id] != "" {
-			ids = append(ids, id)
+		if draining || !(ready[id] || !known) || listed[id].ClientAddr == "" {
+			continue
+		}
+		switch {
+		case zoneKnown && strings.EqualFold(listed[id].Zone, zone):
+			local = append(local, id)
+		case s.Suffrage == raft.Voter || zoneKnown:
+			others = append(others, id)
 		}
 	}
-	if len(ids) == 0 {
-		return nil, fmt.Errorf("%w: no voter is ready to be listed", ErrNotReady)
+	if zoneKnown && n.cfg.AddressZoneOnly && len(local) > 0 {
+		others = nil
 	}
-	sort.Strings(ids)
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = clientAddr[id]
+	if len(local)+len(others) == 0 {
+		return nil, fmt.Errorf("%w: no member is ready to be listed", ErrNotReady)
+	}
+	sort.Strings(local)
+	sort.Strings(others)
+	out := make([]string, 0, len(local)+len(others))
+	for _, id := range append(local, others...) {
+		out = append(out, listed[id].ClientAddr)
 	}
 	// The directory refuses a second member with one address, but an
 	// entry published before a clash was noticed must not be listed twice.

@@ -43,6 +43,13 @@ type Config struct {
 	// ClientAddr and HTTPAddr are published in the member directory.
 	ClientAddr string
 	HTTPAddr   string
+	// Zone is this member's zone label, published in the member directory
+	// once the cluster version allows it (feature.MemberZones); empty for
+	// none (docs/operators/operations.md, "Several zones").
+	Zone string
+	// AddressZoneOnly makes the address service's answer for a zone list
+	// that zone's ready members alone rather than first (ClientAddressesFor).
+	AddressZoneOnly bool
 
 	// Peers lists the initial voters, identical on every initial member.
 	// Empty with Join empty and Bootstrap true: bootstrap alone.

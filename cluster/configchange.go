@@ -102,6 +102,9 @@ type membership struct {
 	// says why a drain may not be replicated (nil when it may).
 	drains       *drains
 	drainRefusal func() error
+	// zonesPublished is set once a full pass over the member directory
+	// ran while the cluster version allowed zones (directory.go).
+	zonesPublished bool
 	// record writes an audit record of the leader's own decision.
 	record func(ctx context.Context, rec fsm.AuditRecord) error
 }

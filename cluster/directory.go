@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/internal/feature"
 )
 
 // promoteCaughtUpNonvoters makes a non-voter a voter once its applied index
@@ -49,11 +50,18 @@ func (m *membership) promoteCaughtUpNonvoters() {
 // with the Raft configuration, so any member can name every member's client
 // and admin addresses. Members missing from the directory, or listed with
 // another cluster address, are published; with full set, every member's
-// addresses are re-read and republished if they changed.
+// addresses are re-read and republished if they changed. The first pass
+// after the cluster version allows zones is a full one, so that zones
+// appear without waiting for DirectoryRefresh.
 func (m *membership) reconcileMemberDirectory(full bool) {
 	conf, err := currentConfiguration(m.raft)
 	if err != nil {
 		return
+	}
+	zones := m.fsm.Gate().Allows(feature.MemberZones)
+	full = full || zones && !m.zonesPublished
+	if full && zones {
+		m.zonesPublished = true
 	}
 	known := map[string]fsm.Member{}
 	for _, member := range m.fsm.Members() {
@@ -97,7 +105,11 @@ func (m *membership) memberEntry(s raft.Server) (fsm.Member, bool) {
 			return fsm.Member{}, false
 		}
 	}
-	return fsm.Member{ID: string(s.ID), ClientAddr: st.ClientAddr, ClusterAddr: string(s.Address), HTTPAddr: st.HTTPAddr}, true
+	entry := fsm.Member{ID: string(s.ID), ClientAddr: st.ClientAddr, ClusterAddr: string(s.Address), HTTPAddr: st.HTTPAddr}
+	if m.fsm.Gate().Allows(feature.MemberZones) {
+		entry.Zone = st.Zone
+	}
+	return entry, true
 }
 
 func (m *membership) applyMemberChange(t fsm.CommandType, cmd any) {

@@ -36,9 +36,16 @@ func (n *Node) Peers(ctx context.Context) ([]adminapi.PeerStatus, error) {
 			leaderLast = statuses[i].LastIndex
 		}
 	}
+	listedZone := map[string]string{}
+	for _, m := range n.fsm.Members() {
+		listedZone[m.ID] = m.Zone
+	}
 	out := make([]adminapi.PeerStatus, len(conf.Servers))
 	for i, s := range conf.Servers {
 		out[i] = peerStatus(s, statuses[i], reachable[i], string(s.ID) == leaderID, leaderLast)
+		if !reachable[i] {
+			out[i].Zone = listedZone[string(s.ID)]
+		}
 		standing, _ := n.fsm.MemberStanding(string(s.ID))
 		out[i].Stage = stageOf(s, statuses[i], reachable[i], standing)
 		out[i].RecordedStorageID = standing.StorageID
@@ -62,7 +69,7 @@ func peerStatus(s raft.Server, st adminapi.Status, reachable, leader bool, leade
 	p.Reachable = true
 	p.State, p.Ready, p.ReadyReason, p.Term = st.State, st.Ready, st.ReadyReason, st.Term
 	p.AppliedIndex, p.LastContactMillis = st.AppliedIndex, st.LastContactMillis
-	p.ClientAddr, p.HTTPAddr = st.ClientAddr, st.HTTPAddr
+	p.ClientAddr, p.HTTPAddr, p.Zone = st.ClientAddr, st.HTTPAddr, st.Zone
 	p.Release, p.Commit = st.Build.Release, st.Build.Commit
 	p.StorageID, p.Waiting = st.StorageID, st.AdmissionReason
 	if leaderLast > st.RaftAppliedIndex {

@@ -29,6 +29,7 @@ func (n *Node) Status() adminapi.Status {
 		ClusterAddr:      string(n.trans.LocalAddr()),
 		ClientAddr:       n.cfg.ClientAddr,
 		HTTPAddr:         n.cfg.HTTPAddr,
+		Zone:             n.cfg.Zone,
 		Brokers:          brokers,
 		Topics:           topics,
 		Build:            n.build(),

@@ -138,4 +138,8 @@ type Member struct {
 	ClientAddr  string // RocketMQ remoting address
 	ClusterAddr string // Raft and internal RPC address
 	HTTPAddr    string // admin HTTP address, may be empty
+	// Zone is the member's zone label (raftns --zone), empty when it has
+	// none. Omitted when empty, so a directory without zones encodes as
+	// releases before zones wrote it.
+	Zone string `codec:",omitempty"`
 }

@@ -157,13 +157,14 @@ var (
 	descAdmission     = prometheus.NewDesc("ns_admission_waiting", "1 while this member, started on a new data dir, does not vote, by stage: "+
 		"deciding (asking its initial peers whether they hold a cluster) or awaiting (waiting for the leader to re-admit it); "+
 		"admissionReason in /v1/status and the log say for what.", []string{"stage"}, nil)
+	descMemberZone = prometheus.NewDesc("ns_member_zone", "Always 1; the label is this member's zone (--zone). Absent when it has none.", []string{"zone"}, nil)
 )
 
 func (c *nodeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLeaderReady, descReady, descRaftState, descApplied, descAppliedLag,
 		descLastContact, descBrokers, descTopics, descExpirations, descRegWritten, descRegDeduped, descForwarded,
 		descForwardFails, descLeaderChanges, descLeaderLost, descClusterReject, descWritesFailed, descLinearReads,
-		descRaftAppends, descCommitNotices, descAdmission} {
+		descRaftAppends, descCommitNotices, descAdmission, descMemberZone} {
 		ch <- d
 	}
 }
@@ -179,6 +180,9 @@ func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	gauge(descLeaderReady, b2f(st.LeaderReady))
 	gauge(descReady, b2f(st.Ready))
+	if st.Zone != "" {
+		gauge(descMemberZone, 1, st.Zone)
+	}
 	for _, s := range []raft.RaftState{raft.Follower, raft.Candidate, raft.Leader, raft.Shutdown} {
 		gauge(descRaftState, b2f(st.State == s.String()), s.String())
 	}

@@ -21,9 +21,14 @@ import (
 // GET http://DOMAIN/rocketmq/SUBGROUP, with the unit form
 // SUBGROUP-UNIT?nofix=1. The answer is 200 with host:port;host:port, the
 // client addresses of the ready voters, and anything else makes the
-// caller keep the list it has. Every subgroup gets the same answer: a
-// member serves one cluster. It is plain HTTP (callers build an http://
-// URL), unauthenticated (they send no credentials) and read-only.
+// caller keep the list it has. A subgroup with a dash names a zone after
+// its first dash (nsaddr-b: zone b, how a broker's rmqAddressServerSubGroup
+// or a client's rocketmq.namesrv.domain.subgroup picks its zone, and the
+// unit form): it gets that zone's ready members first
+// (docs/operators/operations.md, "Several zones"); a zone no member
+// carries, and a subgroup without a dash, get the plain answer. It is
+// plain HTTP (callers build an http:// URL), unauthenticated (they send no
+// credentials) and read-only.
 const addressServicePattern = "GET /rocketmq/{subgroup}"
 
 // subgroupName is what a subgroup may look like: RocketMQ's default
@@ -34,29 +39,47 @@ var subgroupName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 // a member read its configuration more often than this.
 const addressAnswerTTL = 200 * time.Millisecond
 
+// addressAnswersKept bounds the answers kept, one per zone asked for:
+// past it they are all dropped, so callers naming ever new zones cannot
+// grow the cache.
+const addressAnswersKept = 64
+
 // AddressLister is what the address service needs of the member
-// (*cluster.Node): the client addresses to answer with, or why there are
-// none to give.
+// (*cluster.Node): the client addresses to answer a caller in zone with
+// (the empty zone for none), or why there are none to give.
 type AddressLister interface {
-	ClientAddresses() ([]string, error)
+	ClientAddressesFor(zone string) ([]string, error)
 }
 
 // addressService answers GET /rocketmq/{subgroup}.
 type addressService struct {
 	members AddressLister
 
-	mu     sync.Mutex
+	mu      sync.Mutex
+	answers map[string]addressAnswer // by lower-cased zone
+}
+
+// addressAnswer is one computed answer and when it was computed.
+type addressAnswer struct {
 	at     time.Time
 	answer []byte
 	err    error
 }
 
+// subgroupZone is the zone a subgroup names: what follows its first dash,
+// empty for none.
+func subgroupZone(subgroup string) string {
+	_, zone, _ := strings.Cut(subgroup, "-")
+	return zone
+}
+
 func (a *addressService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !subgroupName.MatchString(r.PathValue("subgroup")) {
+	subgroup := r.PathValue("subgroup")
+	if !subgroupName.MatchString(subgroup) {
 		http.Error(w, "no such address-service subgroup", http.StatusNotFound)
 		return
 	}
-	answer, err := a.current()
+	answer, err := a.current(subgroupZone(subgroup))
 	w.Header().Set("Cache-Control", "no-store")
 	if err != nil {
 		http.Error(w, "no name-server list from this member now: "+err.Error(), http.StatusServiceUnavailable)
@@ -66,15 +89,23 @@ func (a *addressService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(answer)
 }
 
-// current returns the answer, computed at most once per addressAnswerTTL.
-func (a *addressService) current() ([]byte, error) {
+// current returns the answer for zone, computed at most once per
+// addressAnswerTTL.
+func (a *addressService) current(zone string) ([]byte, error) {
+	key := strings.ToLower(zone)
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if now := time.Now(); now.Sub(a.at) >= addressAnswerTTL {
-		addrs, err := a.members.ClientAddresses()
-		a.at, a.answer, a.err = now, []byte(strings.Join(addrs, ";")), err
+	now := time.Now()
+	if cached, ok := a.answers[key]; ok && now.Sub(cached.at) < addressAnswerTTL {
+		return cached.answer, cached.err
 	}
-	return a.answer, a.err
+	if a.answers == nil || len(a.answers) >= addressAnswersKept {
+		a.answers = map[string]addressAnswer{}
+	}
+	addrs, err := a.members.ClientAddressesFor(zone)
+	fresh := addressAnswer{at: now, answer: []byte(strings.Join(addrs, ";")), err: err}
+	a.answers[key] = fresh
+	return fresh.answer, fresh.err
 }
 
 // AddressServer serves the address service alone on a listener of its own

@@ -67,7 +67,7 @@ type fixedLister struct {
 	calls atomic.Int32
 }
 
-func (f *fixedLister) ClientAddresses() ([]string, error) {
+func (f *fixedLister) ClientAddressesFor(string) ([]string, error) {
 	f.calls.Add(1)
 	return f.addrs, f.err
 }

@@ -97,6 +97,11 @@ type config struct {
 	// connections (addrservice.go).
 	AddressServiceAddr     string
 	AddressServiceMaxConns int
+	// Zone is this member's zone label; AddressServiceZoneOnly makes the
+	// address service answer a zone with its members alone
+	// (cluster.Config.Zone, AddressZoneOnly).
+	Zone                   string
+	AddressServiceZoneOnly bool
 	// RemoveDrain is the drain of a removal that names none, when this
 	// member leads it (cluster.Config.RemoveDrain).
 	RemoveDrain time.Duration
@@ -211,7 +216,7 @@ func defaultConfig() *config {
 // raftnsKeys are the properties RaftNS adds; UPDATE_NAMESRV_CONFIG may not
 // change them and they are never persisted from it.
 var raftnsKeys = []string{"id", "dataDir", "listen", "clusterAddr", "clusterAdvertise", "httpAddr", "advertiseHost", "peers", "join", "bootstrap", "newCluster", "promoteAfter",
-	"advertiseClientAddr", "addressServiceAddr", "addressServiceMaxConnections", "removeDrain",
+	"advertiseClientAddr", "addressServiceAddr", "addressServiceMaxConnections", "removeDrain", "zone", "addressServiceZoneOnly",
 	"logLevel", "logFormat", "logFile", "logMaxSize", "logMaxBackups", "logMaxAge", "brokerExpiry", "connCloseGrace", "maxStale", "raftMultiplier", "maxConnections",
 	"clusterTlsCert", "clusterTlsKey", "clusterTlsCa", keyTLSMode, keyTLSCert, keyTLSKey, keyTLSKeyPassword,
 	keyTLSTrustCert, keyTLSAuthClient, keyTLSNeedClientAuth, keyTLSTestMode, keyTLSConfigFile, keyProxyProtocol, keyTLSReload,
@@ -361,6 +366,7 @@ func (c *config) properties() map[string]string {
 		"trailingLogs":        strconv.FormatUint(c.TrailingLogs, 10),
 		"advertiseClientAddr": c.AdvertiseClientAddr, "addressServiceAddr": c.AddressServiceAddr,
 		"addressServiceMaxConnections": strconv.Itoa(c.AddressServiceMaxConns), "removeDrain": c.RemoveDrain.String(),
+		"zone": c.Zone, "addressServiceZoneOnly": strconv.FormatBool(c.AddressServiceZoneOnly),
 		"audit": strconv.FormatBool(c.Audit), "auditMaxRecords": strconv.Itoa(c.AuditMaxRecords),
 		"auditMaxAge": c.AuditMaxAge.String(), "auditQueryRate": strconv.Itoa(c.AuditQueryRate),
 		"watchMaxWatchers": strconv.Itoa(c.WatchMaxWatchers),

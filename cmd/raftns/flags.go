@@ -32,6 +32,7 @@ var flagKeys = map[string]string{
 	"snapshot-interval":    "snapshotInterval", "snapshot-threshold": "snapshotThreshold", "trailing-logs": "trailingLogs",
 	"gc-percent": "gcPercent", "advertise-client-addr": "advertiseClientAddr", "address-service-addr": "addressServiceAddr",
 	"address-service-max-connections": "addressServiceMaxConnections", "remove-drain": "removeDrain",
+	"zone": "zone", "address-service-zone-only": "addressServiceZoneOnly",
 	"audit": "audit", "audit-max-records": "auditMaxRecords", "audit-max-age": "auditMaxAge",
 	"audit-query-rate":   "auditQueryRate",
 	"watch-max-watchers": "watchMaxWatchers", "watch-buffer": "watchBuffer",
@@ -114,6 +115,8 @@ var flagHelp = map[string]string{
 	"advertise-client-addr":                 "RocketMQ client address host:port that brokers and clients are given for this member (the address service); default --listen with --advertise-host for an unspecified host",
 	"address-service-addr":                  "serve the RocketMQ address service (GET /rocketmq/nsaddr) on this plain-HTTP address host:port, e.g. :8080; it is also served on a plain-HTTP --http-addr (default none)",
 	"address-service-max-connections":       "address service connection limit (default 256)",
+	"zone":                                  "this member's zone label; the address service lists a zone's members first for GET /rocketmq/nsaddr-<zone> (default none)",
+	"address-service-zone-only":             "answer GET /rocketmq/nsaddr-<zone> with that zone's ready members alone, not first (default false)",
 	"remove-drain":                          "how long a member being removed keeps serving, no longer listed by the address service, when this member leads the removal and it names no drain (default 30s)",
 	"audit":                                 "stamp the changes this member takes (and decides as leader) into the replicated audit trail (default true)",
 	"audit-max-records":                     "records the audit trail keeps; give every member the same (default 10000)",
@@ -142,7 +145,7 @@ func registerFlags(fs *flag.FlagSet) *flagValues {
 	for name := range flagKeys {
 		key := flagKeys[name]
 		if name == "cluster-insecure" || name == "http-pprof" || name == "audit" || name == "http-public-reads" || name == "cluster-test" ||
-			name == "new-cluster" {
+			name == "new-cluster" || name == "address-service-zone-only" {
 			// A switch: --cluster-insecure alone, or =true/=false.
 			fs.BoolFunc(name, flagHelp[name], func(v string) error { fl.values[key] = v; return nil })
 			continue

@@ -228,6 +228,7 @@ func clusterConfig(cfg *config, id string, lns *listeners, logger hclog.Logger) 
 	c.SnapshotInterval, c.SnapshotThreshold, c.TrailingLogs = cfg.SnapshotInterval, cfg.SnapshotThreshold, cfg.TrailingLogs
 	c.BrokerExpiry, c.ScanInterval, c.ConnCloseGrace, c.MaxStale = cfg.BrokerExpiry, cfg.ScanInterval, cfg.ConnCloseGrace, cfg.MaxStale
 	c.RemoveDrain = cfg.RemoveDrain
+	c.Zone, c.AddressZoneOnly = cfg.Zone, cfg.AddressServiceZoneOnly
 	c.NewCluster = cfg.NewCluster
 	if cfg.PromoteAfter > 0 {
 		c.PromoteAfter = cfg.PromoteAfter

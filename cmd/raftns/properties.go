@@ -141,6 +141,8 @@ func (c *config) setters() map[string]func(string) error {
 		"addressServiceAddr":              setString(&c.AddressServiceAddr),
 		"addressServiceMaxConnections":    setParsed(&c.AddressServiceMaxConns, strconv.Atoi),
 		"removeDrain":                     setParsed(&c.RemoveDrain, parseDuration),
+		"zone":                            setParsed(&c.Zone, parseZone),
+		"addressServiceZoneOnly":          setParsed(&c.AddressServiceZoneOnly, strconv.ParseBool),
 		"audit":                           setParsed(&c.Audit, strconv.ParseBool),
 		"auditMaxRecords":                 setParsed(&c.AuditMaxRecords, strconv.Atoi),
 		"auditMaxAge":                     setParsed(&c.AuditMaxAge, parseDuration),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/spf13/cobra"
@@ -48,12 +49,24 @@ func (a *app) runPeersList(cmd *cobra.Command, _ []string) error {
 	if printed, err := a.adminRequest(cmd, http.MethodGet, "/v1/peers", nil, nil, &peers); printed || err != nil {
 		return err
 	}
-	return printPeers(a.stdout, peers)
+	if err := printPeers(a.stdout, peers); err != nil {
+		return err
+	}
+	if warning := placementWarning(peers); warning != "" {
+		fmt.Fprintln(a.stderr, warning)
+	}
+	return nil
 }
 
-// printPeers renders the peer table.
+// printPeers renders the peer table; a ZONE column follows SUFFRAGE when
+// any member has a zone.
 func printPeers(w io.Writer, peers []adminapi.PeerStatus) error {
-	tw := newTable(w, "ID", "ADDRESS", "SUFFRAGE", "STAGE", "LEADER", "STATE", "READY", "APPLIED", "LAG", "LAST CONTACT", "STORAGE")
+	zoned := slices.ContainsFunc(peers, func(p adminapi.PeerStatus) bool { return p.Zone != "" })
+	head := []string{"ID", "ADDRESS", "SUFFRAGE", "STAGE", "LEADER", "STATE", "READY", "APPLIED", "LAG", "LAST CONTACT", "STORAGE"}
+	if zoned {
+		head = slices.Insert(head, 3, "ZONE")
+	}
+	tw := newTable(w, head...)
 	for _, p := range peers {
 		leader := ""
 		if p.Leader {
@@ -66,12 +79,14 @@ func printPeers(w io.Writer, peers []adminapi.PeerStatus) error {
 		if p.Membership != "" {
 			state += ", " + p.Membership
 		}
-		if !p.Reachable {
-			row(tw, p.ID, p.Address, p.Suffrage, orDash(p.Stage), leader, state, "-", "-", "-", "-", orDash(p.RecordedStorageID))
-			continue
+		cells := []any{p.ID, p.Address, p.Suffrage, orDash(p.Stage), leader, state, "-", "-", "-", "-", orDash(p.RecordedStorageID)}
+		if p.Reachable {
+			cells = append(cells[:6], yesNo(p.Ready), p.AppliedIndex, p.Lag, lastContact(p.LastContactMillis, p.Leader), storage(p))
 		}
-		row(tw, p.ID, p.Address, p.Suffrage, orDash(p.Stage), leader, state, yesNo(p.Ready), p.AppliedIndex, p.Lag,
-			lastContact(p.LastContactMillis, p.Leader), storage(p))
+		if zoned {
+			cells = slices.Insert(cells, 3, any(orDash(p.Zone)))
+		}
+		row(tw, cells...)
 	}
 	return tw.Flush()
 }

@@ -20,6 +20,9 @@ type PeerStatus struct {
 	LastContactMillis int64  `json:"lastContactMillis"`
 	ClientAddr        string `json:"clientAddr,omitempty"`
 	HTTPAddr          string `json:"httpAddr,omitempty"`
+	// Zone is the member's zone label: as it reports it, or as the member
+	// directory lists it when it did not answer.
+	Zone string `json:"zone,omitempty"`
 	// Release and Commit are the member's build; a reachable member with
 	// an empty Release runs a build from before versions were exchanged.
 	Release string `json:"release,omitempty"`

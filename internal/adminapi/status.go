@@ -26,8 +26,10 @@ type Status struct {
 	ClusterAddr       string `json:"clusterAddr"`
 	ClientAddr        string `json:"clientAddr"`
 	HTTPAddr          string `json:"httpAddr"`
-	Brokers           int    `json:"brokers"`
-	Topics            int    `json:"topics"`
+	// Zone is the member's zone label, empty when it has none.
+	Zone    string `json:"zone,omitempty"`
+	Brokers int    `json:"brokers"`
+	Topics  int    `json:"topics"`
 	// Build is the member's build. Members learn each other's through
 	// this answer; a build that predates it leaves it empty, which reads
 	// as buildinfo.Baseline.

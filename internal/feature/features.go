@@ -56,6 +56,13 @@ var (
 	// release 0.3.0 does, so members of both releases keep the same trail.
 	AuditClasses = declare("audit-classes", "0.4.0")
 
+	// MemberZones is the zone of a member in the member directory (the
+	// Zone field of the SetMember log entry and the member snapshot
+	// record): the address service's answers per zone and the placement
+	// check of raftnsctl peers list (docs/operators/operations.md,
+	// "Several zones"). Without it the leader publishes no zones.
+	MemberZones = declare("member-zones", "0.4.0")
+
 	// StorageIdentity is the SetMemberStanding log entry and the member
 	// standing snapshot record: each member's storage identity and role
 	// (docs/operators/operations.md, "When a member loses its disk"). Without it a

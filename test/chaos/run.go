@@ -35,6 +35,9 @@ type Config struct {
 	DiskSize int64
 	// CheckTimeout bounds porcupine (0: 2 minutes).
 	CheckTimeout time.Duration
+	// NonVoters are members added as non-voters after the cluster formed
+	// (v1, v2, …); the run checks that none of them ever leads.
+	NonVoters int
 }
 
 // Result is what a run found.
@@ -61,6 +64,9 @@ type Result struct {
 	// StepFailures counts upgrade steps that failed or whose members did
 	// not report the expected releases.
 	StepFailures int
+	// NonVoterStatuses counts the non-voters' status answers taken during
+	// the run, NonVoterLed those in which one was leader or candidate.
+	NonVoterStatuses, NonVoterLed int
 	// Stuck: the cluster did not converge within a minute of healing.
 	Stuck bool
 	Notes []string
@@ -71,13 +77,14 @@ type Result struct {
 // OK reports a run without violations.
 func (r *Result) OK() bool {
 	return r.Check == porcupine.Ok && r.LostAcked == 0 && r.StaleReads == 0 && r.OwnMisses == 0 && r.LiveExpired == 0 &&
-		!r.Stuck && r.RouteMisses == 0 && r.StepFailures == 0
+		!r.Stuck && r.RouteMisses == 0 && r.StepFailures == 0 && r.NonVoterLed == 0
 }
 
 func (r *Result) String() string {
-	return fmt.Sprintf("seed=%d members=%d duration=%v ops=%d checked=%d acked=%d unknown=%d failed=%d faults=%v check=%s lost=%d local_reads=%d stale=%d own_write_reads=%d own_write_misses=%d live_expired=%d route_probes=%d route_misses=%d stuck=%v notes=%q",
+	return fmt.Sprintf("seed=%d members=%d duration=%v ops=%d checked=%d acked=%d unknown=%d failed=%d faults=%v check=%s lost=%d local_reads=%d stale=%d own_write_reads=%d own_write_misses=%d live_expired=%d route_probes=%d route_misses=%d non_voter_statuses=%d non_voter_led=%d stuck=%v notes=%q",
 		r.Seed, r.Members, r.Duration, r.Operations, r.Checked, r.Acked, r.Unknown, r.Failed, r.Faults, r.Check, r.LostAcked,
-		r.LocalReads, r.StaleReads, r.OwnReads, r.OwnMisses, r.LiveExpired, r.RouteProbes, r.RouteMisses, r.Stuck, r.Notes)
+		r.LocalReads, r.StaleReads, r.OwnReads, r.OwnMisses, r.LiveExpired, r.RouteProbes, r.RouteMisses, r.NonVoterStatuses,
+		r.NonVoterLed, r.Stuck, r.Notes)
 }
 
 // Run boots a cluster, runs the workload under the nemesis, heals, reads
@@ -124,6 +131,15 @@ func runDriven(cfg Config, diskMember, liveN int, drive driver) (*Result, error)
 	if err := waitConverged(c, 60*time.Second); err != nil {
 		return res, fmt.Errorf("cluster did not start: %w", err)
 	}
+	nonVoters, err := c.addNonVoters(cfg.NonVoters)
+	if err != nil {
+		return res, fmt.Errorf("adding non-voters: %w", err)
+	}
+	if err := waitConverged(c, 60*time.Second); err != nil {
+		return res, fmt.Errorf("cluster with its non-voters did not converge: %w", err)
+	}
+	stopWatch := make(chan struct{})
+	watch := watchNonVoters(nonVoters, stopWatch)
 
 	h := newHistory()
 	stop := make(chan struct{})
@@ -157,6 +173,9 @@ func runDriven(cfg Config, diskMember, liveN int, drive driver) (*Result, error)
 		res.Notes = append(res.Notes, "no convergence after healing: "+err.Error()+"; goroutine dumps in the member logs")
 		c.dumpGoroutines()
 	}
+	close(stopWatch)
+	<-watch.done
+	res.NonVoterStatuses, res.NonVoterLed = int(watch.seen.Load()), int(watch.led.Load())
 	finalReads(clients[0], c, h)
 	for _, cl := range clients {
 		cl.close()

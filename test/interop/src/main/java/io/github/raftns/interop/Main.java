@@ -116,6 +116,9 @@ public final class Main {
         if (s.wants("addrsvc")) {
             step(c, "addrsvc", () -> AddressServiceScenario.run(c));
         }
+        if (s.wants("zones")) {
+            step(c, "zones", () -> ZonesScenario.run(c));
+        }
         if (s.wants("clustertest")) {
             step(c, "clustertest", () -> ClusterTestScenario.run(c));
         }

@@ -31,6 +31,8 @@ final class RaftNameServers implements NameServers {
         Proc proc;
         /** added is set for a member added to the running cluster rather than one of the initial --peers. */
         boolean added;
+        /** own are flags of this member alone, given after the cluster's. */
+        List<String> own = List.of();
 
         Node(String id, int port, int clusterPort, int httpPort, Path dir) {
             this.id = id;
@@ -125,6 +127,7 @@ final class RaftNameServers implements NameServers {
             "--data-dir", n.dir.resolve("data").toString()));
         cmd.addAll(formation);
         cmd.addAll(extraArgs);
+        cmd.addAll(n.own);
         cmd.addAll(settings.raftnsExtraArgs);
         n.proc = procs.start("raftns-" + n.id, n.dir, cmd, env);
     }
@@ -134,8 +137,14 @@ final class RaftNameServers implements NameServers {
      * one of members() from now on. Adding it is the caller's (raftnsctl peers add).
      */
     Node launchJoiner(String id, Ports ports) throws IOException {
+        return launchJoiner(id, ports, List.of());
+    }
+
+    /** launchJoiner starts one more member, as above, with flags of its own after the cluster's. */
+    Node launchJoiner(String id, Ports ports, List<String> own) throws IOException {
         Node n = new Node(id, ports.one(), ports.one(), ports.one(), settings.work.resolve("raftns-" + id));
         n.added = true;
+        n.own = List.copyOf(own);
         nodes.add(n);
         launch(n);
         return n;
@@ -143,7 +152,12 @@ final class RaftNameServers implements NameServers {
 
     /** addressService returns what n's address service answers (GET /rocketmq/nsaddr): "CODE BODY". */
     String addressService(Node n) throws IOException, InterruptedException {
-        HttpResponse<String> resp = get(n, "/rocketmq/nsaddr");
+        return addressService(n, "nsaddr");
+    }
+
+    /** addressService returns what n's address service answers for subgroup: "CODE BODY". */
+    String addressService(Node n, String subgroup) throws IOException, InterruptedException {
+        HttpResponse<String> resp = get(n, "/rocketmq/" + subgroup);
         return resp.statusCode() + " " + resp.body();
     }
 
@@ -186,6 +200,15 @@ final class RaftNameServers implements NameServers {
             throw new IOException("/v1/status of " + n.id + " answered " + resp.statusCode());
         }
         return JSON.parseObject(resp.body());
+    }
+
+    /** peers returns the parsed /v1/peers of a member: every member with its suffrage and zone. */
+    com.alibaba.fastjson.JSONArray peers(Node n) throws IOException, InterruptedException {
+        HttpResponse<String> resp = get(n, "/v1/peers");
+        if (resp.statusCode() != 200) {
+            throw new IOException("/v1/peers of " + n.id + " answered " + resp.statusCode());
+        }
+        return JSON.parseArray(resp.body());
     }
 
     @Override
