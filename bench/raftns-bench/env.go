@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -74,34 +73,15 @@ func (e *env) startMembers(ctx context.Context, n int) error {
 		}
 	}
 	e.logf("started %d member(s) from %s in %s", n, e.opts.Raftns, e.workDir)
+	// A new cluster's leader writes its first entries (run-time settings,
+	// storage identities) after it is ready; a scenario that counts log
+	// entries must not count them.
 	for _, m := range e.members {
-		if err := m.WaitReady(ctx, readyTimeout); err != nil {
+		if err := m.WaitSettled(ctx, readyTimeout); err != nil {
 			return err
 		}
 	}
-	return e.waitSettingsHeld(ctx)
-}
-
-// waitSettingsHeld waits until every member serves the cluster's run-time
-// settings: a new cluster's leader writes them as its first entries after
-// it is ready, and a scenario that counts log entries must not count
-// them. Members of a release without cluster-wide settings report none,
-// and are not waited for.
-func (e *env) waitSettingsHeld(ctx context.Context) error {
-	return launch.Poll(ctx, readyTimeout, 20*time.Millisecond, "the cluster's run-time settings", func() (bool, error) {
-		for _, m := range e.members {
-			st, err := m.Status(ctx)
-			if err != nil {
-				return false, nil
-			}
-			for _, set := range st.Settings {
-				if set.Kind == adminapi.SettingClusterWide && !set.FromCluster {
-					return false, nil
-				}
-			}
-		}
-		return true, nil
-	})
+	return nil
 }
 
 func (e *env) makeWorkDir() error {

@@ -42,7 +42,8 @@ func TestMain(m *testing.M) {
 }
 
 // startMember starts one raftns member for a test on OS-chosen ports and
-// waits until /readyz answers; it is killed when the test ends.
+// waits until it is ready and its cluster settled (launch.Member.Settled);
+// it is killed when the test ends.
 func startMember(t *testing.T, extra ...string) *member {
 	t.Helper()
 	dir := t.TempDir()
@@ -63,7 +64,7 @@ func startMember(t *testing.T, extra ...string) *member {
 			t.Logf("member log:\n%s", log)
 		}
 	})
-	if err := m.WaitReady(context.Background(), 30*time.Second); err != nil {
+	if err := m.WaitSettled(context.Background(), 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	return m

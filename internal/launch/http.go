@@ -78,3 +78,52 @@ func (m *Member) WaitReady(ctx context.Context, timeout time.Duration) error {
 		return m.Ready(ctx), nil
 	})
 }
+
+// Settled reports whether the member's cluster has finished the writes a
+// new cluster's leader makes after it is ready: the member serves the
+// cluster's run-time settings, and the cluster recorded the member's
+// storage identity. A build without either reports neither, and counts as
+// settled. A scenario that counts log entries waits for this first.
+func (m *Member) Settled(ctx context.Context) (bool, error) {
+	st, err := m.Status(ctx)
+	if err != nil {
+		return false, nil
+	}
+	for _, set := range st.Settings {
+		if set.Kind == adminapi.SettingClusterWide && !set.FromCluster {
+			return false, nil
+		}
+	}
+	if st.StorageID == "" {
+		return true, nil
+	}
+	resp, err := m.Get(ctx, "/v1/peers")
+	if err != nil {
+		return false, nil
+	}
+	defer resp.Body.Close()
+	var peers []adminapi.PeerStatus
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&peers) != nil {
+		return false, nil
+	}
+	for _, p := range peers {
+		if p.ID == st.ID {
+			return p.RecordedStorageID == st.StorageID, nil
+		}
+	}
+	return false, nil
+}
+
+// WaitSettled waits until the member is ready and Settled, the process
+// exits (ErrExited), ctx ends or timeout passes (ErrTimeout).
+func (m *Member) WaitSettled(ctx context.Context, timeout time.Duration) error {
+	if err := m.WaitReady(ctx, timeout); err != nil {
+		return err
+	}
+	return Poll(ctx, timeout, readyPoll, "member "+m.name()+" settled", func() (bool, error) {
+		if m.Exited() {
+			return false, fmt.Errorf("%w before it settled: member %s%s", ErrExited, m.name(), m.logHint())
+		}
+		return m.Settled(ctx)
+	})
+}
