@@ -14,7 +14,7 @@ import (
 	"github.com/raftns/raftns/internal/poll"
 )
 
-// Admission of a member on new storage (docs/operations.md, "When a member
+// Admission of a member on new storage (docs/operators/operations.md, "When a member
 // loses its disk"). Raft assumes a voter never forgets what it stored and
 // whom it voted for; a member whose disk was lost, replaced or wiped has
 // forgotten both. Were it to vote at once it could elect a member that

@@ -63,7 +63,7 @@ type Config struct {
 	// cluster at once, without asking the peers whether they hold one:
 	// for starting again from nothing after every member lost its data.
 	// Without it such a member forms a cluster only when every peer
-	// answers that it holds none (docs/operations.md, "When a member
+	// answers that it holds none (docs/operators/operations.md, "When a member
 	// loses its disk").
 	NewCluster bool
 	// InitialClusterVersion is the cluster version a cluster this member

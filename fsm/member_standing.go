@@ -3,7 +3,7 @@ package fsm
 import "errors"
 
 // MemberStanding is what the cluster knows of a member beyond its
-// addresses (docs/operations.md, "When a member loses its disk"): the
+// addresses (docs/operators/operations.md, "When a member loses its disk"): the
 // identity of the storage it was admitted with, and whether an operator
 // keeps it a non-voter.
 type MemberStanding struct {

@@ -11,7 +11,7 @@ import (
 )
 
 // Process is one child process: a raftns member (Member) or any other
-// program a test or the load generator runs, such as `raftns serve-raw`.
+// program a test or the load generator runs, such as `raftns-bench serve-raw`.
 // Its output goes to Output when set, else to the end of LogFile when set,
 // else to a fresh buffer per start that Log returns. Set the exported
 // fields before Launch and leave them alone while the process runs. The

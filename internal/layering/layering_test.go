@@ -18,7 +18,7 @@ const module = "github.com/raftns/raftns"
 
 // layers ranks every package of the module, by the longest matching path
 // prefix: a package may import only packages of a higher rank (further
-// down the list). docs/architecture.md draws the same table; a new package
+// down the list). docs/contributors/architecture.md draws the same table; a new package
 // whose path matches no row fails the test until it is given a place.
 var layers = []struct {
 	prefix string
@@ -116,7 +116,7 @@ func TestImportsPointDown(t *testing.T) {
 		from, _ := rel(p.ImportPath)
 		rf := rank(from)
 		if rf < 0 {
-			t.Errorf("%s is in no layer: give it a row in layers and in docs/architecture.md", from)
+			t.Errorf("%s is in no layer: give it a row in layers and in docs/contributors/architecture.md", from)
 			continue
 		}
 		for _, imp := range slices.Concat(p.Imports, p.TestImports, p.XTestImports) {

@@ -3,7 +3,7 @@ package production
 import "github.com/prometheus/client_golang/prometheus"
 
 // Metrics are the cluster-test lookups' Prometheus metrics
-// (docs/operations.md).
+// (docs/operators/operations.md).
 type Metrics struct {
 	lookups   *prometheus.CounterVec
 	cacheHits prometheus.Counter
