@@ -78,7 +78,7 @@ func (s *state) appendAudit(rec AuditRecord, st *AuditStamp) AuditRecord {
 	cls := classOf(&rec)
 	s.audit.classes[cls] = append(s.audit.classes[cls], rec)
 	s.audit.kinds[kindSlot(rec.Kind)]++
-	classed := feature.NewGate(s.clusterVersion).Allows(feature.AuditClasses)
+	classed := !s.clusterVersion().Less(feature.AuditClasses.Since)
 	for c := range s.audit.classes {
 		recs := s.audit.classes[c]
 		keep := 0

@@ -43,18 +43,24 @@ func (m *Member) send(ctx context.Context, c *http.Client, method, path string) 
 // Status reads GET /v1/status.
 func (m *Member) Status(ctx context.Context) (adminapi.Status, error) {
 	var st adminapi.Status
-	resp, err := m.Get(ctx, "/v1/status")
+	return st, m.getJSON(ctx, "/v1/status", &st)
+}
+
+// getJSON decodes the answer of GET path into v; any answer but 200 is an
+// error.
+func (m *Member) getJSON(ctx context.Context, path string, v any) error {
+	resp, err := m.Get(ctx, path)
 	if err != nil {
-		return st, err
+		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return st, fmt.Errorf("member %s: /v1/status answered %s", m.name(), resp.Status)
+		return fmt.Errorf("member %s: %s answered %s", m.name(), path, resp.Status)
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
-		return st, fmt.Errorf("member %s: decode /v1/status: %w", m.name(), err)
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		return fmt.Errorf("member %s: decode %s: %w", m.name(), path, err)
 	}
-	return st, nil
+	return nil
 }
 
 // Ready asks GET /readyz once; it answers 200 exactly while the member
@@ -97,13 +103,8 @@ func (m *Member) Settled(ctx context.Context) (bool, error) {
 	if st.StorageID == "" {
 		return true, nil
 	}
-	resp, err := m.Get(ctx, "/v1/peers")
-	if err != nil {
-		return false, nil
-	}
-	defer resp.Body.Close()
 	var peers []adminapi.PeerStatus
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&peers) != nil {
+	if m.getJSON(ctx, "/v1/peers", &peers) != nil {
 		return false, nil
 	}
 	for _, p := range peers {
