@@ -120,9 +120,12 @@ func (h *Hub) run() {
 
 // fanOut records c and hands it to every watcher it matches.
 func (h *Hub) fanOut(c Change) {
-	lost := h.overflow.Swap(false)
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	// Read under the lock so that whoever holds it sees the flag as
+	// Publish left it; a drop after c counts as before it, which only
+	// tells watchers a little early.
+	lost := h.overflow.Swap(false)
 	if lost {
 		// Changes were dropped before c: nothing before it can be
 		// answered from history.
