@@ -15,12 +15,14 @@ var errNotAdmitted = errors.New("this member started on new storage and has not 
 // pre-vote request with a refusal, refuses a leader's request to campaign
 // at once (TimeoutNow), and fails its own vote requests, so the member
 // neither helps elect a leader nor becomes one. It does this below Raft,
-// which would otherwise grant its vote from an empty configuration.
+// which would otherwise grant its vote from an empty configuration. It
+// also puts a commit index ahead of the entries it came with (commitFirst).
 type voteGuard struct {
 	raft.Transport
-	allow func() bool
-	out   chan raft.RPC
-	stop  <-chan struct{}
+	commits commitFirst
+	allow   func() bool
+	out     chan raft.RPC
+	stop    <-chan struct{}
 }
 
 // guardVotes wraps t; the returned transport offers pre-votes when t does.
@@ -44,6 +46,13 @@ func (g *voteGuard) run() {
 		case rpc := <-in:
 			if g.refused(rpc) {
 				continue
+			}
+			if pre, ok := g.commits.before(rpc); ok {
+				select {
+				case g.out <- pre:
+				case <-g.stop:
+					return
+				}
 			}
 			select {
 			case g.out <- rpc:
