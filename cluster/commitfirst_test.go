@@ -93,7 +93,7 @@ func (f *countingFSM) last() uint64 {
 }
 
 func (f *countingFSM) Snapshot() (raft.FSMSnapshot, error) { return nil, io.EOF }
-func (f *countingFSM) Restore(io.ReadCloser) error       { return io.EOF }
+func (f *countingFSM) Restore(io.ReadCloser) error         { return io.EOF }
 
 // A follower under the guard applies the entries a request says are
 // committed while the entries that request brings are still being stored.
