@@ -100,29 +100,3 @@ func TestCatchUp_FailsWhenTheMemberStaysBehind(t *testing.T) {
 		t.Fatalf("catching up with an index far ahead: %v, want ErrNotVisibleYet", err)
 	}
 }
-
-// Writes through a follower do not wait for Raft's commit timeout, after
-// which an idle leader would tell the followers the commit index: the
-// leader's commit notice tells them at once.
-func TestCommitNotice_FollowerWritesDoNotWaitForTheCommitTimeout(t *testing.T) {
-	tc := newTestCluster(t, 3, func(c *Config) {
-		rc := *c.RaftConfig
-		rc.CommitTimeout = 3 * time.Second
-		c.RaftConfig = &rc
-	})
-	tc.waitLeaderReady()
-	f := tc.followers()[0]
-	start := time.Now()
-	const writes = 10
-	for i := range writes {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_, err := f.node.Apply(ctx, fsm.PutKVType, putKV(fmt.Sprint(i), "v"))
-		cancel()
-		if err != nil {
-			t.Fatalf("write %d through %s: %v", i, f.id, err)
-		}
-	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Fatalf("%d writes through a follower took %v: they waited for the commit timeout", writes, took)
-	}
-}
