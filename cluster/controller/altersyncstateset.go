@@ -12,8 +12,10 @@ type AlterSyncStateSet = fsm.AlterSyncStateSet
 
 // AlterSyncStateSet decides CONTROLLER_ALTER_SYNC_STATE_SET.
 func (c *Controller) AlterSyncStateSet(ctx context.Context, req AlterSyncStateSet) (fsm.ReplicaGroup, error) {
-	return c.calls.alter(ctx, req)
+	return alterSyncStateSetCall.call(ctx, c, req)
 }
+
+var alterSyncStateSetCall = onLeader("AlterSyncStateSet", (*Controller).alterSyncStateSet)
 
 func (c *Controller) alterSyncStateSet(ctx context.Context, req AlterSyncStateSet) (fsm.ReplicaGroup, error) {
 	if g, found := c.fsm.ReplicaGroup(req.BrokerName); found {

@@ -12,9 +12,11 @@ type ApplyBrokerID = fsm.ApplyBrokerID
 
 // ApplyBrokerID decides CONTROLLER_APPLY_BROKER_ID.
 func (c *Controller) ApplyBrokerID(ctx context.Context, req ApplyBrokerID) error {
-	_, err := c.calls.applyID(ctx, req)
+	_, err := applyBrokerIDCall.call(ctx, c, req)
 	return err
 }
+
+var applyBrokerIDCall = onLeader("ApplyBrokerID", (*Controller).applyBrokerID)
 
 func (c *Controller) applyBrokerID(ctx context.Context, req ApplyBrokerID) (struct{}, error) {
 	_, err := c.propose(ctx, fsm.ApplyBrokerIDType, &req)

@@ -18,9 +18,11 @@ type CleanBrokerData struct {
 
 // CleanBrokerData decides CLEAN_BROKER_DATA.
 func (c *Controller) CleanBrokerData(ctx context.Context, req CleanBrokerData) error {
-	_, err := c.calls.clean(ctx, req)
+	_, err := cleanBrokerDataCall.call(ctx, c, req)
 	return err
 }
+
+var cleanBrokerDataCall = onLeader("CleanBrokerData", (*Controller).cleanBrokerData)
 
 func (c *Controller) cleanBrokerData(ctx context.Context, req CleanBrokerData) (struct{}, error) {
 	name := req.BrokerName

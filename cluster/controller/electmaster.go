@@ -26,8 +26,10 @@ type Elected struct {
 
 // ElectMaster decides CONTROLLER_ELECT_MASTER.
 func (c *Controller) ElectMaster(ctx context.Context, req ElectRequest) (Elected, error) {
-	return c.calls.elect(ctx, req)
+	return electMasterCall.call(ctx, c, req)
 }
+
+var electMasterCall = onLeader("ElectMaster", (*Controller).electMaster)
 
 func (c *Controller) electMaster(ctx context.Context, req ElectRequest) (Elected, error) {
 	outcome, g, err := c.elect(ctx, req)

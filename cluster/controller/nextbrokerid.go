@@ -15,8 +15,10 @@ type NextBrokerID struct {
 
 // NextBrokerID decides CONTROLLER_GET_NEXT_BROKER_ID.
 func (c *Controller) NextBrokerID(ctx context.Context, req NextBrokerID) (int64, error) {
-	return c.calls.nextID(ctx, req)
+	return nextBrokerIDCall.call(ctx, c, req)
 }
+
+var nextBrokerIDCall = onLeader("NextBrokerID", (*Controller).nextBrokerID)
 
 func (c *Controller) nextBrokerID(_ context.Context, req NextBrokerID) (int64, error) {
 	if g, found := c.fsm.ReplicaGroup(req.BrokerName); found {

@@ -25,8 +25,10 @@ type Registered struct {
 
 // RegisterBroker decides CONTROLLER_REGISTER_BROKER.
 func (c *Controller) RegisterBroker(ctx context.Context, req RegisterBroker) (Registered, error) {
-	return c.calls.register(ctx, req)
+	return registerBrokerCall.call(ctx, c, req)
 }
+
+var registerBrokerCall = onLeader("RegisterBroker", (*Controller).registerBroker)
 
 func (c *Controller) registerBroker(ctx context.Context, req RegisterBroker) (Registered, error) {
 	g, found := c.fsm.ReplicaGroup(req.BrokerName)

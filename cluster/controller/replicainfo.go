@@ -11,8 +11,10 @@ type GetReplicaInfo struct{ BrokerName string }
 
 // ReplicaInfo answers CONTROLLER_GET_REPLICA_INFO.
 func (c *Controller) ReplicaInfo(ctx context.Context, req GetReplicaInfo) (fsm.ReplicaGroup, error) {
-	return c.calls.info(ctx, req)
+	return replicaInfoCall.call(ctx, c, req)
 }
+
+var replicaInfoCall = onLeader("GetReplicaInfo", (*Controller).replicaInfo)
 
 func (c *Controller) replicaInfo(_ context.Context, req GetReplicaInfo) (fsm.ReplicaGroup, error) {
 	g, found := c.fsm.ReplicaGroup(req.BrokerName)

@@ -19,8 +19,10 @@ type GroupState struct {
 
 // SyncStateData answers CONTROLLER_GET_SYNC_STATE_DATA.
 func (c *Controller) SyncStateData(ctx context.Context, req GetSyncStateData) ([]GroupState, error) {
-	return c.calls.syncState(ctx, req)
+	return syncStateDataCall.call(ctx, c, req)
 }
+
+var syncStateDataCall = onLeader("GetSyncStateData", (*Controller).syncStateData)
 
 func (c *Controller) syncStateData(_ context.Context, req GetSyncStateData) ([]GroupState, error) {
 	var out []GroupState
