@@ -4,10 +4,17 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/cluster/controller"
+	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
+func init() {
+	serveController(remoting.ControllerAlterSyncStateSet, acl.Write, (*controllerPort).alterSyncStateSet)
+}
+
+// alterSyncStateSet is CONTROLLER_ALTER_SYNC_STATE_SET from the group's
+// master.
 func (c *controllerPort) alterSyncStateSet(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	name := f.required("brokerName")

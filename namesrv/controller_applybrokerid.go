@@ -5,9 +5,16 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/cluster/controller"
+	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
+func init() {
+	serveController(remoting.ControllerApplyBrokerID, acl.Write, (*controllerPort).applyBrokerID)
+}
+
+// applyBrokerID is CONTROLLER_APPLY_BROKER_ID: the broker claims an id; the
+// leader commits it.
 func (c *controllerPort) applyBrokerID(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	clusterName, name := f.required("clusterName"), f.required("brokerName")

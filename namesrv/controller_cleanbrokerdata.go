@@ -7,9 +7,16 @@ import (
 
 	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
+func init() {
+	serveController(remoting.CleanBrokerData, acl.AdminWrite, (*controllerPort).cleanBrokerData)
+}
+
+// cleanBrokerData is CLEAN_BROKER_DATA: forget brokers of a group, or the
+// whole group.
 func (c *controllerPort) cleanBrokerData(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	clusterName, name := f.str("clusterName"), f.required("brokerName")

@@ -7,10 +7,12 @@ import (
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
-// The handlers of the controller requests the leader decides: each decodes
-// the header and body into a typed request, has the controller decide it
-// on the leader, and encodes the answer as the reference controller does.
-// A refusal comes back as an *fsm.Refused error (errors.go).
+// Each controller request the leader decides has a file of its own,
+// controller_<request>.go, holding its handler and the serveController
+// line that gives it its row. The handler decodes the header and body into
+// a typed request, has the controller decide it on the leader, and encodes
+// the answer as the reference controller does. A refusal comes back as an
+// *fsm.Refused error (errors.go). What the handlers share is here.
 
 // answer returns a SUCCESS answer with ext and b.
 func answer(req *remoting.Command, ext map[string]string, b []byte) *remoting.Command {

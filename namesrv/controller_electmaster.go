@@ -5,10 +5,17 @@ import (
 
 	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
+func init() {
+	serveController(remoting.ControllerElectMaster, acl.Write, (*controllerPort).electMaster)
+}
+
+// electMaster is CONTROLLER_ELECT_MASTER: an election in the group, or
+// CONTROLLER_MASTER_STILL_EXIST when the master stays.
 func (c *controllerPort) electMaster(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	f.str("clusterName")

@@ -5,9 +5,16 @@ import (
 	"strconv"
 
 	"github.com/raftns/raftns/cluster/controller"
+	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
+func init() {
+	serveController(remoting.ControllerGetNextBrokerID, acl.Read, (*controllerPort).nextBrokerID)
+}
+
+// nextBrokerID is CONTROLLER_GET_NEXT_BROKER_ID: the id the next broker of a
+// group should claim.
 func (c *controllerPort) nextBrokerID(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	clusterName, name := f.required("clusterName"), f.required("brokerName")

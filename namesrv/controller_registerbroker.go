@@ -4,10 +4,18 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/cluster/controller"
+	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
+func init() {
+	serveController(remoting.ControllerRegisterBroker, acl.Write, (*controllerPort).registerBroker)
+}
+
+// registerBroker is CONTROLLER_REGISTER_BROKER: a broker with an id
+// registers its address; the answer names the master only while the leader
+// counts it alive.
 func (c *controllerPort) registerBroker(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	clusterName, name := f.required("clusterName"), f.required("brokerName")

@@ -4,10 +4,17 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/cluster/controller"
+	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
+func init() {
+	serveController(remoting.ControllerGetReplicaInfo, acl.Read, (*controllerPort).replicaInfo)
+}
+
+// replicaInfo is CONTROLLER_GET_REPLICA_INFO: the group's master and
+// SyncStateSet.
 func (c *controllerPort) replicaInfo(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	name := f.required("brokerName")

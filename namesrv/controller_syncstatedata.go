@@ -5,10 +5,17 @@ import (
 	"slices"
 
 	"github.com/raftns/raftns/cluster/controller"
+	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
+func init() {
+	serveController(remoting.ControllerGetSyncStateData, acl.Read, (*controllerPort).syncStateData)
+}
+
+// syncStateData is CONTROLLER_GET_SYNC_STATE_DATA: the replicas of the named
+// groups, alive or not, in or out of sync.
 func (c *controllerPort) syncStateData(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	var names []string
 	if len(req.Body) > 0 {
