@@ -5,18 +5,19 @@ import (
 	"testing"
 )
 
-// Every request kind keeps the name of its leader call: a member asks the
-// leader, which may run another release, for a call by its name.
+// Every released request kind keeps the name of its leader call: a member
+// asks the leader, which may run another release, for a call by its name.
 func TestRequests_KeepTheirLeaderCallNames(t *testing.T) {
-	want := []string{"AlterSyncStateSet", "ApplyBrokerID", "CleanBrokerData", "ElectMaster",
+	released := []string{"AlterSyncStateSet", "ApplyBrokerID", "CleanBrokerData", "ElectMaster",
 		"GetReplicaInfo", "GetSyncStateData", "NextBrokerID", "RegisterBroker"}
-	var got []string
+	var names []string
 	for _, d := range declared {
-		got = append(got, d.name)
+		names = append(names, d.name)
 	}
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
-		t.Fatalf("declared %v, want %v", got, want)
+	for _, name := range released {
+		if !slices.Contains(names, name) {
+			t.Errorf("no request kind is declared as %q (declared %v)", name, names)
+		}
 	}
 }
 
