@@ -69,25 +69,49 @@ func (c *controllerPort) applySettings() {
 	})
 }
 
+// controllerRow is a controller request code's row in the request table:
+// its access class and its handler, a method of the controllerPort.
+// Controller requests are served in any state (anyTime).
+type controllerRow struct {
+	code   int32
+	access acl.Class
+	fn     portHandler
+}
+
+// portHandler is a controller request's handler, a method expression of
+// the controllerPort: (*controllerPort).foo.
+type portHandler func(*controllerPort, context.Context, *remoting.Conn, *remoting.Command) (*remoting.Command, error)
+
+// controllerRows are the controller's request codes, each declared by
+// serveController in the file of its handler. They are filled while the
+// package initialises and read only afterwards.
+var controllerRows []controllerRow
+
+// serveController declares a controller request code: served with access
+// by fn while the controller is on.
+func serveController(code int32, access acl.Class, fn portHandler) {
+	controllerRows = append(controllerRows, controllerRow{code, access, fn})
+}
+
+func init() {
+	serveController(remoting.ControllerGetMetadataInfo, acl.Read, (*controllerPort).getMetadata)
+	serveController(remoting.UpdateControllerConfig, acl.AdminWrite, (*controllerPort).updateConfig)
+	serveController(remoting.GetControllerConfig, acl.Read, (*controllerPort).getConfig)
+}
+
 // handlers are the controller's rows in the request table; none when the
 // controller is off.
 func (c *controllerPort) handlers() []codeRow {
 	if c == nil {
 		return nil
 	}
-	return []codeRow{
-		{remoting.ControllerGetMetadataInfo, acl.Read, anyTime, c.getMetadata},
-		{remoting.UpdateControllerConfig, acl.AdminWrite, anyTime, c.updateConfig},
-		{remoting.GetControllerConfig, acl.Read, anyTime, c.getConfig},
-		{remoting.ControllerAlterSyncStateSet, acl.Write, anyTime, c.alterSyncStateSet},
-		{remoting.ControllerElectMaster, acl.Write, anyTime, c.electMaster},
-		{remoting.ControllerRegisterBroker, acl.Write, anyTime, c.registerBroker},
-		{remoting.ControllerGetReplicaInfo, acl.Read, anyTime, c.replicaInfo},
-		{remoting.ControllerGetSyncStateData, acl.Read, anyTime, c.syncStateData},
-		{remoting.CleanBrokerData, acl.AdminWrite, anyTime, c.cleanBrokerData},
-		{remoting.ControllerGetNextBrokerID, acl.Read, anyTime, c.nextBrokerID},
-		{remoting.ControllerApplyBrokerID, acl.Write, anyTime, c.applyBrokerID},
+	rows := make([]codeRow, 0, len(controllerRows))
+	for _, r := range controllerRows {
+		rows = append(rows, codeRow{r.code, r.access, anyTime, func(ctx context.Context, conn *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+			return r.fn(c, ctx, conn, req)
+		}})
 	}
+	return rows
 }
 
 // getMetadata is CONTROLLER_GET_METADATA_INFO: the RaftNS leader is the

@@ -1,76 +1,24 @@
 package namesrv
 
 import (
-	"context"
-	"slices"
 	"strconv"
-	"strings"
 
-	"github.com/raftns/raftns/cluster/controller"
 	"github.com/raftns/raftns/fsm"
-	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
-// The handlers of the controller requests the leader decides: each decodes
-// the header and body into a typed request, has the controller decide it
-// on the leader, and encodes the answer as the reference controller does.
-// A refusal comes back as an *fsm.Refused error (errors.go).
+// Each controller request the leader decides has a file of its own,
+// controller_<request>.go, holding its handler and the serveController
+// line that gives it its row. The handler decodes the header and body into
+// a typed request, has the controller decide it on the leader, and encodes
+// the answer as the reference controller does. A refusal comes back as an
+// *fsm.Refused error (errors.go). What the handlers share is here.
 
 // answer returns a SUCCESS answer with ext and b.
 func answer(req *remoting.Command, ext map[string]string, b []byte) *remoting.Command {
 	resp := success(req)
 	resp.ExtFields, resp.Body = ext, b
 	return resp
-}
-
-func (c *controllerPort) applyBrokerID(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	f := headerFields(req)
-	clusterName, name := f.required("clusterName"), f.required("brokerName")
-	id := f.int64("appliedBrokerId")
-	code := f.required("registerCheckCode")
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	addr, _, _ := strings.Cut(code, ";")
-	if err := c.ctrl.ApplyBrokerID(ctx, controller.ApplyBrokerID{ClusterName: clusterName, BrokerName: name, BrokerID: id, Addr: addr, CheckCode: code}); err != nil {
-		return nil, err
-	}
-	return answer(req, map[string]string{"clusterName": clusterName, "brokerName": name}, nil), nil
-}
-
-func (c *controllerPort) nextBrokerID(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	f := headerFields(req)
-	clusterName, name := f.required("clusterName"), f.required("brokerName")
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	next, err := c.ctrl.NextBrokerID(ctx, controller.NextBrokerID{ClusterName: clusterName, BrokerName: name})
-	if err != nil {
-		return nil, err
-	}
-	return answer(req, map[string]string{"clusterName": clusterName, "brokerName": name, "nextBrokerId": strconv.FormatInt(next, 10)}, nil), nil
-}
-
-func (c *controllerPort) registerBroker(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	f := headerFields(req)
-	clusterName, name := f.required("clusterName"), f.required("brokerName")
-	id := f.int64("brokerId")
-	addr := f.required("brokerAddress")
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	reg, err := c.ctrl.RegisterBroker(ctx, controller.RegisterBroker{ClusterName: clusterName, BrokerName: name, BrokerID: id, Addr: addr})
-	if err != nil {
-		return nil, err
-	}
-	g := &reg.Group
-	ext := map[string]string{"clusterName": clusterName, "brokerName": name}
-	if reg.MasterAlive {
-		masterFields(ext, g)
-		ext["syncStateSetEpoch"] = itoa32(g.SyncStateSetEpoch)
-	}
-	return answer(req, ext, body.EncodeSyncStateSet(g.SyncStateSet, g.SyncStateSetEpoch)), nil
 }
 
 // masterFields adds a group's master and master epoch to ext.
@@ -83,129 +31,3 @@ func masterFields(ext map[string]string, g *fsm.ReplicaGroup) {
 }
 
 func itoa32(v int32) string { return strconv.FormatInt(int64(v), 10) }
-
-func (c *controllerPort) electMaster(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	f := headerFields(req)
-	f.str("clusterName")
-	name := f.required("brokerName")
-	id, hasID := f.optInt64("brokerId")
-	designate := f.boolean("designateElect")
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	e, err := c.ctrl.ElectMaster(ctx, controller.ElectRequest{BrokerName: name, HasBrokerID: hasID && id >= 0, BrokerID: id, Designate: designate})
-	if err != nil {
-		return nil, err
-	}
-	g := &e.Group
-	ext := map[string]string{}
-	masterFields(ext, g)
-	ext["syncStateSetEpoch"] = itoa32(g.SyncStateSetEpoch)
-	if e.MasterStillAlive {
-		resp := remoting.NewResponse(req, remoting.ControllerMasterStillExist, fsm.MasterStillAliveRemark(g))
-		resp.ExtFields, resp.Body = ext, body.EncodeElectMasterResponseBody(nil, g.SyncStateSet)
-		return resp, nil
-	}
-	group := &fsm.BrokerMemberGroup{Cluster: g.ClusterName, BrokerName: g.BrokerName, BrokerAddrs: map[int64]string{}}
-	for _, b := range g.Brokers {
-		group.BrokerAddrs[b.ID] = b.Addr
-	}
-	return answer(req, ext, body.EncodeElectMasterResponseBody(group, g.SyncStateSet)), nil
-}
-
-func (c *controllerPort) alterSyncStateSet(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	f := headerFields(req)
-	name := f.required("brokerName")
-	master := f.int64("masterBrokerId")
-	masterEpoch := f.int64("masterEpoch")
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	set, err := body.DecodeSyncStateSet(req.Body)
-	if err != nil {
-		return nil, badRequest(err.Error())
-	}
-	g, err := c.ctrl.AlterSyncStateSet(ctx, controller.AlterSyncStateSet{BrokerName: name, MasterID: master, MasterEpoch: int32(masterEpoch),
-		SyncStateSetEpoch: set.Epoch, NewSyncStateSet: set.IDs})
-	if err != nil {
-		return nil, err
-	}
-	return answer(req, map[string]string{"newSyncStateSetEpoch": itoa32(g.SyncStateSetEpoch)},
-		body.EncodeSyncStateSet(g.SyncStateSet, g.SyncStateSetEpoch)), nil
-}
-
-func (c *controllerPort) replicaInfo(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	f := headerFields(req)
-	name := f.required("brokerName")
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	g, err := c.ctrl.ReplicaInfo(ctx, controller.GetReplicaInfo{BrokerName: name})
-	if err != nil {
-		return nil, err
-	}
-	ext := map[string]string{}
-	masterFields(ext, &g)
-	return answer(req, ext, body.EncodeSyncStateSet(g.SyncStateSet, g.SyncStateSetEpoch)), nil
-}
-
-func (c *controllerPort) syncStateData(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	var names []string
-	if len(req.Body) > 0 {
-		var err error
-		if names, err = body.DecodeStringList(req.Body); err != nil {
-			return nil, badRequest(err.Error())
-		}
-	}
-	states, err := c.ctrl.SyncStateData(ctx, controller.GetSyncStateData{BrokerNames: names})
-	if err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		return success(req), nil
-	}
-	infos := map[string]body.ReplicasInfo{}
-	var listed []string
-	for _, st := range states {
-		g := &st.Group
-		info := body.ReplicasInfo{HasMaster: g.HasMaster, MasterBrokerID: g.MasterID, MasterAddr: g.MasterAddr(),
-			MasterEpoch: g.MasterEpoch, SyncStateSetEpoch: g.SyncStateSetEpoch,
-			InSync: []body.ReplicaIdentity{}, NotInSync: []body.ReplicaIdentity{}}
-		for _, rb := range g.Brokers {
-			r := body.ReplicaIdentity{BrokerName: g.BrokerName, BrokerID: rb.ID, Addr: rb.Addr, Alive: slices.Contains(st.Alive, rb.ID)}
-			if g.InSyncStateSet(rb.ID) {
-				info.InSync = append(info.InSync, r)
-			} else {
-				info.NotInSync = append(info.NotInSync, r)
-			}
-		}
-		infos[g.BrokerName] = info
-		listed = append(listed, g.BrokerName)
-	}
-	return answer(req, nil, body.EncodeBrokerReplicasInfo(listed, infos)), nil
-}
-
-func (c *controllerPort) cleanBrokerData(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	f := headerFields(req)
-	clusterName, name := f.str("clusterName"), f.required("brokerName")
-	idsText := strings.TrimSpace(f.str("brokerControllerIdsToClean"))
-	cleanLiving := f.boolean("isCleanLivingBroker")
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	var ids []int64
-	if idsText != "" {
-		for _, part := range strings.Split(idsText, ";") {
-			id, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
-			if err != nil {
-				return nil, fsm.RefuseCleanIDs(err)
-			}
-			ids = append(ids, id)
-		}
-	}
-	err := c.ctrl.CleanBrokerData(ctx, controller.CleanBrokerData{ClusterName: clusterName, BrokerName: name, BrokerIDs: ids, CleanLiving: cleanLiving})
-	if err != nil {
-		return nil, err
-	}
-	return success(req), nil
-}

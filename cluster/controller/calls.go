@@ -3,38 +3,62 @@ package controller
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
 )
 
-// controllerCalls are the controller's calls on the leader, one per
-// request kind.
-type controllerCalls struct {
-	applyID   leaderCall[ApplyBrokerID, struct{}]
-	nextID    leaderCall[NextBrokerID, int64]
-	register  leaderCall[RegisterBroker, Registered]
-	elect     leaderCall[ElectRequest, Elected]
-	alter     leaderCall[AlterSyncStateSet, fsm.ReplicaGroup]
-	info      leaderCall[GetReplicaInfo, fsm.ReplicaGroup]
-	syncState leaderCall[GetSyncStateData, []GroupState]
-	clean     leaderCall[CleanBrokerData, struct{}]
+// A request kind decided on the leader is declared once, in its own file,
+// next to its decision:
+//
+//	var fooCall = onLeader("Foo", (*Controller).foo)
+//
+// New registers every declared kind on its node as the cluster.LeaderCall
+// "controller.Foo", under the same name on every member, and the kind's
+// exported method runs it with fooCall.call(ctx, c, req).
+
+// request is a controller request kind decided on the leader: its name
+// among the leader calls, its decision, and its slot in a Controller's
+// calls.
+type request[Req, A any] struct {
+	name   string
+	decide func(*Controller, context.Context, Req) (A, error)
+	slot   int
 }
 
-type leaderCall[Req, A any] func(context.Context, Req) (A, error)
+// declaration is a declared request kind as New registers it.
+type declaration struct {
+	name     string
+	register func(*Controller) any
+}
 
-// registerCalls registers the controller's calls on the leader.
-func (c *Controller) registerCalls() controllerCalls {
-	return controllerCalls{
-		applyID:   onLeader(c, "ApplyBrokerID", c.applyBrokerID),
-		nextID:    onLeader(c, "NextBrokerID", c.nextBrokerID),
-		register:  onLeader(c, "RegisterBroker", c.registerBroker),
-		elect:     onLeader(c, "ElectMaster", c.electMaster),
-		alter:     onLeader(c, "AlterSyncStateSet", c.alterSyncStateSet),
-		info:      onLeader(c, "GetReplicaInfo", c.replicaInfo),
-		syncState: onLeader(c, "GetSyncStateData", c.syncStateData),
-		clean:     onLeader(c, "CleanBrokerData", c.cleanBrokerData),
+// declared are the request kinds, by slot. onLeader fills it while the
+// package initialises; it is read only afterwards.
+var declared []declaration
+
+// onLeader declares the request kind name, decided on the leader by
+// decide. A name declared twice panics when the package loads: the second
+// would replace the first on the leader.
+func onLeader[Req, A any](name string, decide func(*Controller, context.Context, Req) (A, error)) *request[Req, A] {
+	for _, d := range declared {
+		if d.name == name {
+			panic(fmt.Sprintf("controller: request %q declared twice", name))
+		}
 	}
+	r := &request[Req, A]{name: name, decide: decide, slot: len(declared)}
+	declared = append(declared, declaration{name: name, register: func(c *Controller) any { return r.register(c) }})
+	return r
+}
+
+// registerCalls registers every declared request kind on c's node and
+// returns the calls by slot.
+func (c *Controller) registerCalls() []any {
+	calls := make([]any, len(declared))
+	for i, d := range declared {
+		calls[i] = d.register(c)
+	}
+	return calls
 }
 
 // errNotServing: the leader has the controller switched off.
@@ -48,66 +72,27 @@ type outcome[A any] struct {
 	Refused *fsm.Refused
 }
 
-// onLeader registers decide as the call name on the leader.
-func onLeader[Req, A any](c *Controller, name string, decide func(context.Context, Req) (A, error)) leaderCall[Req, A] {
-	call := cluster.NewLeaderCall(c.node, "controller."+name, func(ctx context.Context, req Req) (outcome[A], error) {
+// register registers the request kind on c's node.
+func (r *request[Req, A]) register(c *Controller) *cluster.LeaderCall[Req, outcome[A]] {
+	return cluster.NewLeaderCall(c.node, "controller."+r.name, func(ctx context.Context, req Req) (outcome[A], error) {
 		if !c.serving {
 			return outcome[A]{}, errNotServing
 		}
-		a, err := decide(ctx, req)
+		a, err := r.decide(c, ctx, req)
 		var refused *fsm.Refused
 		if errors.As(err, &refused) {
 			return outcome[A]{Refused: refused}, nil
 		}
 		return outcome[A]{Answer: a}, err
 	})
-	return func(ctx context.Context, req Req) (A, error) {
-		out, err := call.Call(ctx, req)
-		if err == nil && out.Refused != nil {
-			err = out.Refused
-		}
-		return out.Answer, err
+}
+
+// call has the leader decide req and returns its answer; a refusal is an
+// *fsm.Refused error.
+func (r *request[Req, A]) call(ctx context.Context, c *Controller, req Req) (A, error) {
+	out, err := c.calls[r.slot].(*cluster.LeaderCall[Req, outcome[A]]).Call(ctx, req)
+	if err == nil && out.Refused != nil {
+		err = out.Refused
 	}
-}
-
-// ApplyBrokerID decides CONTROLLER_APPLY_BROKER_ID.
-func (c *Controller) ApplyBrokerID(ctx context.Context, req ApplyBrokerID) error {
-	_, err := c.calls.applyID(ctx, req)
-	return err
-}
-
-// NextBrokerID decides CONTROLLER_GET_NEXT_BROKER_ID.
-func (c *Controller) NextBrokerID(ctx context.Context, req NextBrokerID) (int64, error) {
-	return c.calls.nextID(ctx, req)
-}
-
-// RegisterBroker decides CONTROLLER_REGISTER_BROKER.
-func (c *Controller) RegisterBroker(ctx context.Context, req RegisterBroker) (Registered, error) {
-	return c.calls.register(ctx, req)
-}
-
-// ElectMaster decides CONTROLLER_ELECT_MASTER.
-func (c *Controller) ElectMaster(ctx context.Context, req ElectRequest) (Elected, error) {
-	return c.calls.elect(ctx, req)
-}
-
-// AlterSyncStateSet decides CONTROLLER_ALTER_SYNC_STATE_SET.
-func (c *Controller) AlterSyncStateSet(ctx context.Context, req AlterSyncStateSet) (fsm.ReplicaGroup, error) {
-	return c.calls.alter(ctx, req)
-}
-
-// ReplicaInfo answers CONTROLLER_GET_REPLICA_INFO.
-func (c *Controller) ReplicaInfo(ctx context.Context, req GetReplicaInfo) (fsm.ReplicaGroup, error) {
-	return c.calls.info(ctx, req)
-}
-
-// SyncStateData answers CONTROLLER_GET_SYNC_STATE_DATA.
-func (c *Controller) SyncStateData(ctx context.Context, req GetSyncStateData) ([]GroupState, error) {
-	return c.calls.syncState(ctx, req)
-}
-
-// CleanBrokerData decides CLEAN_BROKER_DATA.
-func (c *Controller) CleanBrokerData(ctx context.Context, req CleanBrokerData) error {
-	_, err := c.calls.clean(ctx, req)
-	return err
+	return out.Answer, err
 }

@@ -20,7 +20,7 @@ type Controller struct {
 	live    Liveness
 	logger  hclog.Logger
 	serving bool
-	calls   controllerCalls
+	calls   []any // the declared request kinds' leader calls, by slot
 
 	options atomic.Pointer[Options]
 	notify  atomic.Pointer[func(RoleChange)]

@@ -1,0 +1,25 @@
+package controller
+
+import (
+	"context"
+
+	"github.com/raftns/raftns/fsm"
+)
+
+// GetReplicaInfo is CONTROLLER_GET_REPLICA_INFO. Its answer is the group.
+type GetReplicaInfo struct{ BrokerName string }
+
+// ReplicaInfo answers CONTROLLER_GET_REPLICA_INFO.
+func (c *Controller) ReplicaInfo(ctx context.Context, req GetReplicaInfo) (fsm.ReplicaGroup, error) {
+	return replicaInfoCall.call(ctx, c, req)
+}
+
+var replicaInfoCall = onLeader("GetReplicaInfo", (*Controller).replicaInfo)
+
+func (c *Controller) replicaInfo(_ context.Context, req GetReplicaInfo) (fsm.ReplicaGroup, error) {
+	g, found := c.fsm.ReplicaGroup(req.BrokerName)
+	if !found {
+		return fsm.ReplicaGroup{}, fsm.RefuseNoMetadata()
+	}
+	return g, nil
+}
