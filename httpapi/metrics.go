@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"github.com/raftns/raftns/internal/adminapi"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/namesrv"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -199,20 +199,16 @@ func (c *nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descLastContact, contact)
 	gauge(descBrokers, float64(st.Brokers))
 	gauge(descTopics, float64(st.Topics))
-	counter(descExpirations, stats.Expirations.Load())
-	counter(descRegWritten, stats.RegistersWritten.Load())
-	counter(descRegDeduped, stats.RegistersDeduped.Load())
+	sendCounters(ch, map[*prometheus.Desc]uint64{descExpirations: stats.Expirations.Load(),
+		descRegWritten: stats.RegistersWritten.Load(), descRegDeduped: stats.RegistersDeduped.Load(),
+		descForwardFails: stats.ForwardFailures.Load(), descLeaderChanges: stats.LeaderChanges.Load(),
+		descLeaderLost: stats.LeaderLossDetected.Load(), descClusterReject: stats.ClusterConnsRejected.Load(),
+		descLinearReads: stats.LinearizableReads.Load(), descRaftAppends: stats.RaftAppendsSent.Load(),
+		descCommitNotices: stats.CommitNotices.Load()})
 	counter(descForwarded, stats.ForwardedOut.Load(), "out")
 	counter(descForwarded, stats.ForwardedIn.Load(), "in")
-	counter(descForwardFails, stats.ForwardFailures.Load())
-	counter(descLeaderChanges, stats.LeaderChanges.Load())
-	counter(descLeaderLost, stats.LeaderLossDetected.Load())
-	counter(descClusterReject, stats.ClusterConnsRejected.Load())
 	counter(descWritesFailed, stats.WritesNotApplied.Load(), "not_applied")
 	counter(descWritesFailed, stats.WritesOutcomeUnknown.Load(), "unknown")
-	counter(descLinearReads, stats.LinearizableReads.Load())
-	counter(descRaftAppends, stats.RaftAppendsSent.Load())
-	counter(descCommitNotices, stats.CommitNotices.Load())
 	for _, stage := range []string{adminapi.AdmissionDeciding, adminapi.AdmissionAwaiting} {
 		gauge(descAdmission, b2f(st.Admission == stage), stage)
 	}
@@ -256,9 +252,14 @@ func (c *connCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *connCollector) Collect(ch chan<- prometheus.Metric) {
 	st := c.src.Stats()
 	ch <- prometheus.MustNewConstMetric(descConnsOpen, prometheus.GaugeValue, float64(st.OpenConns))
-	for d, v := range map[*prometheus.Desc]uint64{descConnsAccepted: st.Accepted, descConnsRejected: st.RejectedByLimit,
+	sendCounters(ch, map[*prometheus.Desc]uint64{descConnsAccepted: st.Accepted, descConnsRejected: st.RejectedByLimit,
 		descBadFrames: st.BadFrames, descIdleClosed: st.IdleClosed, descPanics: st.HandlerPanics,
-		descSlowFrames: st.SlowFrames, descBusy: st.Busy, descInline: st.Inline} {
+		descSlowFrames: st.SlowFrames, descBusy: st.Busy, descInline: st.Inline})
+}
+
+// sendCounters sends each descriptor's counter, without labels.
+func sendCounters(ch chan<- prometheus.Metric, counters map[*prometheus.Desc]uint64) {
+	for d, v := range counters {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v))
 	}
 }

@@ -101,15 +101,9 @@ func LoadTLS(certFile, keyFile string) (*tls.Config, *x509.CertPool, error) {
 
 // Configure sets the admin port's defences; call before Serve.
 func (s *Server) Configure(o Options) {
-	if o.MaxConns <= 0 {
-		o.MaxConns = defaultMaxConns
-	}
-	if o.MaxRestoreSize <= 0 {
-		o.MaxRestoreSize = DefaultMaxRestoreSize
-	}
-	if o.HeaderTimeout <= 0 {
-		o.HeaderTimeout = headerTimeout
-	}
+	o.MaxConns = cmp.Or(max(o.MaxConns, 0), defaultMaxConns)
+	o.MaxRestoreSize = cmp.Or(max(o.MaxRestoreSize, 0), DefaultMaxRestoreSize)
+	o.HeaderTimeout = cmp.Or(max(o.HeaderTimeout, 0), headerTimeout)
 	o.WatchAnonymous = cmp.Or(max(o.WatchAnonymous, 0), DefaultWatchAnonymous)
 	o.WatchAnonymousPerAddr = cmp.Or(max(o.WatchAnonymousPerAddr, 0), DefaultWatchAnonymousPerAddr)
 	o.StreamWriteTimeout = cmp.Or(max(o.StreamWriteTimeout, 0), DefaultStreamWriteTimeout)

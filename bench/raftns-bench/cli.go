@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/raftns/raftns/bench/rawserve"
 	"io"
 	"maps"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/raftns/raftns/bench/rawserve"
 )
 
 // commonOptions are the flags every scenario takes: which members to load

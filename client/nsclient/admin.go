@@ -12,11 +12,7 @@ import (
 // and values; a namespace the name server does not have is a
 // *ResponseError with code QueryNotFound.
 func (c *Client) GetKVList(ctx context.Context, addr, namespace string) (map[string]string, error) {
-	resp, err := c.Invoke(ctx, addr, c.request(remoting.GetKVListByNamespace, map[string]string{"namespace": namespace}, nil))
-	if err != nil {
-		return nil, err
-	}
-	return body.DecodeKVTable(resp.Body)
+	return invokeDecode(ctx, c, addr, c.request(remoting.GetKVListByNamespace, map[string]string{"namespace": namespace}, nil), body.DecodeKVTable)
 }
 
 // GetNamesrvConfig sends GET_NAMESRV_CONFIG and returns the answer's body:

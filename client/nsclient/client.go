@@ -79,6 +79,16 @@ func (c *Client) Invoke(ctx context.Context, addr string, req *remoting.Command)
 	return resp, nil
 }
 
+// invokeDecode sends a request and decodes the body of its SUCCESS answer.
+func invokeDecode[T any](ctx context.Context, c *Client, addr string, req *remoting.Command, decode func([]byte) (T, error)) (T, error) {
+	resp, err := c.Invoke(ctx, addr, req)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return decode(resp.Body)
+}
+
 // Registration is what a broker sends in REGISTER_BROKER.
 type Registration struct {
 	ClusterName, BrokerName, BrokerAddr, HaServerAddr string
@@ -174,29 +184,17 @@ func (c *Client) QueryDataVersion(ctx context.Context, addr, cluster, name, brok
 // GetRoute sends GET_ROUTEINFO_BY_TOPIC; a missing route is a
 // *ResponseError with code TopicNotExist.
 func (c *Client) GetRoute(ctx context.Context, addr, topic string) (*fsm.TopicRouteData, error) {
-	resp, err := c.Invoke(ctx, addr, c.request(remoting.GetRouteInfoByTopic, map[string]string{"topic": topic}, nil))
-	if err != nil {
-		return nil, err
-	}
-	return body.DecodeTopicRouteData(resp.Body)
+	return invokeDecode(ctx, c, addr, c.request(remoting.GetRouteInfoByTopic, map[string]string{"topic": topic}, nil), body.DecodeTopicRouteData)
 }
 
 // GetClusterInfo sends GET_BROKER_CLUSTER_INFO.
 func (c *Client) GetClusterInfo(ctx context.Context, addr string) (*fsm.ClusterInfo, error) {
-	resp, err := c.Invoke(ctx, addr, c.request(remoting.GetBrokerClusterInfo, nil, nil))
-	if err != nil {
-		return nil, err
-	}
-	return body.DecodeClusterInfo(resp.Body)
+	return invokeDecode(ctx, c, addr, c.request(remoting.GetBrokerClusterInfo, nil, nil), body.DecodeClusterInfo)
 }
 
 // GetAllTopics sends GET_ALL_TOPIC_LIST_FROM_NAMESERVER.
 func (c *Client) GetAllTopics(ctx context.Context, addr string) ([]string, error) {
-	resp, err := c.Invoke(ctx, addr, c.request(remoting.GetAllTopicListFromNameSrv, nil, nil))
-	if err != nil {
-		return nil, err
-	}
-	tl, err := body.DecodeTopicList(resp.Body)
+	tl, err := invokeDecode(ctx, c, addr, c.request(remoting.GetAllTopicListFromNameSrv, nil, nil), body.DecodeTopicList)
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,9 @@ type KVChange struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// writes reports whether Apply puts the key: it is to be set or updated.
+func (ch KVChange) writes() bool { return ch.Action == ActionSet || ch.Action == ActionUpdate }
+
 // PermChange is one broker group that the references have wiped.
 type PermChange struct {
 	Broker string `json:"broker"`
@@ -71,7 +74,7 @@ type Plan struct {
 func (p *Plan) Writes() int {
 	n := 0
 	for _, ch := range p.KV {
-		if ch.Action == ActionSet || ch.Action == ActionUpdate {
+		if ch.writes() {
 			n++
 		}
 	}
@@ -143,7 +146,7 @@ func (p *Plan) planKV(refs []*serverState, target *serverState, namespaces []str
 func (p *Plan) markUnstorable(c *nsclient.Client) {
 	for i := range p.KV {
 		ch := &p.KV[i]
-		if ch.Action != ActionSet && ch.Action != ActionUpdate {
+		if !ch.writes() {
 			continue
 		}
 		if err := c.CheckPutKV(ch.Namespace, ch.Key, ch.Value); err != nil {
@@ -214,7 +217,7 @@ func Apply(ctx context.Context, c *nsclient.Client, p *Plan, opts Options) (done
 	}
 	r := reader{c: c, timeout: opts.withDefaults().RequestTimeout}
 	for _, ch := range p.KV {
-		if ch.Action != ActionSet && ch.Action != ActionUpdate {
+		if !ch.writes() {
 			continue
 		}
 		err := r.call(ctx, p.Target, "put KV "+kvSubject(ch.Namespace, ch.Key), func(ctx context.Context) error {

@@ -305,28 +305,13 @@ func (c *config) validate() error {
 	if _, err := c.clientPort(); err != nil {
 		return err
 	}
-	if err := c.validateLimits(); err != nil {
-		return err
+	for _, check := range []func() error{c.validateLimits, c.validateSnapshots, c.validateAuditWatch, c.validateClusterTLS,
+		c.validateClusterExposure, c.validateHTTPSecurity, c.validateAddressService, c.validateACL} {
+		if err := check(); err != nil {
+			return err
+		}
 	}
-	if err := c.validateSnapshots(); err != nil {
-		return err
-	}
-	if err := c.validateAuditWatch(); err != nil {
-		return err
-	}
-	if err := c.validateClusterTLS(); err != nil {
-		return err
-	}
-	if err := c.validateClusterExposure(); err != nil {
-		return err
-	}
-	if err := c.validateHTTPSecurity(); err != nil {
-		return err
-	}
-	if err := c.validateAddressService(); err != nil {
-		return err
-	}
-	return c.validateACL()
+	return nil
 }
 
 // properties returns the effective configuration as properties, for -p and

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/raftns/raftns/internal/poll"
 	"io"
 	"net"
 	"net/http"
@@ -22,6 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/raftns/raftns/internal/launch"
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // podAddrs are the loopback addresses standing in for one pod's ports.

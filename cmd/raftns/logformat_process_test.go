@@ -2,10 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/raftns/raftns/internal/poll"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/raftns/raftns/internal/poll"
 )
 
 // TestProcessJSONLogsHaveStableFields runs a member with --log-format json

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/raftns/raftns/internal/poll"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/raftns/raftns/internal/poll"
 	"sigs.k8s.io/yaml"
 )
 

@@ -1,6 +1,7 @@
 package production
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,18 +64,11 @@ type Lookup struct {
 
 // New returns a Lookup; Close releases its connections.
 func New(cfg Config) *Lookup {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.MaxConcurrent <= 0 {
-		cfg.MaxConcurrent = DefaultMaxConcurrent
-	}
-	if cfg.CacheTTL <= 0 {
-		cfg.CacheTTL = DefaultCacheTTL
-	}
-	if cfg.MaxCached <= 0 {
-		cfg.MaxCached = DefaultMaxCached
-	}
+	// A value that is not positive takes the default.
+	cfg.Timeout = cmp.Or(max(cfg.Timeout, 0), DefaultTimeout)
+	cfg.MaxConcurrent = cmp.Or(max(cfg.MaxConcurrent, 0), DefaultMaxConcurrent)
+	cfg.CacheTTL = cmp.Or(max(cfg.CacheTTL, 0), DefaultCacheTTL)
+	cfg.MaxCached = cmp.Or(max(cfg.MaxCached, 0), DefaultMaxCached)
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
 	}

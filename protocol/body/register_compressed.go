@@ -247,31 +247,45 @@ func (r *chunkReader) chunk(what string) ([]byte, error) {
 	return c, nil
 }
 
-func (r *chunkReader) topicConfigs() ([]fsm.TopicConfig, error) {
-	n, err := r.count("topic config")
+// keyedChunks reads a count, then that many chunks, each read by parse into
+// a value and the key Java's map keeps it under: a value whose key came
+// before replaces that one in its place. what names the chunks in errors.
+func keyedChunks[T any](r *chunkReader, what string, parse func(i int, c []byte) (v T, key string, err error)) ([]T, error) {
+	n, err := r.count(what)
 	if err != nil {
 		return nil, err
 	}
-	var out []fsm.TopicConfig
+	var out []T
 	index := map[string]int{}
 	for i := range n {
-		c, err := r.chunk("topic config")
+		c, err := r.chunk(what)
 		if err != nil {
 			return nil, err
 		}
+		v, key, err := parse(i, c)
+		if err != nil {
+			return nil, err
+		}
+		out = putAt(out, index, key, v)
+	}
+	return out, nil
+}
+
+// topicConfigs reads the topic configs: a count, then TopicConfig string
+// chunks, each stored under its topicName.
+func (r *chunkReader) topicConfigs() ([]fsm.TopicConfig, error) {
+	return keyedChunks(r, "topic config", func(i int, c []byte) (fsm.TopicConfig, string, error) {
 		// What the parsed config holds besides the chunk: its name, its
 		// slot in the table and the index.
 		if r.charge != nil && !r.charge(len(c)+topicConfigOverhead) {
-			return nil, fmt.Errorf("%w: topic config %d", ErrNoMemory, i)
+			return fsm.TopicConfig{}, "", fmt.Errorf("%w: topic config %d", ErrNoMemory, i)
 		}
 		tc, err := parseTopicConfigString(fastjson.ValidString(c))
 		if err != nil {
-			return nil, atPath("topicConfig["+strconv.Itoa(i)+"]", err)
+			return fsm.TopicConfig{}, "", atPath("topicConfig["+strconv.Itoa(i)+"]", err)
 		}
-		// Java puts each config in a map keyed by its topicName.
-		out = putAt(out, index, tc.TopicName, tc)
-	}
-	return out, nil
+		return tc, tc.TopicName, nil
+	})
 }
 
 // parseTopicConfigString reads Java TopicConfig.decode (R5): String.split on
@@ -306,19 +320,9 @@ func parseTopicConfigString(s string) (fsm.TopicConfig, error) {
 // mappingInfos reads part 5: a count, then TopicQueueMappingInfo JSON
 // chunks, each stored under its topic property.
 func (r *chunkReader) mappingInfos() ([]fsm.TopicQueueMappingInfo, error) {
-	n, err := r.count("mapping info")
-	if err != nil {
-		return nil, err
-	}
-	var out []fsm.TopicQueueMappingInfo
-	index := map[string]int{}
-	for i := range n {
-		c, err := r.chunk("mapping info")
-		if err != nil {
-			return nil, err
-		}
+	return keyedChunks(r, "mapping info", func(i int, c []byte) (fsm.TopicQueueMappingInfo, string, error) {
 		var info fsm.TopicQueueMappingInfo
-		err = decodeTop(c, func(l *lexer) (err error) {
+		err := decodeTop(c, func(l *lexer) (err error) {
 			info, err = readMappingInfo(l)
 			return err
 		})
@@ -326,9 +330,8 @@ func (r *chunkReader) mappingInfos() ([]fsm.TopicQueueMappingInfo, error) {
 			err = fmt.Errorf("%w: mapping info without topic", ErrInvalid)
 		}
 		if err != nil {
-			return nil, atPath("mappingInfo["+strconv.Itoa(i)+"]", err)
+			return info, "", atPath("mappingInfo["+strconv.Itoa(i)+"]", err)
 		}
-		out = putAt(out, index, info.Topic, info)
-	}
-	return out, nil
+		return info, info.Topic, nil
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,22 +34,16 @@ const (
 	TLSEnforcing
 )
 
-// ParseTLSMode reads "disabled", "permissive" or "enforcing" (any case).
+// tlsModeNames are the modes' names, by mode.
+var tlsModeNames = []string{"disabled", "permissive", "enforcing"}
+
+// ParseTLSMode reads "disabled", "permissive" or "enforcing" (any case); an
+// empty value is disabled.
 func ParseTLSMode(s string) (TLSMode, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "disabled", "":
-		return TLSDisabled, nil
-	case "permissive":
-		return TLSPermissive, nil
-	case "enforcing":
-		return TLSEnforcing, nil
-	}
-	return TLSDisabled, fmt.Errorf("tls.server.mode %q is not disabled, permissive or enforcing", s)
+	return parseName[TLSMode]("tls.server.mode", s, tlsModeNames)
 }
 
-func (m TLSMode) String() string {
-	return [...]string{"disabled", "permissive", "enforcing"}[m]
-}
+func (m TLSMode) String() string { return tlsModeNames[m] }
 
 // ClientAuth is the reference's tls.server.need.client.auth.
 type ClientAuth int
@@ -63,15 +58,22 @@ const (
 // ParseClientAuth reads "none", "optional" or "require" (any case); like the
 // reference, an empty value is none.
 func ParseClientAuth(s string) (ClientAuth, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "none", "":
-		return ClientAuthNone, nil
-	case "optional":
-		return ClientAuthOptional, nil
-	case "require":
-		return ClientAuthRequire, nil
+	return parseName[ClientAuth]("tls.server.need.client.auth", s, []string{"none", "optional", "require"})
+}
+
+// parseName returns the value whose name, in names (indexed by value), is s
+// in any case and without surrounding space; an empty s is the first value.
+// what names the setting in the error.
+func parseName[T ~int](what, s string, names []string) (T, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	if name == "" {
+		return 0, nil
 	}
-	return ClientAuthNone, fmt.Errorf("tls.server.need.client.auth %q is not none, optional or require", s)
+	if i := slices.Index(names, name); i >= 0 {
+		return T(i), nil
+	}
+	last := len(names) - 1
+	return 0, fmt.Errorf("%s %q is not %s or %s", what, s, strings.Join(names[:last], ", "), names[last])
 }
 
 // TLSFiles names the server's PEM files.
