@@ -82,23 +82,6 @@ type controllerRow struct {
 // the controllerPort: (*controllerPort).foo.
 type portHandler func(*controllerPort, context.Context, *remoting.Conn, *remoting.Command) (*remoting.Command, error)
 
-// controllerRows are the controller's request codes, each declared by
-// serveController in the file of its handler. They are filled while the
-// package initialises and read only afterwards.
-var controllerRows []controllerRow
-
-// serveController declares a controller request code: served with access
-// by fn while the controller is on.
-func serveController(code int32, access acl.Class, fn portHandler) {
-	controllerRows = append(controllerRows, controllerRow{code, access, fn})
-}
-
-func init() {
-	serveController(remoting.ControllerGetMetadataInfo, acl.Read, (*controllerPort).getMetadata)
-	serveController(remoting.UpdateControllerConfig, acl.AdminWrite, (*controllerPort).updateConfig)
-	serveController(remoting.GetControllerConfig, acl.Read, (*controllerPort).getConfig)
-}
-
 // handlers are the controller's rows in the request table; none when the
 // controller is off.
 func (c *controllerPort) handlers() []codeRow {

@@ -7,12 +7,7 @@ import (
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
-// Each controller request the leader decides has a file of its own,
-// controller_<request>.go, holding its handler and the serveController
-// line that gives it its row. The handler decodes the header and body into
-// a typed request, has the controller decide it on the leader, and encodes
-// the answer as the reference controller does. A refusal comes back as an
-// *fsm.Refused error (errors.go). What the handlers share is here.
+// What the controller's request handlers (controller_requests.go) share.
 
 // answer returns a SUCCESS answer with ext and b.
 func answer(req *remoting.Command, ext map[string]string, b []byte) *remoting.Command {
