@@ -132,9 +132,27 @@ func (a *admission) awaitReason(r *raft.Raft, f *fsm.FSM) string {
 	case !f.Gate().Allows(feature.StorageIdentity):
 		return fmt.Sprintf("the cluster version %s to reach %s (raftnsctl upgrade finalize) before leader %s can re-admit it",
 			f.ClusterVersion(), feature.StorageIdentity.Since, leader)
-	default:
-		return fmt.Sprintf("leader %s to re-admit it by recording its storage identity, and this member to apply that", leader)
 	}
+	if !a.returning(r, f) {
+		return fmt.Sprintf("leader %s to record the storage identity of this new member, and this member to apply that", leader)
+	}
+	return fmt.Sprintf("leader %s to re-admit it by recording its storage identity, and this member to apply that", leader)
+}
+
+// returning reports whether this member, not voting yet, returns to a
+// place it held in the configuration (peers.go, returning).
+func (a *admission) returning(r *raft.Raft, f *fsm.FSM) bool {
+	conf, err := currentConfiguration(r)
+	if err != nil {
+		return true
+	}
+	standing, _ := f.MemberStanding(a.self)
+	for _, s := range conf.Servers {
+		if string(s.ID) == a.self {
+			return returning(s.Suffrage, standing, a.id.ID)
+		}
+	}
+	return true
 }
 
 // loadAdmission reads the storage identity of a member on disk storage;

@@ -78,10 +78,16 @@ func peerStatus(s raft.Server, st adminapi.Status, reachable, leader bool, leade
 	return p
 }
 
-// stageOf says where a member stands on its way to a vote.
+// stageOf says where a member stands on its way to a vote. A member on
+// new storage that does not vote yet awaits re-admission when it returns
+// to a place it held (returning). A new member shows the stage of its
+// suffrage meanwhile: it never had a vote, and the leader records its
+// first storage identity within about a second of reaching it
+// (readmission.go). Either way it does not vote until it has applied that
+// record (admission.go).
 func stageOf(s raft.Server, st adminapi.Status, reachable bool, standing fsm.MemberStanding) string {
 	switch {
-	case reachable && st.Admission != adminapi.AdmissionAdmitted:
+	case reachable && st.Admission != adminapi.AdmissionAdmitted && returning(s.Suffrage, standing, st.StorageID):
 		return adminapi.StageAwaiting
 	case s.Suffrage == raft.Voter:
 		return adminapi.StageVoter
@@ -89,4 +95,11 @@ func stageOf(s raft.Server, st adminapi.Status, reachable bool, standing fsm.Mem
 		return adminapi.StageNonvoter
 	}
 	return adminapi.StageCatchingUp
+}
+
+// returning reports whether a member on storage storageID that does not
+// vote yet returns to a place it held, rather than being new: it is a
+// voter, or the cluster recorded another storage for it.
+func returning(suffrage raft.ServerSuffrage, standing fsm.MemberStanding, storageID string) bool {
+	return suffrage == raft.Voter || standing.StorageID != "" && standing.StorageID != storageID
 }

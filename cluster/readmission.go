@@ -79,8 +79,13 @@ func (m *membership) readmitOne(s raft.Server, st adminapi.Status, standing fsm.
 	if !m.recordStanding(standing) {
 		return
 	}
-	m.logger.Warn("member returned on new storage: re-admitted; it votes once it has applied this", "id", s.ID,
-		"suffrage", s.Suffrage, "storage_id", st.StorageID, "previous_storage_id", previous)
+	if previous == "" && s.Suffrage != raft.Voter {
+		m.logger.Info("recorded a new member's storage identity; it may vote once it has applied this", "id", s.ID,
+			"suffrage", s.Suffrage, "storage_id", st.StorageID)
+	} else {
+		m.logger.Warn("member returned on new storage: re-admitted; it votes once it has applied this", "id", s.ID,
+			"suffrage", s.Suffrage, "storage_id", st.StorageID, "previous_storage_id", previous)
+	}
 	m.audit(fsm.AuditRecord{Kind: fsm.AuditMemberReadmit,
 		Detail: fmt.Sprintf("id=%s storage=%s previous=%s", s.ID, st.StorageID, previous), Outcome: fsm.OutcomeApplied})
 }

@@ -28,6 +28,8 @@ func TestAddressService_ZoneSubgroupListsThatZoneFirstOnEveryMember(t *testing.T
 		"/rocketmq/nsaddr-b":         "127.0.0.1:10003;127.0.0.1:10001;127.0.0.1:10002",
 		"/rocketmq/nsaddr-B?nofix=1": "127.0.0.1:10003;127.0.0.1:10001;127.0.0.1:10002",
 		"/rocketmq/nsaddr-a":         "127.0.0.1:10001;127.0.0.1:10002;127.0.0.1:10003",
+		// A Java client with unit name b (5.x, with parameters too).
+		"/rocketmq/nsaddr-b?nofix=1&k=v": "127.0.0.1:10003;127.0.0.1:10001;127.0.0.1:10002",
 		// Plain, and a zone no member carries: the answer by member id.
 		"/rocketmq/nsaddr":         "127.0.0.1:10001;127.0.0.1:10002;127.0.0.1:10003",
 		"/rocketmq/nsaddr-c":       "127.0.0.1:10001;127.0.0.1:10002;127.0.0.1:10003",

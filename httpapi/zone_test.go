@@ -3,10 +3,12 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/events"
@@ -63,5 +65,31 @@ func TestZone_NotPublishedBeforeTheClusterVersionAllowsIt(t *testing.T) {
 	}
 	if st := node.Status(); st.Zone != "a" {
 		t.Fatalf("the member's own status shows zone %q", st.Zone)
+	}
+}
+
+func TestStatusPage_MembersTableShowsEachMembersZone(t *testing.T) {
+	zones := map[string]string{"n1": "eu-1a", "n2": "eu-1b", "n3": ""}
+	ms := clustertest.Start(t, 3, func(c *cluster.Config) { c.Zone = zones[c.ID] })
+	leader := ms.Leader()
+	s := New(leader, prometheus.NewRegistry(), nil)
+	s.EnableStatusPage(events.NewRing(1))
+	h := s.Handler()
+	// Each member's row, from its data-member attribute to its zone cell.
+	row := regexp.MustCompile(`(?s)data-member="(n\d)".*?<td class="zone" data-zone="([^"]*)">([^<]*)</td>`)
+	var page string
+	poll.For(t, 15*time.Second, "every member's zone on the leader's page", func() bool {
+		_, page = get(t, h, "/?part=main")
+		shown := map[string]string{}
+		for _, m := range row.FindAllStringSubmatch(page, -1) {
+			if m[2] != zones[m[1]] {
+				return false
+			}
+			shown[m[1]] = m[3]
+		}
+		return len(shown) == 3 && shown["n1"] == "eu-1a" && shown["n2"] == "eu-1b" && shown["n3"] == "—"
+	})
+	if !strings.Contains(page, "<th>Zone</th>") {
+		t.Fatalf("the members table has no zone heading:\n%s", page)
 	}
 }

@@ -50,6 +50,11 @@ func startTwoZones(t *testing.T) (voters, readers []*proc) {
 		poll.For(t, 30*time.Second, id+" listening", func() bool { return strings.Contains(p.Log(), "raftns member started") })
 		ctl("peers", "add", "--non-voter", id, p.ClusterAddr)
 		p.waitReady()
+		// A new member never had a vote: whether or not the leader has
+		// recorded its storage identity yet, it is not awaiting re-admission.
+		if got := peerByID(t, voters[0], id); got.Stage == adminapi.StageAwaiting {
+			t.Fatalf("%s, new and ready, is listed as %+v", id, got)
+		}
 		readers = append(readers, p)
 	}
 	return voters, readers

@@ -31,10 +31,12 @@ one being removed as draining (peers remove).
 
 The stage is voter; catching up (a non-voter the leader promotes once it has
 caught up and stayed so); non-voter (kept so: peers add --non-voter, peers
-demote); or awaiting re-admission (a member that started on a new, empty data
-dir in a cluster that exists: it does not vote until the leader has made it a
-non-voter and recorded its new storage identity). A storage shown as
-"NEW (cluster knows OLD)" is a member on new storage not re-admitted yet.
+demote); or awaiting re-admission (a voter, or a member whose earlier storage
+the cluster recorded, that returned on a new, empty data dir: it does not vote
+until the leader has recorded its new storage identity). A new member shows
+the stage of its suffrage while the leader records its first storage identity,
+about a second after reaching it. A storage shown as "NEW (cluster knows OLD)"
+is a member on new storage not re-admitted yet.
 
 With -o json the member's answer is printed unchanged.`,
 		Example: `  raftnsctl peers list
