@@ -27,12 +27,12 @@ func (s *State) change(g *ReplicaGroup, edit func(g *ReplicaGroup)) (ControllerR
 
 // store replaces the group with g, which is never changed afterwards.
 func (s *State) store(g *ReplicaGroup) (ControllerResult, bool) {
-	s.ctrl[g.BrokerName] = g
+	s.ctrl()[g.BrokerName] = g
 	return ControllerResult{Group: *g.clone()}, true
 }
 
 func (s *State) ApplyApplyBrokerID(c *ApplyBrokerID) (ControllerResult, bool) {
-	g, ok := s.ctrl[c.BrokerName]
+	g, ok := s.ctrl()[c.BrokerName]
 	if !ok {
 		if c.BrokerID != FirstControllerBrokerID {
 			return refuse(RefusalBrokerIDInvalid, "Broker-set: %s hasn't been registered in controller, but broker try to apply brokerId: %d", c.BrokerName, c.BrokerID)
@@ -52,7 +52,7 @@ func (s *State) ApplyApplyBrokerID(c *ApplyBrokerID) (ControllerResult, bool) {
 }
 
 func (s *State) ApplyUpdateBrokerAddress(c *UpdateBrokerAddress) (ControllerResult, bool) {
-	g, ok := s.ctrl[c.BrokerName]
+	g, ok := s.ctrl()[c.BrokerName]
 	if !ok {
 		return deny(RefuseUnknownGroup(c.BrokerName))
 	}
@@ -70,7 +70,7 @@ func (s *State) ApplyUpdateBrokerAddress(c *UpdateBrokerAddress) (ControllerResu
 }
 
 func (s *State) ApplyElectMaster(c *ElectMaster) (ControllerResult, bool) {
-	g, ok := s.ctrl[c.BrokerName]
+	g, ok := s.ctrl()[c.BrokerName]
 	if !ok {
 		return deny(RefuseElectUnknownGroup())
 	}
@@ -94,7 +94,7 @@ func (s *State) ApplyElectMaster(c *ElectMaster) (ControllerResult, bool) {
 }
 
 func (s *State) ApplyAlterSyncStateSet(c *AlterSyncStateSet) (ControllerResult, bool) {
-	g, ok := s.ctrl[c.BrokerName]
+	g, ok := s.ctrl()[c.BrokerName]
 	if !ok {
 		return refuse(RefusalAlterFailed, remarkNoMetadata)
 	}
@@ -131,12 +131,12 @@ func masterText(g *ReplicaGroup) string {
 }
 
 func (s *State) ApplyCleanBrokerData(c *CleanBrokerData) (ControllerResult, bool) {
-	g, ok := s.ctrl[c.BrokerName]
+	g, ok := s.ctrl()[c.BrokerName]
 	if !ok {
 		return refuse(RefusalNotRegistered, remarkCleanUnknownGroup, c.BrokerName)
 	}
 	if len(c.BrokerIDs) == 0 {
-		delete(s.ctrl, c.BrokerName)
+		delete(s.ctrl(), c.BrokerName)
 		return ControllerResult{}, true
 	}
 	g = g.clone()
@@ -146,7 +146,7 @@ func (s *State) ApplyCleanBrokerData(c *CleanBrokerData) (ControllerResult, bool
 	}
 	// The reference drops the group when either table empties.
 	if len(g.Brokers) == 0 || len(g.SyncStateSet) == 0 {
-		delete(s.ctrl, c.BrokerName)
+		delete(s.ctrl(), c.BrokerName)
 		return ControllerResult{}, true
 	}
 	return s.store(g)
@@ -154,7 +154,7 @@ func (s *State) ApplyCleanBrokerData(c *CleanBrokerData) (ControllerResult, bool
 
 // ReplicaGroup returns a copy of the controller's record of a broker group.
 func (s *State) ReplicaGroup(brokerName string) (ReplicaGroup, bool) {
-	g, ok := s.ctrl[brokerName]
+	g, ok := s.ctrl()[brokerName]
 	if !ok {
 		return ReplicaGroup{}, false
 	}
@@ -164,9 +164,9 @@ func (s *State) ReplicaGroup(brokerName string) (ReplicaGroup, bool) {
 // ReplicaGroups returns a copy of every broker group the controller knows,
 // by broker name.
 func (s *State) ReplicaGroups() []ReplicaGroup {
-	out := make([]ReplicaGroup, 0, len(s.ctrl))
-	for _, name := range sortedKeys(s.ctrl) {
-		out = append(out, *s.ctrl[name].clone())
+	out := make([]ReplicaGroup, 0, len(s.ctrl()))
+	for _, name := range sortedKeys(s.ctrl()) {
+		out = append(out, *s.ctrl()[name].clone())
 	}
 	return out
 }

@@ -5,8 +5,8 @@ import "slices"
 // lookupBroker finds the group and id that list key's address among the
 // groups of key's cluster: the first by broker name, then by id.
 func (s *State) lookupBroker(key BrokerKey) (UnregisterBroker, bool) {
-	for _, name := range sortedKeys(s.brokers) {
-		bd := s.brokers[name].data
+	for _, name := range sortedKeys(s.brokers()) {
+		bd := s.brokers()[name].data
 		if bd.Cluster != key.Cluster {
 			continue
 		}
@@ -29,7 +29,7 @@ func (s *State) ApplyExpireBrokers(c *ExpireBrokers, index uint64, seen func(eb 
 	changed := false
 	var reqs []UnregisterBroker
 	for _, eb := range c.Brokers {
-		reg, ok := s.regs[eb.Key]
+		reg, ok := s.regs()[eb.Key]
 		if !ok || reg.RegEpoch != eb.RegEpoch {
 			seen(eb, reg, false)
 			continue

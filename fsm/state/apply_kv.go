@@ -4,7 +4,7 @@ package state
 // namespace is created and the key removed: the reference stores a null,
 // which reads as missing and is dropped when the file is written.
 func (s *State) ApplyPutKV(c *PutKV) bool {
-	_, nsExisted := s.kv[c.Namespace]
+	_, nsExisted := s.kv()[c.Namespace]
 	cur, had := s.namespace(c.Namespace)[c.Key]
 	if c.HasValue && had && cur == c.Value {
 		return false
@@ -12,7 +12,7 @@ func (s *State) ApplyPutKV(c *PutKV) bool {
 	if !c.HasValue && nsExisted && !had {
 		return false
 	}
-	t := writable(s, s.kv, c.Namespace, true)
+	t := writable(s, s.kv(), c.Namespace, true)
 	if c.HasValue {
 		t.m[c.Key] = c.Value
 	} else {
@@ -27,6 +27,6 @@ func (s *State) ApplyDeleteKV(c *DeleteKV) bool {
 	if _, ok := s.namespace(c.Namespace)[c.Key]; !ok {
 		return false
 	}
-	delete(writable(s, s.kv, c.Namespace, false).m, c.Key)
+	delete(writable(s, s.kv(), c.Namespace, false).m, c.Key)
 	return true
 }

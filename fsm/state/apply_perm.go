@@ -15,7 +15,7 @@ func (s *State) ApplyWritePerm(brokerName string, add bool) (WritePermResult, bo
 		}
 		if perm != qd.Perm {
 			qd.Perm = perm
-			writable(s, s.topics, topic, false).m[brokerName] = qd
+			writable(s, s.topics(), topic, false).m[brokerName] = qd
 			changed = true
 		}
 	}

@@ -10,14 +10,14 @@ import (
 func (s *State) executeRegister(p *registerPlan) {
 	c := p.cmd
 	if p.addToCluster {
-		writable(s, s.clusters, c.ClusterName, true).m[c.BrokerName] = struct{}{}
+		writable(s, s.clusters(), c.ClusterName, true).m[c.BrokerName] = struct{}{}
 	}
 	if p.groupChanged {
 		s.putGroup(cloneBrokerData(p.group))
 	}
 	if p.stale {
 		if p.dropLive {
-			delete(s.regs, c.Key())
+			delete(s.regs(), c.Key())
 		}
 		return
 	}
@@ -28,13 +28,13 @@ func (s *State) executeRegister(p *registerPlan) {
 		s.putQueue(tq.topic, tq.qd)
 	}
 	for _, mi := range p.mappings {
-		writable(s, s.mappings, mi.Topic, true).m[mi.Bname] = mi
+		writable(s, s.mappings(), mi.Topic, true).m[mi.Bname] = mi
 	}
 	switch p.filter {
 	case filterRemove:
-		delete(s.filters, c.Key())
+		delete(s.filters(), c.Key())
 	case filterSet:
-		s.filters[c.Key()] = slices.Clone(c.FilterServerList)
+		s.filters()[c.Key()] = slices.Clone(c.FilterServerList)
 	}
 }
 
@@ -56,7 +56,7 @@ func registerResult(s *State, p *registerPlan) RegisterResult {
 	if !ok {
 		return r
 	}
-	if live, ok := s.regs[BrokerKey{Cluster: c.ClusterName, Addr: masterAddr}]; ok {
+	if live, ok := s.regs()[BrokerKey{Cluster: c.ClusterName, Addr: masterAddr}]; ok {
 		r.MasterAddr, r.HaServerAddr = masterAddr, live.HaServerAddr
 	}
 	return r
@@ -89,7 +89,7 @@ func (s *State) ApplyRegisterBroker(c *RegisterBroker, index uint64) RegisterOut
 	}
 	reg := p.reg
 	reg.RegEpoch, reg.RegisteredAtMillis = index, c.StampMillis
-	s.regs[c.Key()] = reg
+	s.regs()[c.Key()] = reg
 	s.noteRegistrationMinID(c, p.hadMembers, p.prevMin, p.group.BrokerAddrs, index)
 	return RegisterOutcome{Result: registerResult(s, p), Changed: true, NewBroker: p.newReg, Dropped: len(p.dropped)}
 }

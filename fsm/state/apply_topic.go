@@ -5,7 +5,7 @@ package state
 // names, and the topic when none remain. An unknown cluster or topic changes
 // nothing. Like the reference, static-topic mappings are left alone.
 func (s *State) ApplyDeleteTopic(c *DeleteTopic) bool {
-	t, ok := s.topics[c.Topic]
+	t, ok := s.topics()[c.Topic]
 	if !ok {
 		return false
 	}
@@ -13,7 +13,7 @@ func (s *State) ApplyDeleteTopic(c *DeleteTopic) bool {
 		s.dropTopic(c.Topic)
 		return true
 	}
-	names, ok := s.clusters[c.ClusterName]
+	names, ok := s.clusters()[c.ClusterName]
 	if !ok {
 		return false
 	}
@@ -36,15 +36,15 @@ func (s *State) ApplyRegisterTopic(c *RegisterTopic) (changed bool, unknown stri
 	if len(c.QueueDatas) == 0 {
 		return false, ""
 	}
-	if _, exists := s.topics[c.Topic]; !exists {
+	if _, exists := s.topics()[c.Topic]; !exists {
 		for _, qd := range c.QueueDatas {
-			if _, ok := s.brokers[qd.BrokerName]; !ok {
+			if _, ok := s.brokers()[qd.BrokerName]; !ok {
 				return false, qd.BrokerName
 			}
 		}
 	}
 	for _, qd := range c.QueueDatas {
-		if _, ok := s.brokers[qd.BrokerName]; !ok {
+		if _, ok := s.brokers()[qd.BrokerName]; !ok {
 			return changed, qd.BrokerName
 		}
 		if cur, ok := s.Queue(c.Topic, qd.BrokerName); ok && cur == qd {

@@ -29,7 +29,7 @@ func (s *State) unregisterBatch(reqs []UnregisterBroker, index uint64) bool {
 			continue
 		}
 		delete(offline, r.BrokerName)
-		delete(s.minIDNotices, r.BrokerName)
+		delete(s.minIDNotices(), r.BrokerName)
 		s.leaveCluster(r.ClusterName, r.BrokerName)
 		removed = append(removed, r.BrokerName)
 	}
@@ -39,23 +39,23 @@ func (s *State) unregisterBatch(reqs []UnregisterBroker, index uint64) bool {
 
 // isMinID reports whether id is the smallest id of group name.
 func (s *State) isMinID(name string, id int64) bool {
-	g, ok := s.brokers[name]
+	g, ok := s.brokers()[name]
 	return ok && len(g.data.BrokerAddrs) > 0 && minID(g.data.BrokerAddrs) == id
 }
 
 // dropLive removes the live and filter-server entries of key.
 func (s *State) dropLive(key BrokerKey) bool {
-	_, hadReg := s.regs[key]
-	_, hadFilter := s.filters[key]
-	delete(s.regs, key)
-	delete(s.filters, key)
+	_, hadReg := s.regs()[key]
+	_, hadFilter := s.filters()[key]
+	delete(s.regs(), key)
+	delete(s.filters(), key)
 	return hadReg || hadFilter
 }
 
 // removeAddr removes every id of group name whose address is addr and the
 // group itself when it is left empty; gone reports the latter.
 func (s *State) removeAddr(name, addr string) (gone, changed bool) {
-	g, ok := s.brokers[name]
+	g, ok := s.brokers()[name]
 	if !ok {
 		return false, false
 	}
@@ -63,8 +63,8 @@ func (s *State) removeAddr(name, addr string) (gone, changed bool) {
 		maps.DeleteFunc(s.group(name).BrokerAddrs, func(_ int64, a string) bool { return a == addr })
 		changed = true
 	}
-	if len(s.brokers[name].data.BrokerAddrs) == 0 {
-		delete(s.brokers, name)
+	if len(s.brokers()[name].data.BrokerAddrs) == 0 {
+		delete(s.brokers(), name)
 		return true, true
 	}
 	return false, changed
@@ -77,10 +77,10 @@ func (s *State) leaveCluster(cluster, name string) {
 	if !s.inCluster(cluster, name) {
 		return
 	}
-	set := writable(s, s.clusters, cluster, false)
+	set := writable(s, s.clusters(), cluster, false)
 	delete(set.m, name)
 	if len(set.m) == 0 {
-		delete(s.clusters, cluster)
+		delete(s.clusters(), cluster)
 	}
 }
 
@@ -90,7 +90,7 @@ func (s *State) leaveCluster(cluster, name string) {
 func (s *State) masterlessActing(reduced []string) map[string]bool {
 	out := map[string]bool{}
 	for _, name := range reduced {
-		g, ok := s.brokers[name]
+		g, ok := s.brokers()[name]
 		if ok && g.data.EnableActingMaster && (len(g.data.BrokerAddrs) == 0 || minID(g.data.BrokerAddrs) > MasterID) {
 			out[name] = true
 		}
@@ -113,7 +113,7 @@ func (s *State) cleanTopics(removed []string, wipe map[string]bool) bool {
 		for _, topic := range s.topicsOf(name) {
 			if qd, _ := s.Queue(topic, name); qd.Perm&PermWrite != 0 {
 				qd.Perm &^= PermWrite
-				writable(s, s.topics, topic, false).m[name] = qd
+				writable(s, s.topics(), topic, false).m[name] = qd
 				changed = true
 			}
 		}

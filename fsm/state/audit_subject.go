@@ -113,7 +113,7 @@ func expirySubject(s *State, c *ExpireBrokers) AuditRecord {
 	var names, addrs []string
 	clusters := map[string]bool{}
 	for _, eb := range c.Brokers {
-		reg, ok := s.regs[eb.Key]
+		reg, ok := s.regs()[eb.Key]
 		if !ok || reg.RegEpoch != eb.RegEpoch {
 			continue
 		}

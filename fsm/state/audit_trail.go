@@ -1,18 +1,11 @@
 package state
 
 import (
-	"errors"
 	"slices"
 	"unicode/utf8"
 
 	"github.com/raftns/raftns/internal/feature"
 )
-
-// recAudit is the snapshot record of one AuditRecord, oldest first. It is
-// written only while the trail holds records, which only entries of
-// feature.AuditTrail add, so the snapshots of a cluster that never turned
-// the trail on are what an older release writes.
-const recAudit uint8 = 16
 
 // Audit record field bounds: a record is at most a few KiB whatever the
 // command carried.
@@ -52,36 +45,24 @@ const (
 	outcomeRefused  = "refused: "
 )
 
-// auditTrail is the trail of one state version: one record list per
-// retention class (audit_class.go), each ordered by index, and how many
-// records of each kind they hold. Records are only appended and dropped
-// from the front, so a record a reader can see is never written again:
-// readers hold an auditView of the lists without the state's lock, and a
-// frozen state's lists are never appended to in place (a successor's
-// first append copies them, slices.Clip; later appends are amortized).
-type auditTrail struct {
-	owner *version
-	AuditView
-}
-
 // appendAudit appends rec, applies the stamp's bounds and returns the
 // record as kept. Each class is bounded on its own: the count bound
 // (classLimit) within the class, the age bound in every class, always
 // keeping the new record.
 func (s *State) appendAudit(rec AuditRecord, st *AuditStamp) AuditRecord {
-	if s.audit.owner != s.version {
-		s.audit.owner = s.version
-		for c := range s.audit.classes {
-			s.audit.classes[c] = slices.Clip(s.audit.classes[c])
+	if s.audit().owner != s.version {
+		s.audit().owner = s.version
+		for c := range s.audit().classes {
+			s.audit().classes[c] = slices.Clip(s.audit().classes[c])
 		}
 	}
 	rec = boundRecord(rec)
 	cls := classOf(&rec)
-	s.audit.classes[cls] = append(s.audit.classes[cls], rec)
-	s.audit.kinds[kindSlot(rec.Kind)]++
+	s.audit().classes[cls] = append(s.audit().classes[cls], rec)
+	s.audit().kinds[kindSlot(rec.Kind)]++
 	classed := !s.ClusterVersion().Less(feature.AuditClasses.Since)
-	for c := range s.audit.classes {
-		recs := s.audit.classes[c]
+	for c := range s.audit().classes {
+		recs := s.audit().classes[c]
 		keep := 0
 		if auditClass(c) == cls {
 			keep = 1
@@ -97,9 +78,9 @@ func (s *State) appendAudit(rec AuditRecord, st *AuditStamp) AuditRecord {
 			}
 		}
 		for i := range drop {
-			s.audit.kinds[kindSlot(recs[i].Kind)]--
+			s.audit().kinds[kindSlot(recs[i].Kind)]--
 		}
-		s.audit.classes[c] = recs[drop:]
+		s.audit().classes[c] = recs[drop:]
 	}
 	if !classed {
 		s.dropOldestAudit(st.MaxRecords)
@@ -111,18 +92,18 @@ func (s *State) appendAudit(rec AuditRecord, st *AuditStamp) AuditRecord {
 // the single bound of a cluster below feature.AuditClasses.
 func (s *State) dropOldestAudit(maxRecords int) {
 	total := 0
-	for _, recs := range s.audit.classes {
+	for _, recs := range s.audit().classes {
 		total += len(recs)
 	}
 	for ; total > max(1, maxRecords); total-- {
 		oldest := -1
-		for c, recs := range s.audit.classes {
-			if len(recs) > 0 && (oldest < 0 || recs[0].Index < s.audit.classes[oldest][0].Index) {
+		for c, recs := range s.audit().classes {
+			if len(recs) > 0 && (oldest < 0 || recs[0].Index < s.audit().classes[oldest][0].Index) {
 				oldest = c
 			}
 		}
-		s.audit.kinds[kindSlot(s.audit.classes[oldest][0].Kind)]--
-		s.audit.classes[oldest] = s.audit.classes[oldest][1:]
+		s.audit().kinds[kindSlot(s.audit().classes[oldest][0].Kind)]--
+		s.audit().classes[oldest] = s.audit().classes[oldest][1:]
 	}
 }
 
@@ -167,33 +148,6 @@ func outcomeOf(res any, changed bool) string {
 		return OutcomeNoChange
 	}
 	return OutcomeApplied
-}
-
-// walkAudit emits the trail, oldest first across every class.
-func (s *State) walkAudit(emit emitFunc) error {
-	var err error
-	s.audit.ascending(0, func(r *AuditRecord) bool {
-		err = emit(recAudit, r)
-		return err == nil
-	})
-	return err
-}
-
-// auditRecord restores one record into its class; records come in index
-// order, as walkAudit writes them.
-func (rs *restorer) auditRecord(r *AuditRecord) error {
-	if last := rs.s.audit.LastIndex(); last != 0 && last >= r.Index {
-		return errors.New("audit records out of order")
-	}
-	if rs.s.audit.Total() >= maxTrailRecords {
-		return errors.New("more audit records than any trail keeps")
-	}
-	rec := boundRecord(*r)
-	cls := classOf(&rec)
-	rs.s.audit.owner = rs.s.version
-	rs.s.audit.classes[cls] = append(rs.s.audit.classes[cls], rec)
-	rs.s.audit.kinds[kindSlot(rec.Kind)]++
-	return nil
 }
 
 // AuditStamp is what the member that takes a change stamps on its entry

@@ -134,10 +134,10 @@ func (v *AuditView) ascending(after uint64, fn func(*AuditRecord) bool) {
 }
 
 // AuditView returns the trail of s as readers see it, to publish.
-func (s *State) AuditView() AuditView { return s.audit.AuditView }
+func (s *State) AuditView() AuditView { return s.audit().AuditView }
 
 // Count is how many records of kind the view holds.
 func (v *AuditView) Count(kind string) int { return v.kinds[kindSlot(kind)] }
 
 // AuditTotal is how many records the trail of s holds.
-func (s *State) AuditTotal() int { return s.audit.Total() }
+func (s *State) AuditTotal() int { return s.audit().Total() }

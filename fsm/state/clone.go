@@ -50,10 +50,13 @@ func sortedKeys[V any](m map[string]V) []string {
 // sortedBrokerKeys returns the keys of m ordered by cluster, then address.
 func sortedBrokerKeys[V any](m map[BrokerKey]V) []BrokerKey {
 	keys := slices.AppendSeq(make([]BrokerKey, 0, len(m)), maps.Keys(m))
-	slices.SortFunc(keys, func(a, b BrokerKey) int {
-		return cmp.Or(cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Addr, b.Addr))
-	})
+	slices.SortFunc(keys, compareBrokerKeys)
 	return keys
+}
+
+// compareBrokerKeys orders broker keys by cluster, then address.
+func compareBrokerKeys(a, b BrokerKey) int {
+	return cmp.Or(cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Addr, b.Addr))
 }
 
 // minID returns the smallest broker id of a non-empty map.

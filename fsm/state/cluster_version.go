@@ -19,13 +19,6 @@ type SetClusterVersion struct {
 // release.
 var errBadClusterVersion = errors.New("cluster version is not a release")
 
-// clusterVersionRecord is the recClusterVersion snapshot record, written
-// only once the cluster version was raised; a release that predates it
-// refuses the snapshot, as it must.
-type clusterVersionRecord struct {
-	Version string
-}
-
 // ApplySetClusterVersion raises the version; an older, equal or
 // malformed one changes nothing.
 func (s *State) ApplySetClusterVersion(c *SetClusterVersion) bool {
@@ -33,33 +26,15 @@ func (s *State) ApplySetClusterVersion(c *SetClusterVersion) bool {
 	if err != nil || c.Version == "" || !s.ClusterVersion().Less(v) {
 		return false
 	}
-	s.clusterVer = v.String()
+	*s.clusterVer() = v.String()
 	return true
 }
 
 // ClusterVersion is the raised version, or the baseline.
 func (s *State) ClusterVersion() buildinfo.Version {
-	v, err := buildinfo.Parse(s.clusterVer)
+	v, err := buildinfo.Parse(*s.clusterVer())
 	if err != nil {
 		return buildinfo.MustParse(buildinfo.Baseline)
 	}
 	return v
-}
-
-func (s *State) walkClusterVersion(emit emitFunc) error {
-	if s.clusterVer == "" {
-		return nil
-	}
-	return emit(recClusterVersion, &clusterVersionRecord{Version: s.clusterVer})
-}
-
-func (rs *restorer) clusterVersion(r *clusterVersionRecord) error {
-	if rs.s.clusterVer != "" {
-		return duplicate("cluster version", r.Version)
-	}
-	if _, err := buildinfo.Parse(r.Version); err != nil || r.Version == "" {
-		return errBadClusterVersion
-	}
-	rs.s.clusterVer = r.Version
-	return nil
 }

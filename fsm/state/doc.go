@@ -13,9 +13,9 @@
 // vocabulary in fsm); the read queries return copies, with lists sorted.
 // Freeze makes a version a snapshot that Write streams without a lock
 // while Writable's copy-on-write successor takes the next writes; Read
-// builds a State from a snapshot. Every table's snapshot records are
-// listed once, in snapshotRecords (record_registry.go), which Write, Read
-// and Digest follow.
+// builds a State from a snapshot. Each table is a file of its own
+// (table_*.go) registered with one line in tableRegistry
+// (record_registry.go), which New, thaw, Write, Read and Digest loop over.
 //
 // The package imports neither fsm nor the Raft library.
 //

@@ -32,7 +32,7 @@ func (s *State) UnlistedTopics(c *RegisterBroker) []string {
 // broker name while the registration it was computed for is the broker's
 // current one, and returns how many topics lost it.
 func (s *State) ApplyDropUnlistedTopics(c *DropUnlistedTopics) int {
-	reg, ok := s.regs[BrokerKey{Cluster: c.ClusterName, Addr: c.BrokerAddr}]
+	reg, ok := s.regs()[BrokerKey{Cluster: c.ClusterName, Addr: c.BrokerAddr}]
 	if !ok || reg.BrokerName != c.BrokerName || !reg.DataVersion.Equal(c.DataVersion) {
 		return 0
 	}

@@ -1,7 +1,5 @@
 package state
 
-import "errors"
-
 // DrainingMember is a member an operator is removing (docs/operators/operations.md,
 // "Adding and removing members without touching brokers and clients").
 // While it drains, every member leaves it out of the address-service answer
@@ -34,7 +32,7 @@ type SetMemberDraining struct {
 // one that is already so, changes nothing.
 func (s *State) ApplySetMemberDraining(c *SetMemberDraining) bool {
 	id := c.Member.ID
-	cur, ok := s.draining[id]
+	cur, ok := s.draining()[id]
 	switch {
 	case id == "":
 		return false
@@ -42,50 +40,26 @@ func (s *State) ApplySetMemberDraining(c *SetMemberDraining) bool {
 		if !ok {
 			return false
 		}
-		delete(s.draining, id)
+		delete(s.draining(), id)
 		return true
 	case ok && cur == c.Member:
 		return false
 	}
-	s.draining[id] = c.Member
+	s.draining()[id] = c.Member
 	return true
-}
-
-// walkDraining emits a record per draining member: none while no member
-// drains, so the snapshots of a cluster that never drained one are what an
-// older release writes.
-func (s *State) walkDraining(emit emitFunc) error {
-	for _, id := range sortedKeys(s.draining) {
-		d := s.draining[id]
-		if err := emit(recDrainingMember, &d); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (rs *restorer) drainingMember(d *DrainingMember) error {
-	if d.ID == "" {
-		return errors.New("draining member without an id")
-	}
-	if _, ok := rs.s.draining[d.ID]; ok {
-		return duplicate("draining member", d.ID)
-	}
-	rs.s.draining[d.ID] = *d
-	return nil
 }
 
 // DrainingMembers returns the members being drained, sorted by id.
 func (s *State) DrainingMembers() []DrainingMember {
-	out := make([]DrainingMember, 0, len(s.draining))
-	for _, id := range sortedKeys(s.draining) {
-		out = append(out, s.draining[id])
+	out := make([]DrainingMember, 0, len(s.draining()))
+	for _, id := range sortedKeys(s.draining()) {
+		out = append(out, s.draining()[id])
 	}
 	return out
 }
 
 // Draining reports whether the member id is being drained, and how.
 func (s *State) Draining(id string) (DrainingMember, bool) {
-	d, ok := s.draining[id]
+	d, ok := s.draining()[id]
 	return d, ok
 }

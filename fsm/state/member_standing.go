@@ -1,7 +1,5 @@
 package state
 
-import "errors"
-
 // MemberStanding is what the cluster knows of a member beyond its
 // addresses (docs/operators/operations.md, "When a member loses its disk"): the
 // identity of the storage it was admitted with, and whether an operator
@@ -28,50 +26,24 @@ type SetMemberStanding struct {
 // already so, changes nothing.
 func (s *State) ApplySetMemberStanding(c *SetMemberStanding) bool {
 	id := c.Standing.ID
-	if cur, ok := s.standings[id]; id == "" || ok && cur == c.Standing {
+	if cur, ok := s.standings()[id]; id == "" || ok && cur == c.Standing {
 		return false
 	}
-	s.standings[id] = c.Standing
+	s.standings()[id] = c.Standing
 	return true
-}
-
-// recMemberStanding is the snapshot record of one MemberStanding, written
-// only once a standing was recorded, which the cluster version gates.
-const recMemberStanding uint8 = 18
-
-// walkStandings emits a record per recorded standing.
-func (s *State) walkStandings(emit emitFunc) error {
-	for _, id := range sortedKeys(s.standings) {
-		st := s.standings[id]
-		if err := emit(recMemberStanding, &st); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (rs *restorer) memberStanding(st *MemberStanding) error {
-	if st.ID == "" {
-		return errors.New("member standing without an id")
-	}
-	if _, ok := rs.s.standings[st.ID]; ok {
-		return duplicate("member standing", st.ID)
-	}
-	rs.s.standings[st.ID] = *st
-	return nil
 }
 
 // MemberStanding returns the standing recorded for the member id.
 func (s *State) MemberStanding(id string) (MemberStanding, bool) {
-	st, ok := s.standings[id]
+	st, ok := s.standings()[id]
 	return st, ok
 }
 
 // MemberStandings returns every recorded standing, sorted by id.
 func (s *State) MemberStandings() []MemberStanding {
-	out := make([]MemberStanding, 0, len(s.standings))
-	for _, id := range sortedKeys(s.standings) {
-		out = append(out, s.standings[id])
+	out := make([]MemberStanding, 0, len(s.standings()))
+	for _, id := range sortedKeys(s.standings()) {
+		out = append(out, s.standings()[id])
 	}
 	return out
 }

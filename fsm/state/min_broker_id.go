@@ -26,11 +26,11 @@ type MinBrokerIDNotice struct {
 
 // ApplyAckMinBrokerIDNotice clears a notice that is still current.
 func (s *State) ApplyAckMinBrokerIDNotice(c *AckMinBrokerIDNotice) (AckResult, bool) {
-	n, ok := s.minIDNotices[c.BrokerName]
+	n, ok := s.minIDNotices()[c.BrokerName]
 	if !ok || n.Index != c.Index {
 		return AckResult{}, false
 	}
-	delete(s.minIDNotices, c.BrokerName)
+	delete(s.minIDNotices(), c.BrokerName)
 	return AckResult{Cleared: true}, true
 }
 
@@ -49,7 +49,7 @@ func (s *State) noteRegistrationMinID(c *RegisterBroker, hadMembers bool, prevMi
 			targets = append(targets, addrs[id])
 		}
 	}
-	s.minIDNotices[c.BrokerName] = MinBrokerIDNotice{BrokerName: c.BrokerName, MinBrokerID: minID,
+	s.minIDNotices()[c.BrokerName] = MinBrokerIDNotice{BrokerName: c.BrokerName, MinBrokerID: minID,
 		MinBrokerAddr: addrs[minID], HaBrokerAddr: c.HaServerAddr, Targets: targets, Index: index}
 }
 
@@ -59,7 +59,7 @@ func (s *State) noteRegistrationMinID(c *RegisterBroker, hadMembers bool, prevMi
 // the reference does. Every remaining member is told.
 func (s *State) noteLeaveMinID(offline map[string]string, index uint64) (noted bool) {
 	for _, name := range sortedKeys(offline) {
-		g, ok := s.brokers[name]
+		g, ok := s.brokers()[name]
 		if !ok || !g.data.EnableActingMaster || len(g.data.BrokerAddrs) == 0 {
 			continue
 		}
@@ -69,37 +69,19 @@ func (s *State) noteLeaveMinID(offline map[string]string, index uint64) (noted b
 		for _, id := range sortedIDs(addrs) {
 			targets = append(targets, addrs[id])
 		}
-		s.minIDNotices[name] = MinBrokerIDNotice{BrokerName: name, MinBrokerID: minID,
+		s.minIDNotices()[name] = MinBrokerIDNotice{BrokerName: name, MinBrokerID: minID,
 			MinBrokerAddr: addrs[minID], OfflineBrokerAddr: offline[name], Targets: targets, Index: index}
 		noted = true
 	}
 	return noted
 }
 
-func (s *State) walkMinIDNotices(emit emitFunc) error {
-	for _, name := range sortedKeys(s.minIDNotices) {
-		n := s.minIDNotices[name]
-		if err := emit(recMinIDNotice, &n); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (rs *restorer) minIDNotice(n *MinBrokerIDNotice) error {
-	if _, ok := rs.s.minIDNotices[n.BrokerName]; ok {
-		return duplicate("min broker id notice", n.BrokerName)
-	}
-	rs.s.minIDNotices[n.BrokerName] = *n
-	return nil
-}
-
 // PendingMinBrokerIDNotices returns the notices not yet acknowledged, by
 // broker name.
 func (s *State) PendingMinBrokerIDNotices() []MinBrokerIDNotice {
-	out := make([]MinBrokerIDNotice, 0, len(s.minIDNotices))
-	for _, name := range sortedKeys(s.minIDNotices) {
-		n := s.minIDNotices[name]
+	out := make([]MinBrokerIDNotice, 0, len(s.minIDNotices()))
+	for _, name := range sortedKeys(s.minIDNotices()) {
+		n := s.minIDNotices()[name]
 		n.Targets = slices.Clone(n.Targets)
 		out = append(out, n)
 	}

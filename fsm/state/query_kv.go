@@ -11,7 +11,7 @@ func (s *State) KV(ns, key string) (string, bool) {
 // KVList answers GET_KVLIST_BY_NAMESPACE with a copy of the namespace; an
 // emptied namespace exists (true, empty map).
 func (s *State) KVList(ns string) (map[string]string, bool) {
-	t, ok := s.kv[ns]
+	t, ok := s.kv()[ns]
 	if !ok {
 		return nil, false
 	}
@@ -21,8 +21,8 @@ func (s *State) KVList(ns string) (map[string]string, bool) {
 // KVTables returns a copy of the whole KV configuration, namespace -> key ->
 // value, for kvConfig.json export.
 func (s *State) KVTables() map[string]map[string]string {
-	out := make(map[string]map[string]string, len(s.kv))
-	for ns, t := range s.kv {
+	out := make(map[string]map[string]string, len(s.kv()))
+	for ns, t := range s.kv() {
 		out[ns] = maps.Clone(t.m)
 	}
 	return out

@@ -5,7 +5,7 @@ import "sort"
 // topicsWhere returns the sorted topics whose queue table matches.
 func (s *State) topicsWhere(match func(*queueTable) bool) TopicList {
 	topics := []string{}
-	for topic, t := range s.topics {
+	for topic, t := range s.topics() {
 		if match(t) {
 			topics = append(topics, topic)
 		}
@@ -17,14 +17,14 @@ func (s *State) topicsWhere(match func(*queueTable) bool) TopicList {
 // AllTopics answers GET_ALL_TOPIC_LIST_FROM_NAMESERVER: every topic with
 // queue data, sorted.
 func (s *State) AllTopics() TopicList {
-	return TopicList{Topics: sortedKeys(s.topics)}
+	return TopicList{Topics: sortedKeys(s.topics())}
 }
 
 // TopicsByCluster answers GET_TOPICS_BY_CLUSTER: the topics with queue data
 // for any broker name of the cluster, sorted; an unknown cluster gives an
 // empty list.
 func (s *State) TopicsByCluster(cluster string) TopicList {
-	set, ok := s.clusters[cluster]
+	set, ok := s.clusters()[cluster]
 	if !ok {
 		return TopicList{Topics: []string{}}
 	}
@@ -43,15 +43,15 @@ func (s *State) TopicsByCluster(cluster string) TopicList {
 // with the smallest id of the first group by name that has one.
 func (s *State) SystemTopics() TopicList {
 	set := map[string]struct{}{}
-	for cluster, names := range s.clusters {
+	for cluster, names := range s.clusters() {
 		set[cluster] = struct{}{}
 		for name := range names.m {
 			set[name] = struct{}{}
 		}
 	}
 	tl := TopicList{Topics: sortedKeys(set)}
-	for _, name := range sortedKeys(s.brokers) {
-		if addrs := s.brokers[name].data.BrokerAddrs; len(addrs) > 0 {
+	for _, name := range sortedKeys(s.brokers()) {
+		if addrs := s.brokers()[name].data.BrokerAddrs; len(addrs) > 0 {
 			tl.BrokerAddr = addrs[minID(addrs)]
 			break
 		}

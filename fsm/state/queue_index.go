@@ -11,14 +11,15 @@ import (
 // touches the topics that group serves, so the state also indexes them by
 // broker name (byBroker). Every change of a topic's queue data goes through
 // putQueue, dropQueue and dropTopic, which keep both in step; the index is
-// derived, never written to snapshots, and rebuilt on restore.
+// derived, part of the topics table (table_topics.go), never written to
+// snapshots, and rebuilt as a snapshot's topics are restored.
 
 // putQueue sets the queue data qd.BrokerName has in topic, creating the
 // topic when needed.
 func (s *State) putQueue(topic string, qd QueueData) {
-	t := writable(s, s.topics, topic, true)
+	t := writable(s, s.topics(), topic, true)
 	if _, had := t.m[qd.BrokerName]; !had {
-		writable(s, s.byBroker, qd.BrokerName, true).m[topic] = struct{}{}
+		writable(s, s.byBroker(), qd.BrokerName, true).m[topic] = struct{}{}
 	}
 	t.m[qd.BrokerName] = qd
 }
@@ -29,10 +30,10 @@ func (s *State) dropQueue(topic, name string) bool {
 	if _, ok := s.Queue(topic, name); !ok {
 		return false
 	}
-	t := writable(s, s.topics, topic, false)
+	t := writable(s, s.topics(), topic, false)
 	delete(t.m, name)
 	if len(t.m) == 0 {
-		delete(s.topics, topic)
+		delete(s.topics(), topic)
 	}
 	s.unindex(name, topic)
 	return true
@@ -40,24 +41,24 @@ func (s *State) dropQueue(topic, name string) bool {
 
 // dropTopic removes topic with all its queue data.
 func (s *State) dropTopic(topic string) {
-	t, ok := s.topics[topic]
+	t, ok := s.topics()[topic]
 	if !ok {
 		return
 	}
 	for name := range t.m {
 		s.unindex(name, topic)
 	}
-	delete(s.topics, topic)
+	delete(s.topics(), topic)
 }
 
 func (s *State) unindex(name, topic string) {
-	set := writable(s, s.byBroker, name, false)
+	set := writable(s, s.byBroker(), name, false)
 	if set == nil {
 		return
 	}
 	delete(set.m, topic)
 	if len(set.m) == 0 {
-		delete(s.byBroker, name)
+		delete(s.byBroker(), name)
 	}
 }
 
@@ -65,7 +66,7 @@ func (s *State) unindex(name, topic string) {
 // slice of their own (the caller may change the tables while it walks
 // them).
 func (s *State) topicsOf(name string) []string {
-	set, ok := s.byBroker[name]
+	set, ok := s.byBroker()[name]
 	if !ok {
 		return nil
 	}
@@ -77,22 +78,11 @@ func (s *State) topicsOf(name string) []string {
 	return out
 }
 
-// indexQueues builds byBroker from topics, for a state filled without
-// putQueue (a restored snapshot).
-func (s *State) indexQueues() {
-	s.byBroker = map[string]*nameSet{}
-	for topic, t := range s.topics {
-		for name := range t.m {
-			writable(s, s.byBroker, name, true).m[topic] = struct{}{}
-		}
-	}
-}
-
 // CheckQueueIndex reports an index (byBroker) that differs from the one
 // the route table implies; tests call it after random writes.
 func (s *State) CheckQueueIndex() error {
 	want := map[string]map[string]struct{}{}
-	for topic, t := range s.topics {
+	for topic, t := range s.topics() {
 		for name := range t.m {
 			if want[name] == nil {
 				want[name] = map[string]struct{}{}
@@ -100,8 +90,8 @@ func (s *State) CheckQueueIndex() error {
 			want[name][topic] = struct{}{}
 		}
 	}
-	got := make(map[string]map[string]struct{}, len(s.byBroker))
-	for name, set := range s.byBroker {
+	got := make(map[string]map[string]struct{}, len(s.byBroker()))
+	for name, set := range s.byBroker() {
 		got[name] = set.m
 	}
 	if !maps.EqualFunc(got, want, maps.Equal) {

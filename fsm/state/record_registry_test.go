@@ -2,27 +2,40 @@ package state
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/raftns/raftns/snapshots"
 )
 
+// registeredKinds lists the record kinds of tableRegistry in its order.
+func registeredKinds() []recordKind {
+	var out []recordKind
+	for _, spec := range tableRegistry {
+		out = append(out, spec.records...)
+	}
+	return out
+}
+
 // TestSnapshotRecords_RegistryIsInStreamOrder: the registry lists each
-// record type once, in ascending order after the meta record, and can read
-// every type it lists.
+// record type once, in ascending order after the meta record, each table
+// at the slot its accessor reads.
 func TestSnapshotRecords_RegistryIsInStreamOrder(t *testing.T) {
 	last := recMeta
-	for _, r := range snapshotRecords {
-		if r.typ <= last {
-			t.Fatalf("record type %d listed after %d: the registry must ascend from recMeta", r.typ, last)
+	for _, k := range registeredKinds() {
+		if k.typ <= last {
+			t.Fatalf("record type %d listed after %d: the registry must ascend from recMeta", k.typ, last)
 		}
-		if r.restore == nil {
-			t.Fatalf("record type %d has no restore", r.typ)
-		}
-		last = r.typ
+		last = k.typ
 	}
-	if len(snapshotRecordByType) != len(snapshotRecords) {
-		t.Fatalf("%d types indexed, %d listed", len(snapshotRecordByType), len(snapshotRecords))
+	if len(snapshotRecordByType) != len(registeredKinds()) {
+		t.Fatalf("%d types indexed, %d listed", len(snapshotRecordByType), len(registeredKinds()))
+	}
+	s := New()
+	for slot, spec := range tableRegistry {
+		if got, want := fmt.Sprintf("%T", s.tables[slot]), fmt.Sprintf("%T", spec.empty()); got != want {
+			t.Fatalf("slot %d holds %s, want %s", slot, got, want)
+		}
 	}
 }
 
@@ -73,12 +86,12 @@ func TestSnapshotRecords_EveryKindRoundTrips(t *testing.T) {
 		}
 	}
 	write(recMeta, &Meta{Schema: stateSchema, AppliedIndex: 9, LastChangeIndex: 9})
-	for _, r := range snapshotRecords {
-		v, ok := samples[r.typ]
+	for _, k := range registeredKinds() {
+		v, ok := samples[k.typ]
 		if !ok {
-			t.Fatalf("no sample of record type %d", r.typ)
+			t.Fatalf("no sample of record type %d", k.typ)
 		}
-		write(r.typ, v)
+		write(k.typ, v)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

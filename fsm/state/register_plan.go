@@ -76,10 +76,10 @@ func planRegister(s *State, c *RegisterBroker) *registerPlan {
 // first registration of its address under its id.
 func prepareRegister(s *State, c *RegisterBroker) (p *registerPlan, registerFirst bool) {
 	p = &registerPlan{cmd: c, addToCluster: !s.inCluster(c.ClusterName, c.BrokerName)}
-	old, exists := s.brokers[c.BrokerName]
+	old, exists := s.brokers()[c.BrokerName]
 	p.startGroup(old, exists)
 	if p.stale = p.isStale(s); p.stale {
-		_, p.dropLive = s.regs[c.Key()]
+		_, p.dropLive = s.regs()[c.Key()]
 		p.groupChanged = !exists || !equalBrokerData(old.data, p.group)
 		return p, false
 	}
@@ -162,14 +162,14 @@ func (p *registerPlan) isStale(s *State) bool {
 	if !ok || cur == c.BrokerAddr {
 		return false
 	}
-	live, ok := s.regs[BrokerKey{Cluster: c.ClusterName, Addr: cur}]
+	live, ok := s.regs()[BrokerKey{Cluster: c.ClusterName, Addr: cur}]
 	return ok && live.DataVersion.StateVersion > c.DataVersion.StateVersion
 }
 
 // dataVersionChanged is isBrokerTopicConfigChanged: no live entry, or a
 // different DataVersion.
 func (p *registerPlan) dataVersionChanged(s *State) bool {
-	live, ok := s.regs[p.cmd.Key()]
+	live, ok := s.regs()[p.cmd.Key()]
 	return !ok || !live.DataVersion.Equal(p.cmd.DataVersion)
 }
 
@@ -240,7 +240,7 @@ func (p *registerPlan) planMappings(s *State) {
 	}
 	for _, k := range order {
 		mi := pending[k]
-		if t, ok := s.mappings[k.topic]; ok {
+		if t, ok := s.mappings()[k.topic]; ok {
 			// DeepEqual tells a nil CurrIDMap from an empty one, as the wire does.
 			if cur, ok := t.m[k.bname]; ok && reflect.DeepEqual(cur, mi) {
 				continue
@@ -257,7 +257,7 @@ func (p *registerPlan) planLive(s *State) {
 	// its configured broker expiry (reference: 120 s).
 	p.reg = BrokerRegistration{Key: c.Key(), BrokerName: c.BrokerName, BrokerID: c.BrokerID,
 		HaServerAddr: c.HaServerAddr, DataVersion: c.DataVersion, HeartbeatTimeoutMillis: c.HeartbeatTimeoutMillis}
-	cur, ok := s.regs[c.Key()]
+	cur, ok := s.regs()[c.Key()]
 	p.newReg = !ok
 	p.regChanged = !ok || !sameRegistration(cur, p.reg)
 }
@@ -269,7 +269,7 @@ func (p *registerPlan) planFilter(s *State) {
 	if !c.HasFilterServerList {
 		return
 	}
-	cur, ok := s.filters[c.Key()]
+	cur, ok := s.filters()[c.Key()]
 	if len(c.FilterServerList) == 0 {
 		p.filter, p.filterChanged = filterRemove, ok
 		return
@@ -282,7 +282,7 @@ func (p *registerPlan) planFilter(s *State) {
 // (and a topic left without queue data goes). It walks the broker name's
 // own topics (the broker-name index), not the whole route table.
 func (p *registerPlan) planDrops(s *State) {
-	set, ok := s.byBroker[p.cmd.BrokerName]
+	set, ok := s.byBroker()[p.cmd.BrokerName]
 	if !ok {
 		return
 	}

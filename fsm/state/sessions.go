@@ -26,12 +26,6 @@ type session struct {
 	Done      map[uint64][]byte
 }
 
-// sessionRecord is a session in a snapshot.
-type sessionRecord struct {
-	Name string
-	session
-}
-
 // RequestVerdict is what the session table says about a request.
 type RequestVerdict int
 
@@ -44,7 +38,7 @@ const (
 // CheckRequest classifies a request; for a duplicate it also returns the
 // cached answer (nil when none was kept).
 func (s *State) CheckRequest(id RequestID) (RequestVerdict, []byte) {
-	ses, ok := s.sessions[id.Session]
+	ses, ok := s.sessions()[id.Session]
 	if !ok {
 		return RequestNew, nil
 	}
@@ -63,8 +57,8 @@ func (s *State) CheckRequest(id RequestID) (RequestVerdict, []byte) {
 // this state version writes it (ownsSession), so a frozen state that shares
 // it is never changed; after that it is updated in place.
 func (s *State) RecordRequest(id RequestID, result []byte, index uint64) {
-	ses, ok := s.sessions[id.Session]
-	if !ok && len(s.sessions) >= maxSessions {
+	ses, ok := s.sessions()[id.Session]
+	if !ok && len(s.sessions()) >= maxSessions {
 		s.evictOldestSession()
 	}
 	floor := max(ses.Floor, id.Floor)
@@ -78,7 +72,7 @@ func (s *State) RecordRequest(id RequestID, result []byte, index uint64) {
 			}
 		}
 		ses.Done = done
-		s.ownedSessions[id.Session] = struct{}{}
+		s.ownedSessions()[id.Session] = struct{}{}
 	}
 	ses.Floor, ses.LastIndex = floor, index
 	if len(result) > maxCachedResult {
@@ -92,13 +86,13 @@ func (s *State) RecordRequest(id RequestID, result []byte, index uint64) {
 		}
 		ses.Floor = max(ses.Floor, seqs[len(seqs)-maxRequestsPerSession])
 	}
-	s.sessions[id.Session] = ses
+	s.sessions()[id.Session] = ses
 }
 
 // ownsSession reports whether this state version made the session's table
 // of answers, so that it may change it in place.
 func (s *State) ownsSession(name string) bool {
-	_, ok := s.ownedSessions[name]
+	_, ok := s.ownedSessions()[name]
 	return ok
 }
 
@@ -127,16 +121,16 @@ func dropBelow(done map[uint64][]byte, from, floor uint64) {
 func (s *State) evictOldestSession() {
 	var victim string
 	var oldest uint64
-	for name, ses := range s.sessions {
+	for name, ses := range s.sessions() {
 		if victim == "" || ses.LastIndex < oldest || (ses.LastIndex == oldest && name < victim) {
 			victim, oldest = name, ses.LastIndex
 		}
 	}
-	delete(s.sessions, victim)
+	delete(s.sessions(), victim)
 }
 
 // Sessions is the number of sessions in the table.
-func (s *State) Sessions() int { return len(s.sessions) }
+func (s *State) Sessions() int { return len(s.sessions()) }
 
 func sortedSeqs(m map[uint64][]byte) []uint64 {
 	out := make([]uint64, 0, len(m))

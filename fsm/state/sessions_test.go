@@ -80,21 +80,21 @@ func TestSessions_InPlaceRecordingMatchesCopying(t *testing.T) {
 		recordRequestByCopy(model, id, res, uint64(i+1))
 		if r.Intn(500) == 0 {
 			s.frozen = true
-			frozen = append(frozen, frozenCopy{s, cloneSessions(s.sessions)})
+			frozen = append(frozen, frozenCopy{s, cloneSessions(s.sessions())})
 			s = s.thaw()
 		}
 		if len(model[name].Done) == maxRequestsPerSession {
 			full++
 		}
-		if !reflect.DeepEqual(s.sessions[name], model[name]) || (i%100 == 0 && !reflect.DeepEqual(s.sessions, model)) {
-			t.Fatalf("request %d (%+v): in place %+v\ncopying %+v", i, id, s.sessions[name], model[name])
+		if !reflect.DeepEqual(s.sessions()[name], model[name]) || (i%100 == 0 && !reflect.DeepEqual(s.sessions(), model)) {
+			t.Fatalf("request %d (%+v): in place %+v\ncopying %+v", i, id, s.sessions()[name], model[name])
 		}
 	}
 	if len(frozen) == 0 || full == 0 {
 		t.Fatalf("%d states frozen, %d requests at the bound: the test did not reach both", len(frozen), full)
 	}
 	for i, f := range frozen {
-		if !reflect.DeepEqual(f.st.sessions, f.want) {
+		if !reflect.DeepEqual(f.st.sessions(), f.want) {
 			t.Fatalf("frozen state %d changed after it was frozen", i)
 		}
 	}
@@ -121,13 +121,13 @@ func TestSessions_StayWithinTheirBounds(t *testing.T) {
 		t.Fatalf("%d sessions, want the bound %d", n, maxSessions)
 	}
 	// The oldest sessions went first.
-	if _, kept := s.sessions["s0000"]; kept {
+	if _, kept := s.sessions()["s0000"]; kept {
 		t.Fatal("the least recently used session was kept")
 	}
 	for seq := uint64(1); seq <= maxRequestsPerSession+50; seq++ {
 		put(RequestID{Session: "busy", Seq: seq, Floor: 1}) // all in flight at once
 	}
-	ses := s.sessions["busy"]
+	ses := s.sessions()["busy"]
 	if len(ses.Done) != maxRequestsPerSession || ses.Floor != 51 {
 		t.Fatalf("busy session keeps %d requests, floor %d; want %d and 51", len(ses.Done), ses.Floor, maxRequestsPerSession)
 	}

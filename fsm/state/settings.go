@@ -35,18 +35,6 @@ type SetSettings struct {
 	From string `codec:",omitempty"`
 }
 
-// settingsRecord is the recSettings snapshot record, one per scope the
-// cluster holds settings for; none in a cluster that never held any, so
-// its snapshots are what an older release writes.
-type settingsRecord struct {
-	Scope  string
-	Values map[string]string
-	From   string `codec:",omitempty"`
-}
-
-// recSettings is the settings snapshot record.
-const recSettings uint8 = 17
-
 // clusterSettings are one scope's settings; the map is never changed in
 // place once stored.
 type clusterSettings struct {
@@ -66,7 +54,7 @@ func (s *State) ApplySetSettings(c *SetSettings) bool {
 	if c.Scope == "" {
 		return false
 	}
-	cur, held := s.settings[c.Scope]
+	cur, held := s.settings()[c.Scope]
 	if c.Seed && held {
 		return false
 	}
@@ -91,39 +79,8 @@ func (s *State) ApplySetSettings(c *SetSettings) bool {
 	if c.Seed {
 		from = c.From
 	}
-	s.settings[c.Scope] = clusterSettings{values: next, from: from}
+	s.settings()[c.Scope] = clusterSettings{values: next, from: from}
 	return true
-}
-
-func (s *State) walkSettings(emit emitFunc) error {
-	for _, scope := range sortedKeys(s.settings) {
-		cur := s.settings[scope]
-		if err := emit(recSettings, &settingsRecord{Scope: scope, Values: cur.values, From: cur.from}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (rs *restorer) settingsRecord(r *settingsRecord) error {
-	switch {
-	case r.Scope == "":
-		return errSettingsScope
-	case len(r.Values) > MaxSettingsPerScope:
-		return fmt.Errorf("settings of %s hold %d keys, more than %d", r.Scope, len(r.Values), MaxSettingsPerScope)
-	}
-	if _, ok := rs.s.settings[r.Scope]; ok {
-		return duplicate("settings scope", r.Scope)
-	}
-	if _, ok := r.Values[""]; ok {
-		return errSettingsKey
-	}
-	values := r.Values
-	if values == nil {
-		values = map[string]string{}
-	}
-	rs.s.settings[r.Scope] = clusterSettings{values: values, from: r.From}
-	return nil
 }
 
 // secretSetting matches setting names whose values are never written to
@@ -166,23 +123,23 @@ func settingsSubject(c *SetSettings) AuditRecord {
 // scope, and whether it holds any (a scope is held from its first update
 // or seed on).
 func (s *State) Settings(scope string) (map[string]string, bool) {
-	cur, ok := s.settings[scope]
+	cur, ok := s.settings()[scope]
 	return maps.Clone(cur.values), ok
 }
 
 // SettingsFrom returns the settings the cluster holds for scope and the
 // member whose seed began them ("" when an update did).
 func (s *State) SettingsFrom(scope string) (map[string]string, string) {
-	cur := s.settings[scope]
+	cur := s.settings()[scope]
 	return maps.Clone(cur.values), cur.from
 }
 
 // HeldSettings returns the values s holds for scope, not copied (a stored
 // map is never changed in place), and whether it holds any.
 func (s *State) HeldSettings(scope string) (map[string]string, bool) {
-	cur, ok := s.settings[scope]
+	cur, ok := s.settings()[scope]
 	return cur.values, ok
 }
 
 // SettingsScopes lists the scopes s holds settings for, sorted.
-func (s *State) SettingsScopes() []string { return sortedKeys(s.settings) }
+func (s *State) SettingsScopes() []string { return sortedKeys(s.settings()) }

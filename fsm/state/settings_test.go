@@ -11,19 +11,19 @@ func TestSettings_RestoreRefusesBadRecords(t *testing.T) {
 		"no key":   {Scope: SettingsNamesrv, Values: map[string]string{"": "1"}},
 	} {
 		rs := &restorer{s: New()}
-		if err := rs.settingsRecord(&rec); err == nil {
+		if err := restoreSettings(t, rs, &rec); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 	rs := &restorer{s: New()}
 	ok := settingsRecord{Scope: SettingsNamesrv}
-	if err := rs.settingsRecord(&ok); err != nil {
+	if err := restoreSettings(t, rs, &ok); err != nil {
 		t.Fatal(err)
 	}
-	if err := rs.settingsRecord(&ok); err == nil {
+	if err := restoreSettings(t, rs, &ok); err == nil {
 		t.Error("a duplicate scope was accepted")
 	}
-	if !errors.Is(rs.settingsRecord(&settingsRecord{}), errSettingsScope) {
+	if !errors.Is(restoreSettings(t, rs, &settingsRecord{}), errSettingsScope) {
 		t.Error("scope-less record not refused as such")
 	}
 }
@@ -33,4 +33,14 @@ func TestSettings_AuditDetailHidesSecrets(t *testing.T) {
 	if rec.Kind != AuditConfigUpdate || rec.Detail != "name server: orderMessageEnable=true secretKey=(hidden)" {
 		t.Fatalf("record = %+v", rec)
 	}
+}
+
+// restoreSettings restores r as a snapshot record.
+func restoreSettings(t *testing.T, rs *restorer, r *settingsRecord) error {
+	t.Helper()
+	payload, err := EncodeMsgpack(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs.record(recSettings, payload)
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // Read reads a whole snapshot into a fresh state: the meta record first,
-// then the tables' records, each restored by the kind snapshotRecords
-// registers. A damaged, unknown-schema or inconsistent snapshot is an
+// then the tables' records, each restored by the table that registers its
+// kind. A damaged, unknown-schema or inconsistent snapshot is an
 // error.
 func Read(r io.Reader) (*State, Meta, error) {
 	var meta Meta
@@ -36,7 +36,6 @@ func Read(r io.Reader) (*State, Meta, error) {
 	for {
 		typ, payload, err := sr.Next()
 		if errors.Is(err, io.EOF) {
-			rs.s.indexQueues()
 			return rs.s, meta, nil
 		}
 		if err != nil {
@@ -78,8 +77,8 @@ func (s *State) Write(w io.Writer, meta Meta) error {
 func (s *State) Freeze(applied uint64, writer string) Meta {
 	s.frozen = true
 	meta := Meta{Schema: stateSchema, AppliedIndex: applied, LastChangeIndex: s.lastChange}
-	if s.clusterVer != "" {
-		meta.Writer, meta.Needs = writer, s.clusterVer
+	if *s.clusterVer() != "" {
+		meta.Writer, meta.Needs = writer, *s.clusterVer()
 	}
 	return meta
 }

@@ -51,7 +51,7 @@ func TestRecordTypeName_NamesEveryDeclaredType(t *testing.T) {
 			})
 		}
 	}
-	if named := len(snapshotRecords) + 1; declared < 16 || declared != named { // +1: the meta record
+	if named := len(snapshotRecordByType) + 1; declared < 16 || declared != named { // +1: the meta record
 		t.Errorf("found %d record type constants, %d named record types", declared, named)
 	}
 	if _, ok := RecordTypeName(200); ok {

@@ -2,59 +2,41 @@ package state
 
 import "maps"
 
-// state is one version of the replicated tables. The FSM mutates its current
-// state in place until a snapshot freezes it; the next write then works on a
-// thawed copy whose top-level maps are copied and whose inner tables are
-// shared until first written (copy-on-write, see owned). A frozen state is
-// never changed again, so a snapshot can stream it without holding a lock.
+// State is one version of the replicated tables. The FSM mutates its
+// current state in place until a snapshot freezes it (Freeze); the next
+// write then works on a thawed successor (Writable) whose tables are copied
+// at the top and whose inner tables are shared until first written
+// (copy-on-write, see owned). A frozen state is never changed again, so a
+// snapshot can stream it without holding a lock.
 type State struct {
 	frozen bool
 	// version names this state version as the writer of the inner tables
 	// it made or copied.
 	version *version
-
-	// Java RouteInfoManager tables.
-	topics   map[string]*queueTable           // topicQueueTable: topic -> brokerName -> QueueData
-	byBroker map[string]*nameSet              // brokerName -> the topics with its queue data (queue_index.go)
-	brokers  map[string]*brokerGroup          // brokerAddrTable: brokerName -> BrokerData
-	clusters map[string]*nameSet              // clusterAddrTable: cluster -> broker names
-	regs     map[BrokerKey]BrokerRegistration // brokerLiveTable, replicated part
-	filters  map[BrokerKey][]string           // filterServerTable; slices never mutated
-	mappings map[string]*mappingTable         // topicQueueMappingInfoTable: topic -> brokerName -> info
-
-	kv      map[string]*kvTable // KVConfigManager.configTable: namespace -> key -> value
-	members map[string]Member   // member directory by Raft id
-	// draining are the members being removed, by Raft id.
-	draining map[string]DrainingMember
-	// standings are the members' storage identities and roles, by Raft id
-	// (member_standing.go).
-	standings map[string]MemberStanding
-
-	// minIDNotices are the NOTIFY_MIN_BROKER_ID_CHANGE notices the leader
-	// has not sent yet, by broker name (values never mutated in place).
-	minIDNotices map[string]MinBrokerIDNotice
-
-	ctrl map[string]*ReplicaGroup // controller: brokerName -> group; values never mutated in place
-
-	// sessions remembers applied requests per session (sessions.go). A
-	// session's table of answers is changed in place only by the state
-	// version named in ownedSessions, which made it.
-	sessions      map[string]session
-	ownedSessions map[string]struct{}
-
+	// tables are the replicated tables, one per entry of tableRegistry at
+	// its slot; each table's file reads its own through a typed accessor.
+	tables []table
 	// lastChange is the log index of the last entry that changed the state.
 	lastChange uint64
+}
 
-	// clusterVer is the raised cluster version ("" until then;
-	// cluster_version.go).
-	clusterVer string
+// New returns an empty state.
+func New() *State {
+	s := &State{version: &version{}, tables: make([]table, len(tableRegistry))}
+	for i, spec := range tableRegistry {
+		s.tables[i] = spec.empty()
+	}
+	return s
+}
 
-	// audit is the audit trail (audit_trail.go).
-	audit auditTrail
-
-	// settings are the run-time settings the cluster holds, by scope
-	// (settings.go).
-	settings map[string]clusterSettings
+// thaw returns a writable successor of a frozen state: every table thaws
+// (copied at the top, inner tables shared until written).
+func (s *State) thaw() *State {
+	next := &State{version: &version{}, tables: make([]table, len(s.tables)), lastChange: s.lastChange}
+	for i, t := range s.tables {
+		next.tables[i] = t.thaw()
+	}
+	return next
 }
 
 // version identifies one state version. Inner tables name their writer by
@@ -77,73 +59,6 @@ type (
 	kvTable      = owned[string]
 )
 
-// brokerGroup is a BrokerData with the state version that may write it.
-type brokerGroup struct {
-	owner *version
-	data  BrokerData
-}
-
-func New() *State {
-	return &State{
-		version:   &version{},
-		topics:    map[string]*queueTable{},
-		byBroker:  map[string]*nameSet{},
-		brokers:   map[string]*brokerGroup{},
-		clusters:  map[string]*nameSet{},
-		regs:      map[BrokerKey]BrokerRegistration{},
-		filters:   map[BrokerKey][]string{},
-		mappings:  map[string]*mappingTable{},
-		kv:        map[string]*kvTable{},
-		members:   map[string]Member{},
-		draining:  map[string]DrainingMember{},
-		settings:  map[string]clusterSettings{},
-		standings: map[string]MemberStanding{},
-
-		minIDNotices: map[string]MinBrokerIDNotice{},
-		ctrl:         map[string]*ReplicaGroup{},
-		sessions:     map[string]session{},
-
-		ownedSessions: map[string]struct{}{},
-	}
-}
-
-// thaw returns a writable successor of a frozen state: top-level maps are
-// copied, inner tables stay shared and are copied when first written.
-func (s *State) thaw() *State {
-	return &State{
-		version:   &version{},
-		topics:    maps.Clone(s.topics),
-		byBroker:  maps.Clone(s.byBroker),
-		brokers:   maps.Clone(s.brokers),
-		clusters:  maps.Clone(s.clusters),
-		regs:      maps.Clone(s.regs),
-		filters:   maps.Clone(s.filters),
-		mappings:  maps.Clone(s.mappings),
-		kv:        maps.Clone(s.kv),
-		members:   maps.Clone(s.members),
-		draining:  maps.Clone(s.draining),
-		settings:  maps.Clone(s.settings),
-		standings: maps.Clone(s.standings),
-
-		minIDNotices: maps.Clone(s.minIDNotices),
-		sessions:     maps.Clone(s.sessions),
-		lastChange:   s.lastChange,
-		ctrl:         copyMap(s.ctrl),
-		clusterVer:   s.clusterVer,
-		audit:        s.audit,
-
-		ownedSessions: map[string]struct{}{},
-	}
-}
-
-func copyMap[K comparable, V any](m map[K]V) map[K]V {
-	out := make(map[K]V, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
 // writable returns tbl[key] owned by s, copying a shared one first; with
 // create it makes a missing one, otherwise it returns nil for it.
 func writable[V any](s *State, tbl map[string]*owned[V], key string, create bool) *owned[V] {
@@ -164,25 +79,25 @@ func writable[V any](s *State, tbl map[string]*owned[V], key string, create bool
 
 // group returns the writable BrokerData of name, copying a shared one, or nil.
 func (s *State) group(name string) *BrokerData {
-	g, ok := s.brokers[name]
+	g, ok := s.brokers()[name]
 	if !ok {
 		return nil
 	}
 	if g.owner != s.version {
 		g = &brokerGroup{owner: s.version, data: cloneBrokerData(g.data)}
-		s.brokers[name] = g
+		s.brokers()[name] = g
 	}
 	return &g.data
 }
 
 // putGroup stores a BrokerData the caller no longer touches.
 func (s *State) putGroup(bd BrokerData) {
-	s.brokers[bd.BrokerName] = &brokerGroup{owner: s.version, data: bd}
+	s.brokers()[bd.BrokerName] = &brokerGroup{owner: s.version, data: bd}
 }
 
 // Queue returns the QueueData of brokerName for topic.
 func (s *State) Queue(topic, brokerName string) (QueueData, bool) {
-	t, ok := s.topics[topic]
+	t, ok := s.topics()[topic]
 	if !ok {
 		return QueueData{}, false
 	}
@@ -192,7 +107,7 @@ func (s *State) Queue(topic, brokerName string) (QueueData, bool) {
 
 // inCluster reports whether clusterAddrTable[cluster] holds brokerName.
 func (s *State) inCluster(cluster, brokerName string) bool {
-	ns, ok := s.clusters[cluster]
+	ns, ok := s.clusters()[cluster]
 	if !ok {
 		return false
 	}
@@ -202,7 +117,7 @@ func (s *State) inCluster(cluster, brokerName string) bool {
 
 // namespace returns the KV namespace table, or nil.
 func (s *State) namespace(ns string) map[string]string {
-	if t, ok := s.kv[ns]; ok {
+	if t, ok := s.kv()[ns]; ok {
 		return t.m
 	}
 	return nil
