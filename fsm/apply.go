@@ -90,7 +90,7 @@ func skippable(e decodedEntry) bool {
 }
 
 // applyCommandLocked applies one decoded command entry. An entry with a
-// RequestID is applied at most once per request (sessions.go).
+// RequestID is applied at most once per request (state/sessions.go).
 func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 	t, cmd, id := e.t, e.cmd, e.id
 	if skippable(e) {

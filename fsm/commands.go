@@ -32,11 +32,11 @@ const (
 	// AckMinBrokerIDNoticeType is proposed with IgnoreUnknownTypeFlag: a
 	// member that predates it records no notices either.
 	AckMinBrokerIDNoticeType CommandType = 12
-	// SetClusterVersionType raises the cluster version (cluster_version.go);
+	// SetClusterVersionType raises the cluster version (state/cluster_version.go);
 	// the leader proposes it only when every member runs that release.
 	SetClusterVersionType CommandType = 13
 	// SetMemberDrainingType starts or ends the drain of a member being
-	// removed (member_draining.go).
+	// removed (state/member_draining.go).
 	SetMemberDrainingType CommandType = 15
 	// RecordAuditType (16) and the audit envelope (17) are declared in
 	// audit.go.
@@ -44,12 +44,12 @@ const (
 	// that deletes unlisted topics (drop_unlisted.go).
 	DropUnlistedTopicsType CommandType = 18
 	// SetSettingsType changes cluster-wide run-time settings
-	// (settings.go).
+	// (state/settings.go).
 	SetSettingsType CommandType = 19
 	// The request envelope (20, request.go) and the versioned envelope
 	// (21, versioned.go) are not commands.
 	// SetMemberStandingType records a member's storage identity and role
-	// (member_standing.go).
+	// (state/member_standing.go).
 	SetMemberStandingType CommandType = 22
 
 	// Controller commands (docs/operators/controller.md), from 40 up.
