@@ -3,6 +3,8 @@ package fsm
 import (
 	"cmp"
 	"errors"
+
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // Entry is one committed Raft log entry as the FSM applies it.
@@ -88,7 +90,7 @@ func skippable(e decodedEntry) bool {
 }
 
 // applyCommandLocked applies one decoded command entry. An entry with a
-// RequestID is applied at most once per request (sessions.go).
+// RequestID is applied at most once per request (state/sessions.go).
 func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 	t, cmd, id := e.t, e.cmd, e.id
 	if skippable(e) {
@@ -97,23 +99,23 @@ func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 	}
 	s := f.writableLocked()
 	if e.identified {
-		switch verdict, cached := s.checkRequest(id); verdict {
-		case requestDuplicate:
+		switch verdict, cached := s.CheckRequest(id); verdict {
+		case state.RequestDuplicate:
 			return f.answerAgain(s, t, cmd, cached), false
-		case requestSuperseded:
+		case state.RequestSuperseded:
 			return ErrSuperseded, false
 		}
 	}
 	var subject AuditRecord
 	if e.stamp != nil {
-		subject = auditSubject(s, cmd)
+		subject = s.AuditSubject(cmd)
 	}
 	res, changed := f.dispatch(s, t, cmd, l.Index)
 	if changed {
-		s.lastChange = l.Index
+		s.MarkChanged(l.Index)
 	}
 	if e.stamp != nil {
-		rec := s.auditEntry(l.Index, e.stamp, subject, res, changed)
+		rec := s.AuditEntry(l.Index, e.stamp, subject, res, changed)
 		f.publishAudit()
 		if f.audited != nil {
 			f.audited(rec)
@@ -126,19 +128,19 @@ func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 		// EncodeResult fails only for an answer of the wrong type, which
 		// the registry rules out; a missing answer is recomputed.
 		enc, _ := EncodeResult(t, res)
-		s.recordRequest(id, enc, l.Index)
+		s.RecordRequest(id, enc, l.Index)
 	}
 	return res, changed
 }
 
 // answerAgain is the answer to a duplicate of an applied request: the one
 // kept, else (an answer too large to keep) the one the current state gives.
-func (f *FSM) answerAgain(s *state, t CommandType, cmd any, cached []byte) any {
+func (f *FSM) answerAgain(s *state.State, t CommandType, cmd any, cached []byte) any {
 	if res, err := DecodeResult(t, cached); err == nil && res != nil {
 		return res
 	}
 	if reg, ok := cmd.(*RegisterBroker); ok {
-		return registerResult(s, planRegister(s, reg))
+		return s.RegisterResultOf(reg)
 	}
 	return nil
 }
@@ -146,6 +148,6 @@ func (f *FSM) answerAgain(s *state, t CommandType, cmd any, cached []byte) any {
 // dispatch calls the apply function of a decoded command; it reports
 // whether the state changed. Decode only returns registered commands, and
 // every registered command has an apply function (newRegistry checks).
-func (f *FSM) dispatch(s *state, t CommandType, cmd any, index uint64) (any, bool) {
+func (f *FSM) dispatch(s *state.State, t CommandType, cmd any, index uint64) (any, bool) {
 	return commands.lookup(t).apply(f, s, cmd, index)
 }

@@ -44,7 +44,7 @@ func TestFSM_RegisterBroker_SlaveWithoutLiveMaster(t *testing.T) {
 	t.Run("master expired", func(t *testing.T) {
 		h := newHarness(t)
 		h.register(reg(brokerA, 0, masterAddr, 1, "TestTopic"))
-		h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 1}}})
+		h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 1}}})
 		if res := h.register(reg(brokerA, 1, slaveAddr, 1, "TestTopic")); res.MasterAddr != "" {
 			t.Fatalf("slave result = %+v, want no master", res)
 		}
@@ -141,7 +141,7 @@ func TestFSM_RegisterBroker_ReRegistration(t *testing.T) {
 			if p := h.perm("T1", brokerA); p != tc.wantPerm {
 				t.Fatalf("T1 perm = %d, want %d", p, tc.wantPerm)
 			}
-			if r, _ := h.f.Registration(BrokerKey{cluster, masterAddr}); r.RegEpoch != 2 {
+			if r, _ := h.f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr}); r.RegEpoch != 2 {
 				t.Fatalf("RegEpoch = %d, want 2 (every applied registration stamps it)", r.RegEpoch)
 			}
 		})
@@ -204,7 +204,7 @@ func TestFSM_RegisterBroker_StaleStateVersion(t *testing.T) {
 	if !maps.Equal(bd.BrokerAddrs, map[int64]string{0: masterAddr}) || bd.ZoneName != "zone-x" {
 		t.Fatalf("group = %+v, want only the master and zone-x", bd)
 	}
-	if _, ok := h.f.Registration(BrokerKey{cluster, slaveAddr}); ok {
+	if _, ok := h.f.Registration(BrokerKey{Cluster: cluster, Addr: slaveAddr}); ok {
 		t.Fatal("the stale broker's live entry survived")
 	}
 	h.noRoute("Other")
@@ -232,7 +232,7 @@ func TestFSM_RegisterBroker_SingleTopicFirstRegistrationAccepted(t *testing.T) {
 	h := newHarness(t)
 	h.register(reg(brokerA, 0, masterAddr, 1, "OnlyTopic"))
 	h.route("OnlyTopic")
-	if _, ok := h.f.Registration(BrokerKey{cluster, masterAddr}); !ok {
+	if _, ok := h.f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr}); !ok {
 		t.Fatal("no live entry after a single-topic first registration")
 	}
 }

@@ -1,59 +1,13 @@
 package fsm
 
-// applyDeleteTopic ports RouteInfoManager.deleteTopic. Without a cluster the
-// whole topic goes; with one, only the QueueData of that cluster's broker
-// names, and the topic when none remain. An unknown cluster or topic changes
-// nothing. Like the reference, static-topic mappings are left alone.
-func (s *state) applyDeleteTopic(c *DeleteTopic) bool {
-	t, ok := s.topics[c.Topic]
-	if !ok {
-		return false
-	}
-	if c.ClusterName == "" {
-		s.dropTopic(c.Topic)
-		return true
-	}
-	names, ok := s.clusters[c.ClusterName]
-	if !ok {
-		return false
-	}
-	changed := false
-	for name := range names.m {
-		if _, ok := t.m[name]; ok {
-			changed = s.dropQueue(c.Topic, name) || changed
-		}
-	}
-	return changed
-}
+import "github.com/raftns/raftns/fsm/state"
 
-// applyRegisterTopic ports RouteInfoManager.registerTopic (5.x): every
-// QueueData must name a registered broker group. For a new topic one unknown
-// name rejects the whole request; for an existing topic the QueueData before
-// the first unknown name are already in place (the reference's partial
-// update). QueueData are stored as sent.
-func (f *FSM) applyRegisterTopic(s *state, c *RegisterTopic) bool {
-	if len(c.QueueDatas) == 0 {
-		return false
-	}
-	if _, exists := s.topics[c.Topic]; !exists {
-		for _, qd := range c.QueueDatas {
-			if _, ok := s.brokers[qd.BrokerName]; !ok {
-				f.logger.Warn("register topic names an unknown broker", "topic", c.Topic, "broker", qd.BrokerName)
-				return false
-			}
-		}
-	}
-	changed := false
-	for _, qd := range c.QueueDatas {
-		if _, ok := s.brokers[qd.BrokerName]; !ok {
-			f.logger.Warn("register topic names an unknown broker", "topic", c.Topic, "broker", qd.BrokerName)
-			return changed
-		}
-		if cur, ok := s.queue(c.Topic, qd.BrokerName); ok && cur == qd {
-			continue
-		}
-		s.putQueue(c.Topic, qd)
-		changed = true
+// applyRegisterTopic applies REGISTER_TOPIC_IN_NAMESRV
+// (State.ApplyRegisterTopic) and logs a broker name without a group.
+func (f *FSM) applyRegisterTopic(s *state.State, c *RegisterTopic) bool {
+	changed, unknown := s.ApplyRegisterTopic(c)
+	if unknown != "" {
+		f.logger.Warn("register topic names an unknown broker", "topic", c.Topic, "broker", unknown)
 	}
 	return changed
 }

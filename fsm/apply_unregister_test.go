@@ -28,15 +28,15 @@ func TestFSM_UnregisterBroker_Semantics(t *testing.T) {
 		unreg  UnregisterBroker
 		checks []check
 	}{
-		{"slave leaves, master stays", false, UnregisterBroker{cluster, slaveAddr, brokerA, 1},
+		{"slave leaves, master stays", false, UnregisterBroker{ClusterName: cluster, BrokerAddr: slaveAddr, BrokerName: brokerA, BrokerID: 1},
 			[]check{routeAddrs(map[int64]string{0: masterAddr}), permIs(6)}},
-		{"master leaves, 4.x style keeps perm", false, UnregisterBroker{cluster, masterAddr, brokerA, 0},
+		{"master leaves, 4.x style keeps perm", false, UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
 			[]check{routeAddrs(map[int64]string{1: slaveAddr}), permIs(6)}},
-		{"master leaves, acting master wipes write", true, UnregisterBroker{cluster, masterAddr, brokerA, 0},
+		{"master leaves, acting master wipes write", true, UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
 			[]check{routeAddrs(map[int64]string{1: slaveAddr}), permIs(PermRead)}},
-		{"removal is by address, not id", false, UnregisterBroker{cluster, slaveAddr, brokerA, 7},
+		{"removal is by address, not id", false, UnregisterBroker{ClusterName: cluster, BrokerAddr: slaveAddr, BrokerName: brokerA, BrokerID: 7},
 			[]check{routeAddrs(map[int64]string{0: masterAddr})}},
-		{"wrong broker name leaves the group", false, UnregisterBroker{cluster, slaveAddr, brokerB, 1},
+		{"wrong broker name leaves the group", false, UnregisterBroker{ClusterName: cluster, BrokerAddr: slaveAddr, BrokerName: brokerB, BrokerID: 1},
 			[]check{routeAddrs(map[int64]string{0: masterAddr, 1: slaveAddr})}},
 	}
 	for _, tc := range cases {
@@ -50,7 +50,7 @@ func TestFSM_UnregisterBroker_Semantics(t *testing.T) {
 			for _, c := range tc.checks {
 				c(t, h)
 			}
-			_, live := h.f.Registration(BrokerKey{tc.unreg.ClusterName, tc.unreg.BrokerAddr})
+			_, live := h.f.Registration(BrokerKey{Cluster: tc.unreg.ClusterName, Addr: tc.unreg.BrokerAddr})
 			if live {
 				t.Fatal("the unregistered address still has a live entry")
 			}
@@ -92,7 +92,7 @@ func TestFSM_UnregisterBroker_UnknownIsNoop(t *testing.T) {
 }
 
 func TestFSM_ExpireBrokers_ConditionalOnEpoch(t *testing.T) {
-	key := BrokerKey{cluster, masterAddr}
+	key := BrokerKey{Cluster: cluster, Addr: masterAddr}
 	cases := []struct {
 		name      string
 		epoch     uint64
@@ -128,9 +128,9 @@ func TestFSM_ExpireBrokers_Batch(t *testing.T) {
 	h.register(reg(brokerB, 0, "10.0.0.9:10911", 1, "T2"))
 	h.register(reg(brokerA, 1, slaveAddr, 1, "T1"))
 	h.apply(ExpireBrokersType, &ExpireBrokers{Reason: "connection-closed", Brokers: []ExpiredBroker{
-		{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 1},
-		{Key: BrokerKey{cluster, "10.0.0.9:10911"}, RegEpoch: 2},
-		{Key: BrokerKey{cluster, slaveAddr}, RegEpoch: 99}, // moved on
+		{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 1},
+		{Key: BrokerKey{Cluster: cluster, Addr: "10.0.0.9:10911"}, RegEpoch: 2},
+		{Key: BrokerKey{Cluster: cluster, Addr: slaveAddr}, RegEpoch: 99}, // moved on
 	}})
 	h.noRoute("T2")
 	if got := h.route("T1").BrokerDatas[0].BrokerAddrs; !maps.Equal(got, map[int64]string{1: slaveAddr}) {
@@ -147,8 +147,8 @@ func TestFSM_ExpireBrokers_AddressTakenOver(t *testing.T) {
 	h := newHarness(t)
 	h.register(reg(brokerA, 0, masterAddr, 1, "T1"))
 	h.register(reg(brokerA, 0, slaveAddr, 1, "T1"))
-	h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 1}}})
-	if _, ok := h.f.Registration(BrokerKey{cluster, masterAddr}); ok {
+	h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 1}}})
+	if _, ok := h.f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr}); ok {
 		t.Fatal("the replaced address kept its live entry")
 	}
 	if got := h.route("T1").BrokerDatas[0].BrokerAddrs; !maps.Equal(got, map[int64]string{0: slaveAddr}) {

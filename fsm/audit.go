@@ -2,9 +2,9 @@ package fsm
 
 import (
 	"fmt"
-	"unicode/utf8"
 
-	"github.com/hashicorp/go-msgpack/v2/codec"
+	"github.com/raftns/raftns/fsm/state"
+
 	"github.com/raftns/raftns/internal/feature"
 )
 
@@ -16,42 +16,10 @@ import (
 // present, comes first.
 const auditType CommandType = 17
 
-// Bounds of an audit stamp and of the trail it asks for.
-const (
-	// MaxAuditRecords is the largest trail a stamp may ask for.
-	MaxAuditRecords = 1_000_000
-	// MaxAuditStampField bounds a stamp's Who, From and Via.
-	MaxAuditStampField = 256
-)
-
-// AuditStamp is what the member that takes a change stamps on its entry
-// (docs/contributors/design.md, "What is replicated and what is not"): when, who, from
-// where, through which member, and how long the trail is kept. The FSM
-// reads no clock and has no configuration of its own, so everything the
-// record and the trail's bounds depend on travels in the entry, and every
-// member keeps the same trail.
-type AuditStamp struct {
-	// Millis is the wall clock of the member that took the change.
-	Millis int64
-	// Who is the caller: an ACL access key, "admin-token", "anonymous",
-	// or "raftns" for a change the leader decided itself.
-	Who string
-	// From is the caller's address (the PROXY-protocol address when the
-	// connection carried one); empty for the leader's own decisions.
-	From string
-	// Via is the id of the member that took the change.
-	Via string
-	// MaxRecords and MaxAgeMillis bound the trail once this entry's record
-	// is appended: the oldest records beyond MaxRecords, and those older
-	// than Millis-MaxAgeMillis (0: no age bound), are dropped.
-	MaxRecords   int
-	MaxAgeMillis int64
-}
-
-// validate refuses a stamp whose fields are too long or whose bounds are
+// validateStamp refuses a stamp whose fields are too long or whose bounds are
 // out of range; the leader decodes every forwarded entry, so such a stamp
 // never reaches the log.
-func (st *AuditStamp) validate() error {
+func validateStamp(st *AuditStamp) error {
 	switch {
 	case len(st.Who) > MaxAuditStampField || len(st.From) > MaxAuditStampField || len(st.Via) > MaxAuditStampField:
 		return fmt.Errorf("%w: audit stamp field longer than %d bytes", ErrDecodeCommand, MaxAuditStampField)
@@ -67,7 +35,7 @@ func (st *AuditStamp) validate() error {
 // with stamp. Only entries of audited commands (IsAudited) are wrapped, and
 // only while the cluster gate allows feature.AuditTrail.
 func WithAudit(stamp AuditStamp, entry []byte) ([]byte, error) {
-	if err := stamp.validate(); err != nil {
+	if err := validateStamp(&stamp); err != nil {
 		return nil, err
 	}
 	t, err := EntryType(entry)
@@ -77,7 +45,7 @@ func WithAudit(stamp AuditStamp, entry []byte) ([]byte, error) {
 	if !IsAudited(t) || len(entry) == 0 || CommandType(entry[0]) == requestType {
 		return nil, fmt.Errorf("fsm: %s entries are not audited, or the entry is identified already", t)
 	}
-	hdr, err := encodeMsgpack(&stamp)
+	hdr, err := state.EncodeMsgpack(&stamp)
 	if err != nil {
 		return nil, err
 	}
@@ -94,14 +62,14 @@ func splitAudit(buf []byte) (*AuditStamp, []byte, error) {
 		return nil, buf, nil
 	}
 	var st AuditStamp
-	dec := codec.NewDecoderBytes(buf[1:], msgpackHandle)
-	if err := dec.Decode(&st); err != nil {
+	n, err := state.DecodeMsgpackPrefix(buf[1:], &st)
+	if err != nil {
 		return nil, nil, fmt.Errorf("%w: audit stamp: %v", ErrDecodeCommand, err)
 	}
-	if err := st.validate(); err != nil {
+	if err := validateStamp(&st); err != nil {
 		return nil, nil, err
 	}
-	inner := buf[1+dec.NumBytesRead():]
+	inner := buf[1+n:]
 	if len(inner) == 0 {
 		return nil, nil, fmt.Errorf("%w: audited entry without a command", ErrDecodeCommand)
 	}
@@ -130,23 +98,6 @@ func IsAudited(t CommandType) bool {
 // the change is done, with its outcome.
 const RecordAuditType CommandType = 16
 
-// RecordAudit is the record of such a change: its Kind, Cluster, Broker,
-// Topic, Detail and Outcome. The index and the stamp's fields come from
-// the entry, whatever Record says of them.
-type RecordAudit struct{ Record AuditRecord }
-
-// truncate cuts s to at most n bytes at a rune boundary, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
 // splitAuditVersioned is splitAudit followed by the inner entry's own
 // versioned envelope, which carries no more than the command table says.
 func splitAuditVersioned(buf []byte) (*AuditStamp, []byte, error) {
@@ -166,3 +117,7 @@ func splitAuditVersioned(buf []byte) (*AuditStamp, []byte, error) {
 	}
 	return st, inner, nil
 }
+
+// applyRecordAudit changes nothing but the trail, which the audit envelope
+// around it writes; without one there is no stamp and nothing is kept.
+func applyRecordAudit(_ *FSM, _ *state.State, _ *RecordAudit, _ uint64) bool { return true }

@@ -2,8 +2,6 @@ package fsm
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
@@ -16,9 +14,15 @@ import (
 // indexes are the tests' own.
 func classedHarness(t *testing.T) *harness {
 	h := newHarness(t)
-	h.f.st.clusterVer = feature.AuditClasses.Since.String()
+	h.f.st.ApplySetClusterVersion(&SetClusterVersion{Version: feature.AuditClasses.Since.String()})
 	return h
 }
+
+// whoAnonymous is the caller of a request without credentials.
+const whoAnonymous = "anonymous"
+
+// noEffectShare is the no-effect class's share of a stamp's MaxRecords.
+const noEffectShare = 10
 
 // anonStamp is an anonymous caller's stamp keeping keep records.
 func anonStamp(millis int64, keep int) AuditStamp {
@@ -110,7 +114,7 @@ func TestAudit_BelowTheClassesOneBoundKeepsTheNewest(t *testing.T) {
 	if k := h.f.AuditRecords(AuditQuery{Kind: AuditDeleteKV}); len(k.Records) != 0 {
 		t.Fatalf("the evicted delete is still found: %+v", k)
 	}
-	if h.f.st.audit.kinds[kindSlot(AuditDeleteKV)] != 0 {
+	if h.f.view().Count(AuditDeleteKV) != 0 {
 		t.Fatal("the kind count still holds the evicted delete")
 	}
 }
@@ -143,13 +147,13 @@ func TestAudit_QueryExaminesABoundedNumberOfRecords(t *testing.T) {
 		h.applyAudited(st, DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
 	}
 	v := h.f.view()
-	p := v.query(AuditQuery{Who: "rare"}, 10)
+	p := v.Query(AuditQuery{Who: "rare"}, 10)
 	if len(p.Records) != 1 || p.Records[0].Index != 26 || !p.More || p.Next != 21 {
 		t.Fatalf("first page: %+v", p)
 	}
 	var found []uint64
 	for q := (AuditQuery{Who: "rare", Before: p.Next}); ; {
-		p = v.query(q, 10)
+		p = v.Query(q, 10)
 		for _, r := range p.Records {
 			found = append(found, r.Index)
 		}
@@ -161,65 +165,11 @@ func TestAudit_QueryExaminesABoundedNumberOfRecords(t *testing.T) {
 	if fmt.Sprint(found) != "[4]" {
 		t.Fatalf("paging on found %v", found)
 	}
-	p = v.query(AuditQuery{After: 1, Who: "rare"}, 10)
+	p = v.Query(AuditQuery{After: 1, Who: "rare"}, 10)
 	if len(p.Records) != 1 || p.Records[0].Index != 4 || !p.More || p.Next != 11 {
 		t.Fatalf("forward page: %+v", p)
 	}
-	if p := v.query(AuditQuery{Kind: AuditPutKV}, 1); p.More || len(p.Records) != 0 || p.Total != 30 {
+	if p := v.Query(AuditQuery{Kind: AuditPutKV}, 1); p.More || len(p.Records) != 0 || p.Total != 30 {
 		t.Fatalf("a kind the trail does not hold: %+v", p)
-	}
-}
-
-// Queries over records spread across the classes give what one ordered
-// list would give, in both directions, whatever the filters and pages.
-func TestAudit_QueryMergesTheClassesInIndexOrder(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 11))
-	for range 200 {
-		v := &auditView{}
-		var all []AuditRecord
-		for i := range rng.IntN(40) {
-			r := AuditRecord{Index: uint64(i*2 + 1 + rng.IntN(2)), Who: []string{"a", "b"}[rng.IntN(2)], Kind: AuditPutKV}
-			if len(all) > 0 && r.Index <= all[len(all)-1].Index {
-				r.Index = all[len(all)-1].Index + 1
-			}
-			c := rng.IntN(int(auditClasses))
-			v.classes[c] = append(v.classes[c], r)
-			v.kinds[kindSlot(r.Kind)]++
-			all = append(all, r)
-		}
-		q := AuditQuery{Who: "a", Limit: 1 + rng.IntN(5)}
-		if rng.IntN(2) == 0 {
-			q.After = uint64(rng.IntN(60))
-		} else {
-			q.Before = uint64(rng.IntN(60))
-		}
-		budget := 1 + rng.IntN(50)
-		var want []uint64
-		for _, r := range all {
-			if r.Who == "a" && (q.After == 0 || r.Index > q.After) && (q.After != 0 || q.Before == 0 || r.Index < q.Before) {
-				want = append(want, r.Index)
-			}
-		}
-		var got []uint64
-		for {
-			p := v.query(q, budget)
-			for _, r := range p.Records {
-				got = append(got, r.Index)
-			}
-			if !p.More {
-				break
-			}
-			if q.After != 0 {
-				q.After = p.Next
-			} else {
-				q.Before = p.Next
-			}
-		}
-		if q.After == 0 {
-			slices.Sort(got)
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("query %+v with budget %d over %v: got %v, want %v", q, budget, all, got, want)
-		}
 	}
 }

@@ -103,7 +103,7 @@ func TestAudit_TrailIsBoundedByCountAndAge(t *testing.T) {
 func TestAudit_SnapshotKeepsTheTrailAndMembersAgree(t *testing.T) {
 	h := newHarness(t)
 	before := snapshotBytes(t, h.f)
-	if recordTypes(t, before)[recAudit] {
+	if recordTypes(t, before)["audit"] {
 		t.Fatal("an empty trail wrote audit records")
 	}
 	h.register(reg(brokerA, 0, masterAddr, 1, "T1"))
@@ -177,7 +177,7 @@ func TestAudit_ExpiryNamesTheBrokersItRemovesAndItsReason(t *testing.T) {
 	h.register(reg(brokerA, 0, masterAddr, 1, "T1"))
 	epoch := h.index
 	h.applyAudited(AuditStamp{Millis: 9, Who: "raftns", Via: "n1", MaxRecords: 10}, ExpireBrokersType,
-		&ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: epoch}}})
+		&ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: epoch}}})
 	r := h.f.AuditRecords(AuditQuery{Broker: brokerA}).Records
 	if len(r) != 1 || r[0].Kind != AuditBrokerExpiry || r[0].Cluster != cluster || r[0].Outcome != OutcomeApplied ||
 		!strings.Contains(r[0].Detail, "reason=timeout") || !strings.Contains(r[0].Detail, masterAddr) {
@@ -202,7 +202,7 @@ func fixtureLogAudit(t testing.TB) []Entry {
 	}{
 		{st, WipeWritePermType, &WipeWritePerm{BrokerName: brokerA}},
 		{st, PutKVType, &PutKV{Namespace: "ORDER_TOPIC_CONFIG", Key: "T1", Value: "broker-a:4", HasValue: true}},
-		{leader, ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, "10.0.0.99:10911"}, RegEpoch: 1}}}},
+		{leader, ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: "10.0.0.99:10911"}, RegEpoch: 1}}}},
 		{st, RecordAuditType, &RecordAudit{Record: AuditRecord{Kind: AuditLeaderTransfer, Detail: "from=n1 to=n2", Outcome: OutcomeApplied}}},
 	} {
 		logs = append(logs, Entry{Index: next + 2 + uint64(i), Command: true, Data: audited(t, c.st, c.typ, c.cmd)})

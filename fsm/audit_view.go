@@ -1,149 +1,18 @@
 package fsm
 
-import "sort"
-
-// auditView is the trail as readers see it: the record list of each
-// retention class and the count of each kind. A published view is never
-// written: the FSM publishes a new one after every change to the trail
-// (publishAudit), and queries read the newest without the state's lock,
-// so a scan of the trail never holds up Apply.
-type auditView struct {
-	classes [auditClasses][]AuditRecord
-	kinds   kindCounts
-}
+import "github.com/raftns/raftns/fsm/state"
 
 // publishAudit makes the trail of the current state what queries read.
 // The caller holds mu for writing.
 func (f *FSM) publishAudit() {
-	v := f.st.audit.auditView
+	v := f.st.AuditView()
 	f.trail.Store(&v)
 }
 
 // view returns the newest published view of the trail.
-func (f *FSM) view() *auditView {
+func (f *FSM) view() *state.AuditView {
 	if v := f.trail.Load(); v != nil {
 		return v
 	}
-	return &auditView{}
-}
-
-// total is how many records the view holds.
-func (v *auditView) total() int {
-	n := 0
-	for _, recs := range v.classes {
-		n += len(recs)
-	}
-	return n
-}
-
-// lastIndex is the index of the newest record, 0 when the view is empty.
-func (v *auditView) lastIndex() uint64 {
-	var last uint64
-	for _, recs := range v.classes {
-		if n := len(recs); n > 0 {
-			last = max(last, recs[n-1].Index)
-		}
-	}
-	return last
-}
-
-// cursor walks a view's classes merged by index, one direction.
-type cursor struct {
-	v       *auditView
-	forward bool
-	// pos is, per class, the next record's position going forward, or
-	// one past it going backward.
-	pos [auditClasses]int
-}
-
-// from returns a cursor over the records above after (forward), or below
-// before (backward; 0: from the newest).
-func (v *auditView) from(forward bool, bound uint64) *cursor {
-	c := &cursor{v: v, forward: forward}
-	for i, recs := range v.classes {
-		switch {
-		case forward:
-			c.pos[i] = sort.Search(len(recs), func(j int) bool { return recs[j].Index > bound })
-		case bound == 0:
-			c.pos[i] = len(recs)
-		default:
-			c.pos[i] = sort.Search(len(recs), func(j int) bool { return recs[j].Index >= bound })
-		}
-	}
-	return c
-}
-
-// peek is the index of class i's next record in the cursor's direction.
-func (c *cursor) peek(i int) (uint64, bool) {
-	recs, p := c.v.classes[i], c.pos[i]
-	if c.forward {
-		if p < len(recs) {
-			return recs[p].Index, true
-		}
-	} else if p > 0 {
-		return recs[p-1].Index, true
-	}
-	return 0, false
-}
-
-// before reports whether index a comes before b in the cursor's direction.
-func (c *cursor) before(a, b uint64) bool { return (a < b) == c.forward }
-
-// walk calls fn with each record in the cursor's direction until fn
-// returns false or the records end. Records come in runs: the class with
-// the next record is read in a tight loop for as long as its records come
-// before every other class's next one.
-func (c *cursor) walk(fn func(*AuditRecord) bool) {
-	for {
-		best, hasBound := -1, false
-		var bestIdx, bound uint64
-		for i := range c.v.classes {
-			idx, ok := c.peek(i)
-			switch {
-			case !ok:
-			case best < 0 || c.before(idx, bestIdx):
-				if best >= 0 {
-					bound, hasBound = bestIdx, true
-				}
-				best, bestIdx = i, idx
-			case !hasBound || c.before(idx, bound):
-				bound, hasBound = idx, true
-			}
-		}
-		if best < 0 {
-			return
-		}
-		recs := c.v.classes[best]
-		for {
-			var r *AuditRecord
-			if c.forward {
-				if c.pos[best] == len(recs) {
-					break
-				}
-				r = &recs[c.pos[best]]
-			} else {
-				if c.pos[best] == 0 {
-					break
-				}
-				r = &recs[c.pos[best]-1]
-			}
-			if hasBound && !c.before(r.Index, bound) {
-				break
-			}
-			if c.forward {
-				c.pos[best]++
-			} else {
-				c.pos[best]--
-			}
-			if !fn(r) {
-				return
-			}
-		}
-	}
-}
-
-// ascending calls fn with each record above after, oldest first, until
-// fn returns false.
-func (v *auditView) ascending(after uint64, fn func(*AuditRecord) bool) {
-	v.from(true, after).walk(fn)
+	return &state.AuditView{}
 }

@@ -1,38 +1,15 @@
 package fsm
 
-import "fmt"
+import (
+	"fmt"
 
-// DropUnlistedTopics is deleteTopicWithBrokerRegistration for a
-// registration the leader split into several entries (SplitRegistration):
-// no part lists the broker's whole table, so no part deletes anything, and
-// the leader follows the parts with the topics the whole table does not
-// list, computed from the state the parts left (UnlistedTopics). It
-// removes BrokerName's queue data from each topic (and a topic left
-// without queue data) only while the broker's live entry still carries
-// DataVersion: a newer registration of the broker, applied in between,
-// decides for itself. Only the leader proposes it.
-type DropUnlistedTopics struct {
-	ClusterName string
-	BrokerAddr  string
-	BrokerName  string
-	DataVersion DataVersion
-	Topics      []string
-}
+	"github.com/raftns/raftns/fsm/state"
+)
 
-// applyDropUnlistedTopics removes the listed topics' queue data of the
-// broker name while the registration it was computed for is the broker's
-// current one.
-func (f *FSM) applyDropUnlistedTopics(s *state, c *DropUnlistedTopics, index uint64) bool {
-	reg, ok := s.regs[BrokerKey{Cluster: c.ClusterName, Addr: c.BrokerAddr}]
-	if !ok || reg.BrokerName != c.BrokerName || !reg.DataVersion.Equal(c.DataVersion) {
-		return false
-	}
-	dropped := 0
-	for _, topic := range c.Topics {
-		if s.dropQueue(topic, c.BrokerName) {
-			dropped++
-		}
-	}
+// applyDropUnlistedTopics applies State.ApplyDropUnlistedTopics and logs
+// what it dropped.
+func (f *FSM) applyDropUnlistedTopics(s *state.State, c *DropUnlistedTopics, index uint64) bool {
+	dropped := s.ApplyDropUnlistedTopics(c)
 	if dropped > 0 {
 		f.logger.Info("topics dropped by registration", "broker", c.BrokerName, "topics", dropped, "index", index)
 	}
@@ -46,23 +23,12 @@ func (f *FSM) applyDropUnlistedTopics(s *state, c *DropUnlistedTopics, index uin
 func (f *FSM) UnlistedTopics(cmd *RegisterBroker) *DropUnlistedTopics {
 	whole := *cmd
 	whole.DeleteUnlistedTopics, whole.Continuation = true, false
-	topics := read(f, func(s *state) []string { return unlistedTopics(s, &whole) })
+	topics := read(f, func(s *state.State) []string { return s.UnlistedTopics(&whole) })
 	if len(topics) == 0 {
 		return nil
 	}
 	return &DropUnlistedTopics{ClusterName: cmd.ClusterName, BrokerAddr: cmd.BrokerAddr, BrokerName: cmd.BrokerName,
 		DataVersion: cmd.DataVersion, Topics: topics}
-}
-
-// unlistedTopics plans only the deletion of c against s: the topics of
-// the broker name that c does not list, when c deletes any.
-func unlistedTopics(s *state, c *RegisterBroker) []string {
-	p, _ := prepareRegister(s, c)
-	if writes, _ := p.topicWriter(); p.stale || !writes || !p.deletesUnlisted() {
-		return nil
-	}
-	p.planDrops(s)
-	return p.dropped
 }
 
 // dropEntryMargin is what SplitDrops leaves free in each entry beyond the

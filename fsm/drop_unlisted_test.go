@@ -116,7 +116,7 @@ func TestDropUnlistedTopics_SplitRegistrationDropsWhatTheWholeNoLongerLists(t *t
 	}
 	// The same as the whole applied as one entry.
 	applyEntries(t, single, 2, [][]byte{mustEncode(t, RegisterBrokerType, first), mustEncode(t, RegisterBrokerType, second)})
-	if split.st.digest(true, false) != single.st.digest(true, false) {
+	if split.st.Digest(true, false) != single.st.Digest(true, false) {
 		t.Fatal("the parts and drops differ from the whole registration applied as one entry")
 	}
 	if index <= 2 {

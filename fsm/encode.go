@@ -3,16 +3,8 @@ package fsm
 import (
 	"fmt"
 
-	"github.com/hashicorp/go-msgpack/v2/codec"
+	"github.com/raftns/raftns/fsm/state"
 )
-
-// msgpackHandle encodes commands and snapshot records. Canonical sorts map
-// keys, so equal values always give equal bytes (the Digest relies on it).
-var msgpackHandle = func() *codec.MsgpackHandle {
-	h := &codec.MsgpackHandle{}
-	h.Canonical = true
-	return h
-}()
 
 // Encode returns the log entry for a command: the type byte t followed by the
 // msgpack encoding of cmd. cmd is the command struct matching t, by value or
@@ -42,7 +34,7 @@ func encodeEntry(t CommandType, cmd any) ([]byte, error) {
 			return entry, nil
 		}
 	}
-	payload, err := encodeMsgpack(cmd)
+	payload, err := state.EncodeMsgpack(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("fsm: encode %s: %w", t, err)
 	}
@@ -158,29 +150,10 @@ func decodeEntry(buf []byte) (e decodedEntry) {
 		}
 	}
 	cmd := spec.newCmd()
-	if err := decodeMsgpack(buf[1:], cmd); err != nil {
+	if err := state.DecodeMsgpack(buf[1:], cmd); err != nil {
 		e.err = fmt.Errorf("%w: %s: %v", ErrDecodeCommand, e.t, err)
 		return e
 	}
 	e.cmd = cmd
 	return e
-}
-
-// decodeMsgpack decodes exactly one value from buf into out.
-func decodeMsgpack(buf []byte, out any) error {
-	dec := codec.NewDecoderBytes(buf, msgpackHandle)
-	if err := dec.Decode(out); err != nil {
-		return err
-	}
-	if n := dec.NumBytesRead(); n != len(buf) {
-		return fmt.Errorf("%d trailing bytes", len(buf)-n)
-	}
-	return nil
-}
-
-// encodeMsgpack returns the canonical msgpack encoding of v.
-func encodeMsgpack(v any) ([]byte, error) {
-	var buf []byte
-	err := codec.NewEncoderBytes(&buf, msgpackHandle).Encode(v)
-	return buf, err
 }

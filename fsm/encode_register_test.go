@@ -8,13 +8,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // encodeRegisterBoth encodes c by hand and by the codec's reflection.
 func encodeRegisterBoth(t testing.TB, c *RegisterBroker) (hand, codec []byte, covered bool) {
 	t.Helper()
 	hand, covered = appendRegisterBroker(nil, c)
-	codec, err := encodeMsgpack(c)
+	codec, err := state.EncodeMsgpack(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ func FuzzEncodeRegisterBroker(f *testing.F) {
 func decodeRegisterBoth(payload []byte) (hand *RegisterBroker, handOK bool, codec *RegisterBroker, codecErr error) {
 	hand, handOK = decodeRegisterBroker(payload)
 	codec = &RegisterBroker{}
-	codecErr = decodeMsgpack(payload, codec)
+	codecErr = state.DecodeMsgpack(payload, codec)
 	return hand, handOK, codec, codecErr
 }
 
@@ -131,7 +133,7 @@ func TestDecode_RegisterBrokerMatchesCodec(t *testing.T) {
 		}
 	}
 	// Shapes of other writers are left to the codec.
-	withMappings, err := encodeMsgpack(&RegisterBroker{MappingInfos: []TopicQueueMappingInfo{{Topic: "t"}}})
+	withMappings, err := state.EncodeMsgpack(&RegisterBroker{MappingInfos: []TopicQueueMappingInfo{{Topic: "t"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

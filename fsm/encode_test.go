@@ -13,7 +13,7 @@ func sampleCommands() map[CommandType]any {
 	return map[CommandType]any{
 		RegisterBrokerType:       rb,
 		UnregisterBrokerType:     &UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
-		ExpireBrokersType:        &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 7}}},
+		ExpireBrokersType:        &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 7}}},
 		WipeWritePermType:        &WipeWritePerm{BrokerName: brokerA},
 		AddWritePermType:         &AddWritePerm{BrokerName: brokerA},
 		DeleteTopicType:          &DeleteTopic{Topic: "T", ClusterName: cluster},

@@ -1,6 +1,10 @@
 package fsm
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/raftns/raftns/fsm/state"
+)
 
 var (
 	// ErrEmptyCommand means a log entry has no type byte.
@@ -13,8 +17,8 @@ var (
 	ErrDecodeCommand = errors.New("fsm: cannot decode command")
 	// ErrSnapshotRecord means a snapshot record is unknown, misplaced or
 	// does not decode.
-	ErrSnapshotRecord = errors.New("fsm: invalid snapshot record")
+	ErrSnapshotRecord = state.ErrSnapshotRecord
 	// ErrSnapshotSchema means a snapshot was written with a state schema
 	// this build does not know.
-	ErrSnapshotSchema = errors.New("fsm: unsupported snapshot schema")
+	ErrSnapshotSchema = state.ErrSnapshotSchema
 )

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/raftns/raftns/fsm/state"
+
 	"github.com/hashicorp/go-hclog"
 )
 
@@ -25,9 +27,9 @@ type FSM struct {
 	// mu guards st. Applies hold it for writing, reads for reading; a
 	// snapshot only freezes st under it and streams without it.
 	mu sync.RWMutex
-	st *state
+	st *state.State
 	// trail is the audit trail queries read without mu (audit_view.go).
-	trail atomic.Pointer[auditView]
+	trail atomic.Pointer[state.AuditView]
 
 	applied appliedIndex // last log index handed to the FSM
 	// expected are entries this member proposes, already decoded
@@ -47,7 +49,7 @@ func New(logger hclog.Logger) *FSM {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	return &FSM{logger: logger, st: newState()}
+	return &FSM{logger: logger, st: state.New()}
 }
 
 // AppliedIndex returns the index of the last log entry the FSM has applied,
@@ -65,20 +67,25 @@ func (f *FSM) Generation() uint64 { return f.gen.Load() }
 func (f *FSM) LastChangeIndex() uint64 {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
-	return f.st.lastChange
+	return f.st.LastChange()
 }
 
 // writableLocked returns the current state, thawing it first when a snapshot
 // froze it. The caller holds mu for writing.
-func (f *FSM) writableLocked() *state {
-	if f.st.frozen {
-		f.st = f.st.thaw()
-	}
+func (f *FSM) writableLocked() *state.State {
+	f.st = f.st.Writable()
 	return f.st
 }
 
 // read runs fn on the current state under the read lock.
-func read[T any](f *FSM, fn func(*state) T) T {
+func read[T any](f *FSM, fn func(*state.State) T) T {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return fn(f.st)
+}
+
+// read2 is read for a function of two results.
+func read2[A, B any](f *FSM, fn func(*state.State) (A, B)) (A, B) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	return fn(f.st)

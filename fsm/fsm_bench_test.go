@@ -154,7 +154,7 @@ func BenchmarkFSM_SnapshotPersist(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := snap.writeTo(&cw); err != nil {
+				if err := snap.st.Write(&cw, snap.meta); err != nil {
 					b.Fatal(err)
 				}
 				snap.Release()

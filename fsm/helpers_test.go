@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/raftns/raftns/fsm/state"
+
 	"github.com/hashicorp/go-hclog"
 )
 
@@ -94,7 +96,7 @@ func (h *harness) writePerm(typ CommandType, name string) int {
 
 // contentDigest is the state digest without registration epochs.
 func (h *harness) contentDigest() [32]byte {
-	return read(h.f, func(s *state) [32]byte { return s.digest(true, false) })
+	return read(h.f, func(s *state.State) [32]byte { return s.Digest(true, false) })
 }
 
 func (h *harness) route(topic string) TopicRouteData {
@@ -117,7 +119,7 @@ func (h *harness) noRoute(topic string) {
 func (h *harness) perm(topic, brokerName string) int32 {
 	h.t.Helper()
 	h.f.mu.RLock()
-	qd, ok := h.f.st.queue(topic, brokerName)
+	qd, ok := h.f.st.Queue(topic, brokerName)
 	h.f.mu.RUnlock()
 	if !ok {
 		h.t.Fatalf("no QueueData of %s for %s", topic, brokerName)

@@ -1,81 +1,13 @@
 package fsm
 
-import "errors"
-
-// MemberStanding is what the cluster knows of a member beyond its
-// addresses (docs/operators/operations.md, "When a member loses its disk"): the
-// identity of the storage it was admitted with, and whether an operator
-// keeps it a non-voter.
-type MemberStanding struct {
-	ID string
-	// StorageID is the random identity of the member's data directory the
-	// leader admitted it with. A member that returns with another one
-	// lost its disk: it votes again only once the leader has recorded the
-	// new identity.
-	StorageID string
-	// NonVoter keeps the member a non-voter: the leader never promotes it
-	// (raftnsctl peers add --non-voter, peers demote).
-	NonVoter bool
-}
-
-// SetMemberStanding records a member's standing. Only the leader proposes
-// it; removing the member from the directory (RemoveMember) forgets it.
-type SetMemberStanding struct {
-	Standing MemberStanding
-}
-
-// applySetMemberStanding records a standing; one without an id, or one
-// already so, changes nothing.
-func (s *state) applySetMemberStanding(c *SetMemberStanding) bool {
-	id := c.Standing.ID
-	if cur, ok := s.standings[id]; id == "" || ok && cur == c.Standing {
-		return false
-	}
-	s.standings[id] = c.Standing
-	return true
-}
+import "github.com/raftns/raftns/fsm/state"
 
 // MemberStanding returns the standing recorded for the member id.
 func (f *FSM) MemberStanding(id string) (MemberStanding, bool) {
-	f.mu.RLock()
-	defer f.mu.RUnlock()
-	st, ok := f.st.standings[id]
-	return st, ok
+	return read2(f, func(s *state.State) (MemberStanding, bool) { return s.MemberStanding(id) })
 }
 
 // MemberStandings returns every recorded standing, sorted by id.
 func (f *FSM) MemberStandings() []MemberStanding {
-	return read(f, func(s *state) []MemberStanding {
-		out := make([]MemberStanding, 0, len(s.standings))
-		for _, id := range sortedKeys(s.standings) {
-			out = append(out, s.standings[id])
-		}
-		return out
-	})
-}
-
-// recMemberStanding is the snapshot record of one MemberStanding, written
-// only once a standing was recorded, which the cluster version gates.
-const recMemberStanding uint8 = 18
-
-// walkStandings emits a record per recorded standing.
-func (s *state) walkStandings(emit emitFunc) error {
-	for _, id := range sortedKeys(s.standings) {
-		st := s.standings[id]
-		if err := emit(recMemberStanding, &st); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (rs *restorer) memberStanding(st *MemberStanding) error {
-	if st.ID == "" {
-		return errors.New("member standing without an id")
-	}
-	if _, ok := rs.s.standings[st.ID]; ok {
-		return duplicate("member standing", st.ID)
-	}
-	rs.s.standings[st.ID] = *st
-	return nil
+	return read(f, (*state.State).MemberStandings)
 }

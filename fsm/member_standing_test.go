@@ -31,7 +31,7 @@ func TestFSM_MemberStanding_RecordReplaceAndRemoval(t *testing.T) {
 
 func TestFSM_MemberStanding_SurvivesSnapshotAndIsAbsentOtherwise(t *testing.T) {
 	src := fixtureFSM(t)
-	if recordTypes(t, snapshotBytes(t, src))[recMemberStanding] {
+	if recordTypes(t, snapshotBytes(t, src))["member-standing"] {
 		t.Fatal("a state without standings wrote a standing record")
 	}
 	s1, s2 := MemberStanding{ID: "n2", StorageID: "c3"}, MemberStanding{ID: "n1", StorageID: "d4", NonVoter: true}

@@ -115,8 +115,8 @@ func TestMinBrokerIDNotice_Leave(t *testing.T) {
 	})
 	t.Run("expiry of the master: told, and the group's end drops the notice", func(t *testing.T) {
 		h := setup(t, true)
-		r, _ := h.f.Registration(BrokerKey{cluster, masterAddr})
-		h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{cluster, masterAddr}, RegEpoch: r.RegEpoch}}})
+		r, _ := h.f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr})
+		h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: r.RegEpoch}}})
 		if n := pending(h)[brokerA]; n.MinBrokerID != 1 || n.OfflineBrokerAddr != masterAddr {
 			t.Fatalf("notice = %+v", n)
 		}

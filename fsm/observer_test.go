@@ -17,10 +17,10 @@ func TestObserver_HearsNewRegistrationsUnregistrationsAndExpiries(t *testing.T) 
 	h.unregister(cluster, slaveAddr, brokerA, 1)
 	h.unregister(cluster, slaveAddr, brokerA, 1) // already gone: nothing happens
 	h.apply(ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{
-		{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 999}, // stale epoch: skipped
+		{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 999}, // stale epoch: skipped
 	}})
 	h.apply(ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{
-		{Key: BrokerKey{cluster, masterAddr}, RegEpoch: 2},
+		{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 2},
 	}})
 
 	want := []BrokerChange{

@@ -1,7 +1,5 @@
 package fsm
 
-import "slices"
-
 // Route answers GET_ROUTEINFO_BY_TOPIC (RouteInfoManager.pickupTopicRouteData,
 // 5.x). QueueDatas holds every QueueData of the topic and BrokerDatas the
 // groups that exist, both sorted by broker name; there is no route (false)
@@ -13,46 +11,5 @@ import "slices"
 func (f *FSM) Route(topic string, withOrderTopicConf bool) (TopicRouteData, bool) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
-	return f.st.route(topic, withOrderTopicConf)
-}
-
-func (s *state) route(topic string, withOrderTopicConf bool) (TopicRouteData, bool) {
-	t, ok := s.topics[topic]
-	if !ok {
-		return TopicRouteData{}, false
-	}
-	rd := TopicRouteData{FilterServerTable: map[string][]string{}}
-	for _, name := range sortedKeys(t.m) {
-		rd.QueueDatas = append(rd.QueueDatas, t.m[name])
-		g, ok := s.brokers[name]
-		if !ok {
-			continue
-		}
-		rd.BrokerDatas = append(rd.BrokerDatas, cloneBrokerData(g.data))
-		s.addFilterServers(rd.FilterServerTable, g.data)
-	}
-	if len(rd.BrokerDatas) == 0 {
-		return TopicRouteData{}, false
-	}
-	if m, ok := s.mappings[topic]; ok {
-		rd.TopicQueueMappingByBroker = make(map[string]TopicQueueMappingInfo, len(m.m))
-		for name, mi := range m.m {
-			rd.TopicQueueMappingByBroker[name] = cloneMapping(mi)
-		}
-	}
-	if withOrderTopicConf {
-		rd.OrderTopicConf = s.namespace(NamespaceOrderTopicConfig)[topic]
-	}
-	return rd, true
-}
-
-// addFilterServers adds the filter-server lists of a group's addresses, keyed
-// by (group cluster, address) as the reference does; absent lists are left
-// out (the reference adds nulls that its encoder drops).
-func (s *state) addFilterServers(out map[string][]string, bd BrokerData) {
-	for _, addr := range bd.BrokerAddrs {
-		if l, ok := s.filters[BrokerKey{Cluster: bd.Cluster, Addr: addr}]; ok {
-			out[addr] = slices.Clone(l)
-		}
-	}
+	return f.st.Route(topic, withOrderTopicConf)
 }

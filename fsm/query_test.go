@@ -116,21 +116,6 @@ func TestFSM_Route_Sorting(t *testing.T) {
 	h.noRoute("Missing")
 }
 
-func TestState_Route_NeedsABrokerData(t *testing.T) {
-	s := newState()
-	s.putGroup(BrokerData{Cluster: cluster, BrokerName: brokerA, BrokerAddrs: map[int64]string{0: masterAddr}})
-	writable(s, s.topics, "Half", true).m[brokerA] = QueueData{BrokerName: brokerA, Perm: 6}
-	writable(s, s.topics, "Half", true).m["gone"] = QueueData{BrokerName: "gone", Perm: 6}
-	writable(s, s.topics, "Orphan", true).m["gone"] = QueueData{BrokerName: "gone", Perm: 6}
-	rd, ok := s.route("Half", false)
-	if !ok || len(rd.QueueDatas) != 2 || len(rd.BrokerDatas) != 1 {
-		t.Fatalf("Half = %+v, %v; want 2 queue datas and 1 broker data", rd, ok)
-	}
-	if _, ok := s.route("Orphan", false); ok {
-		t.Fatal("a topic whose brokers have no BrokerData has a route")
-	}
-}
-
 func TestFSM_Registrations_SortedWithCounts(t *testing.T) {
 	h := listFixture(t)
 	regs := h.f.Registrations()
@@ -138,14 +123,14 @@ func TestFSM_Registrations_SortedWithCounts(t *testing.T) {
 	for _, r := range regs {
 		keys = append(keys, r.Key)
 	}
-	want := []BrokerKey{{"ClusterB", "10.0.0.9:10911"}, {cluster, masterAddr}, {cluster, slaveAddr}}
+	want := []BrokerKey{{Cluster: "ClusterB", Addr: "10.0.0.9:10911"}, {Cluster: cluster, Addr: masterAddr}, {Cluster: cluster, Addr: slaveAddr}}
 	if !slices.Equal(keys, want) {
 		t.Fatalf("keys = %v, want %v", keys, want)
 	}
 	if b, tp := h.f.Counts(); b != 3 || tp != 6 {
 		t.Fatalf("Counts = %d, %d; want 3, 6", b, tp)
 	}
-	if _, ok := h.f.Registration(BrokerKey{"ClusterB", masterAddr}); ok {
+	if _, ok := h.f.Registration(BrokerKey{Cluster: "ClusterB", Addr: masterAddr}); ok {
 		t.Fatal("registration found under the wrong cluster")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/raftns/raftns/fsm/state"
+
 	"github.com/raftns/raftns/internal/feature"
 )
 
@@ -36,7 +38,7 @@ type commandSpec struct {
 	matches func(any) bool
 	// apply changes s and returns the proposer's answer and whether the
 	// state changed.
-	apply func(f *FSM, s *state, cmd any, index uint64) (any, bool)
+	apply func(f *FSM, s *state.State, cmd any, index uint64) (any, bool)
 	// encodeResult and decodeResult carry the answer between members; nil
 	// when the command answers nothing.
 	encodeResult func(any) ([]byte, error)
@@ -47,10 +49,10 @@ type commandSpec struct {
 }
 
 // command describes a command that answers nothing but success.
-func command[C any](t CommandType, name string, fwd Forwarding, apply func(*FSM, *state, *C, uint64) bool) commandSpec {
+func command[C any](t CommandType, name string, fwd Forwarding, apply func(*FSM, *state.State, *C, uint64) bool) commandSpec {
 	spec := describe[C](t, name, fwd)
 	if apply != nil {
-		spec.apply = func(f *FSM, s *state, cmd any, index uint64) (any, bool) {
+		spec.apply = func(f *FSM, s *state.State, cmd any, index uint64) (any, bool) {
 			return nil, apply(f, s, cmd.(*C), index)
 		}
 	}
@@ -59,10 +61,10 @@ func command[C any](t CommandType, name string, fwd Forwarding, apply func(*FSM,
 
 // commandWithResult describes a command whose answer R the proposer needs
 // (on a follower: after it travelled back from the leader).
-func commandWithResult[C, R any](t CommandType, name string, fwd Forwarding, apply func(*FSM, *state, *C, uint64) (R, bool)) commandSpec {
+func commandWithResult[C, R any](t CommandType, name string, fwd Forwarding, apply func(*FSM, *state.State, *C, uint64) (R, bool)) commandSpec {
 	spec := describe[C](t, name, fwd)
 	if apply != nil {
-		spec.apply = func(f *FSM, s *state, cmd any, index uint64) (any, bool) {
+		spec.apply = func(f *FSM, s *state.State, cmd any, index uint64) (any, bool) {
 			return apply(f, s, cmd.(*C), index)
 		}
 	}
@@ -71,11 +73,11 @@ func commandWithResult[C, R any](t CommandType, name string, fwd Forwarding, app
 		if !ok {
 			return nil, fmt.Errorf("fsm: %s answers %T, got %T", name, r, res)
 		}
-		return encodeMsgpack(r)
+		return state.EncodeMsgpack(r)
 	}
 	spec.decodeResult = func(buf []byte) (any, error) {
 		var r R
-		if err := decodeMsgpack(buf, &r); err != nil {
+		if err := state.DecodeMsgpack(buf, &r); err != nil {
 			return nil, fmt.Errorf("fsm: %s answer: %w", name, err)
 		}
 		return r, nil
@@ -85,8 +87,8 @@ func commandWithResult[C, R any](t CommandType, name string, fwd Forwarding, app
 
 // controllerCommand describes a controller command: decided by the leader
 // (LeaderOnly), answering a ControllerResult.
-func controllerCommand[C any](t CommandType, name string, apply func(*state, *C) (ControllerResult, bool)) commandSpec {
-	return commandWithResult(t, name, LeaderOnly, func(_ *FSM, s *state, c *C, _ uint64) (ControllerResult, bool) {
+func controllerCommand[C any](t CommandType, name string, apply func(*state.State, *C) (ControllerResult, bool)) commandSpec {
+	return commandWithResult(t, name, LeaderOnly, func(_ *FSM, s *state.State, c *C, _ uint64) (ControllerResult, bool) {
 		return apply(s, c)
 	})
 }

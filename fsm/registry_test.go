@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // TestRegistry_EveryCommandRoundTripsThroughRaft walks the command table:
@@ -61,7 +63,7 @@ func TestRegistry_AnswersOfResultCommands(t *testing.T) {
 }
 
 func TestRegistry_RefusesIncompleteDescriptions(t *testing.T) {
-	apply := func(*FSM, *state, *PutKV, uint64) bool { return false }
+	apply := func(*FSM, *state.State, *PutKV, uint64) bool { return false }
 	cases := map[string][]commandSpec{
 		"no apply":        {command[PutKV](PutKVType, "PutKV", Forwardable, nil)},
 		"no name":         {command(PutKVType, "", Forwardable, apply)},

@@ -4,34 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/go-msgpack/v2/codec"
+	"github.com/raftns/raftns/fsm/state"
 )
-
-// RequestID identifies one client- or broker-originated write across every
-// retry of it (docs/contributors/design.md, "Retried writes"). The member that takes the
-// request from the client assigns it once; every forwarding attempt and
-// every retry carries the same value, so the FSM applies the write at most
-// once.
-//
-//   - Session names the member process that took the request: the member's
-//     ID and a random part chosen when the process starts. It is at most
-//     MaxSessionLen bytes.
-//   - Seq numbers the session's requests from 1 upwards, in the order the
-//     member took them.
-//   - Floor is the lowest Seq of the session still waiting for its answer
-//     when this request was sent (Seq itself when none was older). Every
-//     request of the session below Floor was answered or given up; once an
-//     entry with that Floor is applied, no such request can apply any more,
-//     so a write a client gave up on can never land after a newer one that
-//     was acknowledged.
-//
-// Other code that proposes writes on a client's behalf (forwarding,
-// batching) passes the RequestID along unchanged and never makes one up.
-type RequestID struct {
-	Session string
-	Seq     uint64
-	Floor   uint64
-}
 
 // MaxSessionLen bounds RequestID.Session.
 const MaxSessionLen = 128
@@ -51,7 +25,7 @@ var ErrSuperseded = errors.New("fsm: request superseded by a newer one of its se
 // errBadRequestID means a RequestID is malformed.
 var errBadRequestID = errors.New("fsm: malformed request id")
 
-func (id RequestID) validate() error {
+func validateRequestID(id RequestID) error {
 	switch {
 	case id.Session == "" || len(id.Session) > MaxSessionLen:
 		return fmt.Errorf("%w: session of %d bytes", errBadRequestID, len(id.Session))
@@ -63,7 +37,7 @@ func (id RequestID) validate() error {
 
 // WithRequestID wraps an encoded entry (Encode's output) with id.
 func WithRequestID(id RequestID, entry []byte) ([]byte, error) {
-	if err := id.validate(); err != nil {
+	if err := validateRequestID(id); err != nil {
 		return nil, err
 	}
 	if len(entry) == 0 || CommandType(entry[0]) == requestType {
@@ -86,9 +60,8 @@ func decodeRequestIDHeader(buf []byte) (RequestID, int, error) {
 		return id, n, nil
 	}
 	var id RequestID
-	dec := codec.NewDecoderBytes(buf, msgpackHandle)
-	err := dec.Decode(&id)
-	return id, dec.NumBytesRead(), err
+	n, err := state.DecodeMsgpackPrefix(buf, &id)
+	return id, n, err
 }
 
 // SplitRequestID returns the RequestID and the inner entry of an identified
@@ -101,7 +74,7 @@ func SplitRequestID(buf []byte) (id RequestID, inner []byte, ok bool, err error)
 	if err != nil {
 		return id, nil, true, fmt.Errorf("%w: %v", ErrDecodeCommand, err)
 	}
-	if err := id.validate(); err != nil {
+	if err := validateRequestID(id); err != nil {
 		return id, nil, true, fmt.Errorf("%w: %v", ErrDecodeCommand, err)
 	}
 	inner = buf[1+n:]

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-msgpack/v2/codec"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 var edgeUints = []uint64{0, 1, 127, 128, 255, 256, math.MaxUint16, math.MaxUint16 + 1, math.MaxUint32,
@@ -27,9 +27,8 @@ func randomRequestID(r *rand.Rand) RequestID {
 // codecRequestID decodes a RequestID at the start of buf with the codec.
 func codecRequestID(buf []byte) (RequestID, int, error) {
 	var id RequestID
-	dec := codec.NewDecoderBytes(buf, msgpackHandle)
-	err := dec.Decode(&id)
-	return id, dec.NumBytesRead(), err
+	n, err := state.DecodeMsgpackPrefix(buf, &id)
+	return id, n, err
 }
 
 // The hand encoder writes the codec's bytes for every RequestID, valid or
@@ -39,7 +38,7 @@ func TestRequestIDCodec_MatchesCodec(t *testing.T) {
 	r := rand.New(rand.NewSource(20))
 	for i := range 3000 {
 		id := randomRequestID(r)
-		want, err := encodeMsgpack(&id)
+		want, err := state.EncodeMsgpack(&id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -155,35 +155,6 @@ func TestRequestID_DuplicateGetsTheOriginalAnswer(t *testing.T) {
 	}
 }
 
-func TestSessions_StayWithinTheirBounds(t *testing.T) {
-	f := New(nil)
-	idx := uint64(0)
-	put := func(id RequestID) any {
-		idx++
-		return f.Apply(identified(t, idx, id, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true}))
-	}
-	for i := range maxSessions + 10 {
-		put(RequestID{Session: fmt.Sprintf("s%04d", i), Seq: 1, Floor: 1})
-	}
-	if n := f.Sessions(); n != maxSessions {
-		t.Fatalf("%d sessions, want the bound %d", n, maxSessions)
-	}
-	// The oldest sessions went first.
-	if _, kept := read(f, func(s *state) map[string]session { return s.sessions })["s0000"]; kept {
-		t.Fatal("the least recently used session was kept")
-	}
-	for seq := uint64(1); seq <= maxRequestsPerSession+50; seq++ {
-		put(RequestID{Session: "busy", Seq: seq, Floor: 1}) // all in flight at once
-	}
-	ses := read(f, func(s *state) session { return s.sessions["busy"] })
-	if len(ses.Done) != maxRequestsPerSession || ses.Floor != 51 {
-		t.Fatalf("busy session keeps %d requests, floor %d; want %d and 51", len(ses.Done), ses.Floor, maxRequestsPerSession)
-	}
-	if err, _ := put(RequestID{Session: "busy", Seq: 3, Floor: 1}).(error); !errors.Is(err, ErrSuperseded) {
-		t.Fatalf("a forgotten request answered %v, want ErrSuperseded (never applied twice)", err)
-	}
-}
-
 // TestSessions_SurviveSnapshots: after a restore the table still knows
 // which requests were applied.
 func TestSessions_SurviveSnapshots(t *testing.T) {

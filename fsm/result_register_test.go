@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/raftns/raftns/fsm/state"
 )
 
 func randomRegisterResult(r *rand.Rand) RegisterResult {
@@ -27,7 +29,7 @@ func randomRegisterResult(r *rand.Rand) RegisterResult {
 // decodeRegisterResultBoth decodes buf by hand and with the codec.
 func decodeRegisterResultBoth(buf []byte) (hand RegisterResult, handOK bool, codec RegisterResult, codecErr error) {
 	hand, handOK = decodeRegisterResult(buf)
-	codecErr = decodeMsgpack(buf, &codec)
+	codecErr = state.DecodeMsgpack(buf, &codec)
 	return hand, handOK, codec, codecErr
 }
 
@@ -37,7 +39,7 @@ func TestRegisterResultCodec_MatchesCodec(t *testing.T) {
 	r := rand.New(rand.NewSource(22))
 	for i := range 2000 {
 		res := randomRegisterResult(r)
-		want, err := encodeMsgpack(res)
+		want, err := state.EncodeMsgpack(res)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +75,7 @@ func TestRegisterResultCodec_OtherShapesFallBackToTheCodec(t *testing.T) {
 			t.Errorf("%s: taken by the hand decoder", name)
 		}
 		var want RegisterResult
-		wantErr := decodeMsgpack(buf, &want)
+		wantErr := state.DecodeMsgpack(buf, &want)
 		got, err := DecodeResult(RegisterBrokerType, buf)
 		if (err != nil) != (wantErr != nil) || (err == nil && !reflect.DeepEqual(got, want)) {
 			t.Errorf("%s: DecodeResult %+v, %v; codec %+v, %v", name, got, err, want, wantErr)

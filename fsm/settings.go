@@ -1,104 +1,15 @@
 package fsm
 
 import (
-	"errors"
-	"fmt"
-	"maps"
-	"regexp"
 	"slices"
-	"strings"
+
+	"github.com/raftns/raftns/fsm/state"
 )
-
-// Scopes of replicated run-time settings: the request pairs that read and
-// change them.
-const (
-	// SettingsNamesrv are UPDATE_NAMESRV_CONFIG's settings.
-	SettingsNamesrv = "namesrv"
-	// SettingsController are UPDATE_CONTROLLER_CONFIG's settings.
-	SettingsController = "controller"
-)
-
-// MaxSettingsPerScope bounds the keys one scope holds, so that updates
-// naming ever new keys cannot grow the state without limit.
-const MaxSettingsPerScope = 1024
-
-// SetSettings changes run-time settings of one scope for the whole
-// cluster (docs/operators/operations.md, "Run-time settings"). Values are merged
-// into what the scope holds. A Seed is the first value set of a cluster
-// whose members kept settings of their own (the upgrade to the release
-// that replicates them): it applies only while the scope holds nothing.
-type SetSettings struct {
-	Scope  string
-	Values map[string]string
-	Seed   bool
-	// From names the member whose values a Seed carries, for logs.
-	From string `codec:",omitempty"`
-}
-
-// settingsRecord is the recSettings snapshot record, one per scope the
-// cluster holds settings for; none in a cluster that never held any, so
-// its snapshots are what an older release writes.
-type settingsRecord struct {
-	Scope  string
-	Values map[string]string
-	From   string `codec:",omitempty"`
-}
-
-// recSettings is the settings snapshot record.
-const recSettings uint8 = 17
-
-// clusterSettings are one scope's settings; the map is never changed in
-// place once stored.
-type clusterSettings struct {
-	values map[string]string
-	from   string
-}
-
-var (
-	errSettingsScope = errors.New("settings without a scope")
-	errSettingsKey   = errors.New("setting without a name")
-)
-
-// applySetSettings merges c into its scope; a Seed for a scope that holds
-// settings, a change to what is already held, or one that would exceed
-// MaxSettingsPerScope changes nothing.
-func (s *state) applySetSettings(c *SetSettings) bool {
-	if c.Scope == "" {
-		return false
-	}
-	cur, held := s.settings[c.Scope]
-	if c.Seed && held {
-		return false
-	}
-	next := maps.Clone(cur.values)
-	if next == nil {
-		next = map[string]string{}
-	}
-	changed := !held
-	for k, v := range c.Values {
-		if k == "" {
-			continue
-		}
-		if old, ok := next[k]; !ok || old != v {
-			next[k] = v
-			changed = true
-		}
-	}
-	if !changed || len(next) > MaxSettingsPerScope {
-		return false
-	}
-	from := cur.from
-	if c.Seed {
-		from = c.From
-	}
-	s.settings[c.Scope] = clusterSettings{values: next, from: from}
-	return true
-}
 
 // applySettingsEntry applies a SetSettings entry and tells the observers
 // about a change.
-func (f *FSM) applySettingsEntry(s *state, c *SetSettings, _ uint64) bool {
-	if !s.applySetSettings(c) {
+func (f *FSM) applySettingsEntry(s *state.State, c *SetSettings, _ uint64) bool {
+	if !s.ApplySetSettings(c) {
 		return false
 	}
 	f.tellSettings(s, c.Scope)
@@ -109,17 +20,8 @@ func (f *FSM) applySettingsEntry(s *state, c *SetSettings, _ uint64) bool {
 // scope, and whether it holds any (a scope is held from its first update
 // or seed on).
 func (f *FSM) Settings(scope string) (map[string]string, bool) {
-	f.mu.RLock()
-	defer f.mu.RUnlock()
-	cur, ok := f.st.settings[scope]
-	return maps.Clone(cur.values), ok
+	return read2(f, func(s *state.State) (map[string]string, bool) { return s.Settings(scope) })
 }
-
-// SettingsObserver hears a scope's settings whenever they change, and
-// every scope's after a restore (held false for one the snapshot does not
-// hold). It is called under the FSM's lock: it must return quickly and not
-// call back into the FSM; values must not be changed.
-type SettingsObserver func(scope string, values map[string]string, held bool)
 
 // WatchSettings calls o at once with every scope's current settings, then
 // on every change, so that an observer installed after Raft started
@@ -128,104 +30,40 @@ func (f *FSM) WatchSettings(o SettingsObserver) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, scope := range []string{SettingsNamesrv, SettingsController} {
-		cur, ok := f.st.settings[scope]
-		o(scope, cur.values, ok)
+		values, held := f.st.HeldSettings(scope)
+		o(scope, values, held)
 	}
 	f.settingsObservers = append(f.settingsObservers, o)
 }
 
 // tellSettings tells the observers about scope, or with none (after a
 // restore) about every known scope. f.mu is held.
-func (f *FSM) tellSettings(s *state, scope string) {
+func (f *FSM) tellSettings(s *state.State, scope string) {
 	scopes := []string{scope}
 	if scope == "" {
 		scopes = []string{SettingsNamesrv, SettingsController}
-		for scope := range s.settings {
+		for _, scope := range s.SettingsScopes() {
 			if !slices.Contains(scopes, scope) {
 				scopes = append(scopes, scope)
 			}
 		}
 	}
 	for _, scope := range scopes {
-		cur, ok := s.settings[scope]
+		values, held := s.HeldSettings(scope)
 		for _, o := range f.settingsObservers {
-			o(scope, cur.values, ok)
+			o(scope, values, held)
 		}
 	}
-}
-
-func (s *state) walkSettings(emit emitFunc) error {
-	for _, scope := range sortedKeys(s.settings) {
-		cur := s.settings[scope]
-		if err := emit(recSettings, &settingsRecord{Scope: scope, Values: cur.values, From: cur.from}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (rs *restorer) settingsRecord(r *settingsRecord) error {
-	switch {
-	case r.Scope == "":
-		return errSettingsScope
-	case len(r.Values) > MaxSettingsPerScope:
-		return fmt.Errorf("settings of %s hold %d keys, more than %d", r.Scope, len(r.Values), MaxSettingsPerScope)
-	}
-	if _, ok := rs.s.settings[r.Scope]; ok {
-		return duplicate("settings scope", r.Scope)
-	}
-	if _, ok := r.Values[""]; ok {
-		return errSettingsKey
-	}
-	values := r.Values
-	if values == nil {
-		values = map[string]string{}
-	}
-	rs.s.settings[r.Scope] = clusterSettings{values: values, from: r.From}
-	return nil
-}
-
-// secretSetting matches setting names whose values are never written to
-// the audit trail or logs: only that they changed is.
-var secretSetting = regexp.MustCompile(`(?i)secret|password|passwd|token|credential|accesskey|private`)
-
-// SecretSetting reports a setting name whose value is never shown: only
-// that it changed is.
-func SecretSetting(key string) bool { return secretSetting.MatchString(key) }
-
-// SettingsDetail lists key=value pairs in key order, hiding the values of
-// secret-looking keys.
-func SettingsDetail(values map[string]string) string {
-	keys := slices.Sorted(maps.Keys(values))
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		v := values[k]
-		if SecretSetting(k) {
-			v = "(hidden)"
-		}
-		parts = append(parts, fmt.Sprintf("%s=%s", k, v))
-	}
-	return strings.Join(parts, " ")
-}
-
-// settingsSubject is a SetSettings entry's audit record, named as the
-// records of updates refused before they became entries.
-func settingsSubject(c *SetSettings) AuditRecord {
-	what := c.Scope
-	if what == SettingsNamesrv {
-		what = "name server"
-	}
-	if c.Seed {
-		what += " (seed from " + c.From + ")"
-	}
-	return AuditRecord{Kind: AuditConfigUpdate, Detail: what + ": " + SettingsDetail(c.Values)}
 }
 
 // SettingsFrom returns the settings the cluster holds for scope and the
 // member whose seed began them ("" when an update did).
 func (f *FSM) SettingsFrom(scope string) (map[string]string, string) {
-	f.mu.RLock()
-	defer f.mu.RUnlock()
-	cur := f.st.settings[scope]
-	return maps.Clone(cur.values), cur.from
+	return read2(f, func(s *state.State) (map[string]string, string) { return s.SettingsFrom(scope) })
 }
+
+// SettingsObserver hears a scope's settings whenever they change, and
+// every scope's after a restore (held false for one the snapshot does not
+// hold). It is called under the FSM's lock: it must return quickly and not
+// call back into the FSM; values must not be changed.
+type SettingsObserver func(scope string, values map[string]string, held bool)

@@ -2,7 +2,6 @@ package fsm
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"maps"
 	"strconv"
@@ -92,35 +91,5 @@ func TestSettings_SnapshotRoundTripAndOlderSnapshots(t *testing.T) {
 		if _, held := g.Settings(SettingsNamesrv); held {
 			t.Fatalf("fixture %s restored with settings", name)
 		}
-	}
-}
-
-func TestSettings_RestoreRefusesBadRecords(t *testing.T) {
-	for name, rec := range map[string]settingsRecord{
-		"no scope": {Values: map[string]string{"a": "1"}},
-		"no key":   {Scope: SettingsNamesrv, Values: map[string]string{"": "1"}},
-	} {
-		rs := &restorer{s: newState()}
-		if err := rs.settingsRecord(&rec); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-	rs := &restorer{s: newState()}
-	ok := settingsRecord{Scope: SettingsNamesrv}
-	if err := rs.settingsRecord(&ok); err != nil {
-		t.Fatal(err)
-	}
-	if err := rs.settingsRecord(&ok); err == nil {
-		t.Error("a duplicate scope was accepted")
-	}
-	if !errors.Is(rs.settingsRecord(&settingsRecord{}), errSettingsScope) {
-		t.Error("scope-less record not refused as such")
-	}
-}
-
-func TestSettings_AuditDetailHidesSecrets(t *testing.T) {
-	rec := settingsSubject(&SetSettings{Scope: SettingsNamesrv, Values: map[string]string{"secretKey": "s3", "orderMessageEnable": "true"}})
-	if rec.Kind != AuditConfigUpdate || rec.Detail != "name server: orderMessageEnable=true secretKey=(hidden)" {
-		t.Fatalf("record = %+v", rec)
 	}
 }

@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/raftns/raftns/fsm/state"
+
 	"github.com/raftns/raftns/internal/buildinfo"
-	"github.com/raftns/raftns/snapshots"
 )
 
 // Snapshot is a frozen state version and the indexes it stands for.
 type Snapshot struct {
-	st   *state
-	meta metaRecord
+	st   *state.State
+	meta state.Meta
 }
 
 // SnapshotSink is where Persist writes a snapshot: a file Raft keeps,
@@ -33,11 +34,7 @@ func (f *FSM) Snapshot() (*Snapshot, error) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.st.frozen = true
-	meta := metaRecord{Schema: stateSchema, AppliedIndex: f.applied.Load(), LastChangeIndex: f.st.lastChange}
-	if f.st.clusterVer != "" {
-		meta.Writer, meta.Needs = writerRelease, f.st.clusterVer
-	}
+	meta := f.st.Freeze(f.applied.Load(), writerRelease)
 	return &Snapshot{st: f.st, meta: meta}, nil
 }
 
@@ -48,7 +45,7 @@ var writerRelease = buildinfo.Release
 // Persist streams the snapshot to sink in the snapshots format and closes
 // it; on any error it cancels the sink.
 func (s *Snapshot) Persist(sink SnapshotSink) error {
-	if err := s.writeTo(sink); err != nil {
+	if err := s.st.Write(sink, s.meta); err != nil {
 		_ = sink.Cancel()
 		return fmt.Errorf("fsm: persist snapshot: %w", err)
 	}
@@ -57,25 +54,3 @@ func (s *Snapshot) Persist(sink SnapshotSink) error {
 
 // Release drops the reference to the frozen state.
 func (s *Snapshot) Release() { s.st = nil }
-
-// writeTo writes the meta record and every table as records.
-func (s *Snapshot) writeTo(w io.Writer) error {
-	sw, err := snapshots.NewWriter(w)
-	if err != nil {
-		return err
-	}
-	emit := func(recType uint8, v any) error {
-		payload, err := encodeMsgpack(v)
-		if err != nil {
-			return fmt.Errorf("encode record %d: %w", recType, err)
-		}
-		return sw.WriteRecord(recType, payload)
-	}
-	if err := emit(recMeta, &s.meta); err != nil {
-		return err
-	}
-	if err := s.st.walk(emit); err != nil {
-		return err
-	}
-	return sw.Close()
-}

@@ -261,7 +261,7 @@ func TestFSM_Restore_FixtureV1(t *testing.T) {
 		rd.TopicQueueMappingByBroker[brokerA].Epoch != 3 {
 		t.Errorf("route TopicA = %+v, %v", rd, ok)
 	}
-	if r, _ := f.Registration(BrokerKey{cluster, masterAddr}); r.RegEpoch != 1 || r.HeartbeatTimeoutMillis != 10000 {
+	if r, _ := f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr}); r.RegEpoch != 1 || r.HeartbeatTimeoutMillis != 10000 {
 		t.Errorf("master registration = %+v", r)
 	}
 	if qd := f.perm(t, "Shared", brokerB); qd != PermRead {
@@ -286,7 +286,7 @@ func (f *FSM) perm(t *testing.T, topic, brokerName string) int32 {
 	t.Helper()
 	f.mu.RLock()
 	defer f.mu.RUnlock()
-	qd, ok := f.st.queue(topic, brokerName)
+	qd, ok := f.st.Queue(topic, brokerName)
 	if !ok {
 		t.Fatalf("no QueueData of %s for %s", topic, brokerName)
 	}

@@ -65,7 +65,7 @@ func TestSplitRegistration_PartsEqualTheWhole(t *testing.T) {
 	single.Apply(Entry{Index: 1, Command: true, Data: whole})
 	updWhole, _ := Encode(RegisterBrokerType, &update)
 	single.Apply(Entry{Index: next, Command: true, Data: updWhole})
-	if split.st.digest(true, false) != single.st.digest(true, false) {
+	if split.st.Digest(true, false) != single.st.Digest(true, false) {
 		t.Fatal("applying the parts differs from applying the whole registration")
 	}
 	if r, ok := split.Route(update.TopicConfigs[len(update.TopicConfigs)-1].TopicName, false); !ok || r.QueueDatas[0].Perm != 4 {

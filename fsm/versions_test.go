@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"weak"
+
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // TestSnapshot_OldStateVersionsAreCollected churns broker names through an
@@ -25,7 +27,7 @@ func TestSnapshot_OldStateVersionsAreCollected(t *testing.T) {
 	}
 	h.apply(PutKVType, &PutKV{Namespace: "steady", Key: "k", Value: "v", HasValue: true})
 	const churned = 10000
-	var versions []weak.Pointer[state]
+	var versions []weak.Pointer[state.State]
 	for i := range churned {
 		if i%1000 == 0 {
 			steady(i / 1000)

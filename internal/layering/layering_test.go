@@ -35,7 +35,7 @@ var layers = []struct {
 	{"cluster", 40}, {"client/nsclient", 40},
 	{"cluster/liveness", 50}, {"events", 50}, {"transport", 50}, {"protocol/remoting", 50}, {"protocol/body", 50},
 	{"transport/lane", 60}, {"protocol/", 60},
-	{"fsm", 70},
+	{"fsm", 70}, {"fsm/state", 75},
 	{"snapshots", 80},
 	{"internal/launch", 90},
 	{"internal/", 95},
