@@ -34,9 +34,12 @@ type AppendFunc func(id raft.ServerID, target raft.ServerAddress, req *raft.Appe
 // member led; a follower that has seen a newer term refuses it, and a
 // refused or failed notice changes nothing. A follower that has not acknowledged i
 // yet gets its notice when it does (the request that carried i was built
-// before i was committed). At most one notice is in flight per follower;
-// indexes owed meanwhile go in the next one, and none is sent to a
-// follower already told (by any request it accepted) an index as high.
+// before i was committed). Up to maxNoticesInFlight notices are in flight
+// per follower, each with a higher commit index than the last one sent:
+// a notice waits in the follower's Raft loop behind whatever that loop is
+// storing, and a write committed meanwhile should not wait for that
+// notice's answer too. None is sent to a follower already told (by any
+// request it accepted) an index as high.
 type CommitNotices struct {
 	send AppendFunc
 	// sent counts notices sent; it may be nil.
@@ -66,8 +69,11 @@ type noticeState struct {
 	// learned from a request it accepted in term.
 	told uint64
 	// owed is the highest committed index it should learn.
-	owed    uint64
-	sending bool
+	owed uint64
+	// inFlight counts notices sent and not answered yet; sent is the
+	// highest commit index any of them carries.
+	inFlight int
+	sent     uint64
 	// stalled is set when a notice failed or was refused, and cleared by
 	// the next request the follower accepts: a follower that is down or
 	// was removed is not sent one notice per commit. accepted counts the
@@ -76,6 +82,10 @@ type noticeState struct {
 	stalled  bool
 	accepted uint64
 }
+
+// maxNoticesInFlight bounds the notices sent to one follower and not yet
+// answered.
+const maxNoticesInFlight = 4
 
 // NewCommitNotices returns notices sent through send, counted in sent
 // (which may be nil).
@@ -106,7 +116,7 @@ func (c *CommitNotices) Observe(id raft.ServerID, target raft.ServerAddress, req
 	case req.Term > f.term:
 		// A new leadership: what was acknowledged before proves nothing
 		// about this term's requests.
-		f.term, f.ackIndex, f.ackTerm, f.told = req.Term, 0, 0, 0
+		f.term, f.ackIndex, f.ackTerm, f.told, f.sent = req.Term, 0, 0, 0, 0
 	}
 	f.stalled = false
 	f.accepted++
@@ -146,7 +156,8 @@ func (c *CommitNotices) sendLocked(id raft.ServerID, f *noticeState) {
 	if req == nil {
 		return
 	}
-	f.sending = true
+	f.inFlight++
+	f.sent = req.LeaderCommitIndex
 	if c.sent != nil {
 		c.sent.Add(1)
 	}
@@ -157,7 +168,7 @@ func (c *CommitNotices) sendLocked(id raft.ServerID, f *noticeState) {
 // term this member led in.
 func (f *noticeState) noticeDue(term uint64) *raft.AppendEntriesRequest {
 	commit := min(f.owed, f.ackIndex)
-	if f.sending || f.stalled || f.term == 0 || f.term != term || commit <= f.told {
+	if f.inFlight >= maxNoticesInFlight || f.stalled || f.term == 0 || f.term != term || commit <= max(f.told, f.sent) {
 		return nil
 	}
 	return &raft.AppendEntriesRequest{
@@ -179,7 +190,12 @@ func (c *CommitNotices) deliver(id raft.ServerID, f *noticeState, addr raft.Serv
 	err := c.send(id, addr, req, &resp)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f.sending = false
+	f.inFlight--
+	if f.inFlight == 0 {
+		// Nothing sent is unanswered: a notice the follower refused or
+		// never got may be owed again.
+		f.sent = f.told
+	}
 	if err != nil || !resp.Success || resp.Term != req.Term || req.Term != f.term {
 		// Tried again once the follower accepts a request from Raft
 		// (at once if it did meanwhile); until then it learns the commit

@@ -106,30 +106,43 @@ func TestCommitNotices_NoticeFields(t *testing.T) {
 	}
 }
 
-// One notice in flight per follower; what is owed meanwhile goes in the
-// next one, and nothing goes to a follower a request already told.
+// Up to maxNoticesInFlight notices in flight per follower, each with a
+// higher index than the last; what is owed beyond that goes in the next
+// one, and nothing goes to a follower a request already told.
 func TestCommitNotices_Coalesce(t *testing.T) {
 	c, sent, count := newTestNotices()
 	req, resp := replicated(0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 	c.Observe("f1", "f1:1", req, resp, nil)
-	c.Committed(2)
-	first := expectNotice(t, sent)
-	c.Committed(3)
-	c.Committed(5)
-	expectNone(t, sent, count, 1, "a notice in flight")
-	first.answer <- raft.AppendEntriesResponse{Term: 5, Success: true}
-	second := expectNotice(t, sent)
-	if second.req.LeaderCommitIndex != 5 {
-		t.Fatalf("second notice commits %d, want 5", second.req.LeaderCommitIndex)
+	var inFlight []sentNotice
+	for i := range maxNoticesInFlight {
+		c.Committed(uint64(2 + i))
+		n := expectNotice(t, sent)
+		if n.req.LeaderCommitIndex != uint64(2+i) {
+			t.Fatalf("notice %d commits %d, want %d", i, n.req.LeaderCommitIndex, 2+i)
+		}
+		inFlight = append(inFlight, n)
 	}
-	second.answer <- raft.AppendEntriesResponse{Term: 5, Success: true}
+	c.Committed(uint64(1 + maxNoticesInFlight)) // sent already
+	c.Committed(8)
+	c.Committed(9)
+	expectNone(t, sent, count, maxNoticesInFlight, "as many notices in flight as allowed")
+	inFlight[0].answer <- raft.AppendEntriesResponse{Term: 5, Success: true}
+	next := expectNotice(t, sent)
+	if next.req.LeaderCommitIndex != 9 {
+		t.Fatalf("next notice commits %d, want 9", next.req.LeaderCommitIndex)
+	}
+	for _, n := range append(inFlight[1:], next) {
+		n.answer <- raft.AppendEntriesResponse{Term: 5, Success: true}
+	}
+	c.Committed(9)
+	expectNone(t, sent, count, maxNoticesInFlight+1, "the follower was told 9")
 
-	// A request from Raft that told the follower 8 makes a notice of 7
+	// A request from Raft that told the follower 10 makes a notice of 10
 	// needless.
-	req, resp = replicated(10, 5, 8)
+	req, resp = replicated(10, 5, 10)
 	c.Observe("f1", "f1:1", req, resp, nil)
-	c.Committed(7)
-	expectNone(t, sent, count, 2, "the follower already told")
+	c.Committed(10)
+	expectNone(t, sent, count, maxNoticesInFlight+1, "the follower already told")
 }
 
 // A notice goes in the term of the acknowledgement; a follower that
