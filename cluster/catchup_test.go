@@ -32,6 +32,9 @@ func TestCluster_ReturningMemberCatchUpFollowsTrailingLogs(t *testing.T) {
 				cfg.SnapshotInterval = 50 * time.Millisecond
 				cfg.SnapshotThreshold = 16
 				cfg.TrailingLogs = c.trailingLogs
+				// The brokers never heartbeat; expiring them while the
+				// member catches up would move the state under the checks.
+				cfg.BrokerExpiry = time.Hour
 			})
 			leader := tc.waitLeaderReady()
 			f := tc.followers()[0]
