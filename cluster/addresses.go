@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // ClientAddresses is the address service's answer (docs/operators/operations.md,
@@ -43,7 +43,7 @@ func (n *Node) ClientAddressesFor(zone string) ([]string, error) {
 	for _, id := range readyIDs {
 		ready[id] = true
 	}
-	listed := map[string]fsm.Member{}
+	listed := map[string]state.Member{}
 	zoneKnown := false
 	for _, m := range n.fsm.Members() {
 		listed[m.ID] = m

@@ -21,7 +21,7 @@ import (
 // lacks writes the cluster acknowledged. So a member that starts without
 // Raft state, in a cluster that exists, waits: it refuses every vote
 // request and never campaigns (voteGuard) until the leader has recorded
-// its new storage identity (fsm.MemberStanding), which the leader does
+// its new storage identity (state.MemberStanding), which the leader does
 // after making it a non-voter. The member applies that record only once
 // it holds every entry before it, so by then it holds all it had
 // acknowledged; the leader promotes it once it has caught up and stayed

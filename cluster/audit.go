@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/feature"
 )
 
@@ -35,8 +36,8 @@ const (
 )
 
 func (c AuditConfig) validate() error {
-	if c.MaxRecords < 0 || c.MaxRecords > fsm.MaxAuditRecords {
-		return fmt.Errorf("%w: audit max records %d not in 0..%d", ErrBadConfig, c.MaxRecords, fsm.MaxAuditRecords)
+	if c.MaxRecords < 0 || c.MaxRecords > state.MaxAuditRecords {
+		return fmt.Errorf("%w: audit max records %d not in 0..%d", ErrBadConfig, c.MaxRecords, state.MaxAuditRecords)
 	}
 	return nil
 }
@@ -101,11 +102,11 @@ func (n *Node) passedOn(ctx context.Context) *Caller {
 var errBadCaller = errors.New("cluster: bad caller")
 
 // check refuses a caller another member passed on that no audit stamp can
-// carry: a field longer than fsm.MaxAuditStampField, or no member named.
+// carry: a field longer than state.MaxAuditStampField, or no member named.
 func (c *Caller) check() error {
 	switch {
-	case len(c.Who) > fsm.MaxAuditStampField || len(c.From) > fsm.MaxAuditStampField || len(c.Via) > fsm.MaxAuditStampField:
-		return fmt.Errorf("%w: a field is longer than %d bytes", errBadCaller, fsm.MaxAuditStampField)
+	case len(c.Who) > state.MaxAuditStampField || len(c.From) > state.MaxAuditStampField || len(c.Via) > state.MaxAuditStampField:
+		return fmt.Errorf("%w: a field is longer than %d bytes", errBadCaller, state.MaxAuditStampField)
 	case c.Via == "":
 		return fmt.Errorf("%w: no member took the request", errBadCaller)
 	}
@@ -137,7 +138,7 @@ func newAuditor(cfg *Config, f *fsm.FSM, logger hclog.Logger) *auditor {
 	if a.cfg.MaxAge == 0 {
 		a.cfg.MaxAge = DefaultAuditMaxAge
 	}
-	for _, k := range append(fsm.AuditKinds, "other") {
+	for _, k := range append(state.AuditKinds, "other") {
 		a.counts[k] = new(atomic.Uint64)
 	}
 	return a
@@ -151,14 +152,14 @@ func (a *auditor) stamp(ctx context.Context, t fsm.CommandType, entry []byte, de
 		return entry, nil
 	}
 	c := callerOf(ctx, defaultWho)
-	st := fsm.AuditStamp{Millis: a.wall().UnixMilli(), Who: c.Who, From: c.From, Via: cmp.Or(c.Via, a.id),
+	st := state.AuditStamp{Millis: a.wall().UnixMilli(), Who: c.Who, From: c.From, Via: cmp.Or(c.Via, a.id),
 		MaxRecords: a.cfg.MaxRecords, MaxAgeMillis: max(0, a.cfg.MaxAge.Milliseconds())}
 	return fsm.WithAudit(st, entry)
 }
 
 // Audited hears each record the FSM appends; it runs under the FSM's
 // lock.
-func (a *auditor) Audited(r fsm.AuditRecord) {
+func (a *auditor) Audited(r state.AuditRecord) {
 	c, ok := a.counts[r.Kind]
 	if !ok {
 		c = a.counts["other"]
@@ -187,17 +188,17 @@ func (n *Node) AuditCounts() map[string]uint64 {
 // update) once it is done, with its outcome; ctx carries the caller. It
 // does nothing while the trail is off here or the cluster version does
 // not allow it.
-func (n *Node) RecordAudit(ctx context.Context, rec fsm.AuditRecord) error {
+func (n *Node) RecordAudit(ctx context.Context, rec state.AuditRecord) error {
 	if n.audit.cfg.Off || !n.Gate().Allows(feature.AuditTrail) {
 		return nil
 	}
-	_, err := n.Apply(ctx, fsm.RecordAuditType, &fsm.RecordAudit{Record: rec})
+	_, err := n.Apply(ctx, fsm.RecordAuditType, &state.RecordAudit{Record: rec})
 	return err
 }
 
 // recordLeaderAudit records a decision the leader took itself; the
 // records of membership kinds this release added need its cluster version.
-func (n *Node) recordLeaderAudit(ctx context.Context, rec fsm.AuditRecord) error {
+func (n *Node) recordLeaderAudit(ctx context.Context, rec state.AuditRecord) error {
 	if !n.Gate().Allows(feature.StorageIdentity) {
 		return nil
 	}
@@ -209,5 +210,5 @@ func Outcome(err error) string {
 	if err != nil {
 		return "failed: " + err.Error()
 	}
-	return fsm.OutcomeApplied
+	return state.OutcomeApplied
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/buildinfo"
 )
 
@@ -97,7 +98,7 @@ func (n *Node) keepClusterVersion(kept buildinfo.Version) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), barrierTimeout)
 	defer cancel()
-	if _, err := n.ApplyLeaderOnly(ctx, fsm.SetClusterVersionType, &fsm.SetClusterVersion{Version: kept.String()}); err != nil {
+	if _, err := n.ApplyLeaderOnly(ctx, fsm.SetClusterVersionType, &state.SetClusterVersion{Version: kept.String()}); err != nil {
 		return fmt.Errorf("raise the cluster version back to %s: %w", kept, err)
 	}
 	n.logger.Warn("the backup was taken at a lower cluster version; raised back", "cluster_version", kept, "backup", restored)

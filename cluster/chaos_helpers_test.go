@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // chaosView is the set of running member incarnations the chaos test's
@@ -318,7 +319,7 @@ func (w *chaosWriter) put(n *Node) {
 	w.kv[key] = append(w.kv[key], chaosAttempt[string]{v: val})
 	ctx, cancel := context.WithTimeout(context.Background(), chaosWriteTimeout)
 	defer cancel()
-	if _, err := n.Apply(ctx, fsm.PutKVType, &fsm.PutKV{Namespace: chaosKVNamespace, Key: key, Value: val, HasValue: true}); err != nil {
+	if _, err := n.Apply(ctx, fsm.PutKVType, &state.PutKV{Namespace: chaosKVNamespace, Key: key, Value: val, HasValue: true}); err != nil {
 		w.kvFail++
 		w.errs[errClass(err)]++
 		return
@@ -349,7 +350,7 @@ func errClass(err error) string {
 // histories and returns what is wrong, and how many keys hold a late write.
 func (w *chaosWriter) checkMember(id string, f *fsm.FSM) (problems []string, late int) {
 	for _, b := range w.brokers {
-		key := fsm.BrokerKey{Cluster: chaosCluster, Addr: b.addr}
+		key := state.BrokerKey{Cluster: chaosCluster, Addr: b.addr}
 		reg, ok := f.Registration(key)
 		p, l := judgeFinal(b.attempts, reg.DataVersion.Counter, ok)
 		if p != "" {

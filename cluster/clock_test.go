@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // Every member's wall clock jumps forward and back by an hour while the
@@ -27,7 +27,7 @@ func TestCluster_WallClockJumpsAndSkewedClocksExpireOnlyTheSilentBroker(t *testi
 		c.WallClock = func() time.Time { return time.Now().Add(offset + time.Duration(wallJump.Load())) }
 	})
 	leader := tc.waitLeaderReady()
-	var alive []*fsm.RegisterBroker
+	var alive []*state.RegisterBroker
 	for i := range 4 {
 		cmd := registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1)
 		register(t, tc.running()[i%3], cmd)

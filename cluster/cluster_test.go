@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -26,11 +27,11 @@ func TestCluster_WriteThroughFollowerIsForwardedAndReplicated(t *testing.T) {
 		t.Fatalf("slave answer = %+v, want master %s ha %s", res, master.BrokerAddr, master.HaServerAddr)
 	}
 	ctx := context.Background()
-	out, err := f.node.Apply(ctx, fsm.WipeWritePermType, &fsm.WipeWritePerm{BrokerName: "broker-a"})
+	out, err := f.node.Apply(ctx, fsm.WipeWritePermType, &state.WipeWritePerm{BrokerName: "broker-a"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := out.(fsm.WritePermResult).TopicCount; got != 2 {
+	if got := out.(state.WritePermResult).TopicCount; got != 2 {
 		t.Fatalf("wipe count through follower = %d, want 2", got)
 	}
 	tc.waitSame()
@@ -52,7 +53,7 @@ func TestCluster_SteadyStateReRegistrationsWriteNoEntries(t *testing.T) {
 	const brokers = 100
 	tc := newTestCluster(t, 3, nil)
 	members := tc.running()
-	var cmds []*fsm.RegisterBroker
+	var cmds []*state.RegisterBroker
 	for i := 0; i < brokers; i++ {
 		cmd := registration("c1", fmt.Sprintf("broker-%03d", i), fmt.Sprintf("10.0.%d.%d:10911", i/250, i%250), 0, 1)
 		cmds = append(cmds, cmd)
@@ -149,7 +150,7 @@ func TestCluster_LeaderFailoverKeepsBrokersAndExpiresNoneEarly(t *testing.T) {
 	const ttl = 1500 * time.Millisecond
 	tc := newTestCluster(t, 3, func(c *Config) { c.BrokerExpiry = ttl })
 	leader := tc.waitLeaderReady()
-	var alive []*fsm.RegisterBroker
+	var alive []*state.RegisterBroker
 	for i := 0; i < 5; i++ {
 		cmd := registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1)
 		register(t, leader, cmd)
@@ -405,7 +406,7 @@ func TestCluster_SnapshotRestoreEquality(t *testing.T) {
 		register(t, leader, registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1))
 	}
 	ctx := context.Background()
-	if _, err := leader.node.Apply(ctx, fsm.PutKVType, &fsm.PutKV{Namespace: "ORDER_TOPIC_CONFIG", Key: "Shared", Value: "broker-1:4", HasValue: true}); err != nil {
+	if _, err := leader.node.Apply(ctx, fsm.PutKVType, &state.PutKV{Namespace: "ORDER_TOPIC_CONFIG", Key: "Shared", Value: "broker-1:4", HasValue: true}); err != nil {
 		t.Fatal(err)
 	}
 	tc.waitSame()
@@ -414,7 +415,7 @@ func TestCluster_SnapshotRestoreEquality(t *testing.T) {
 	if _, err := leader.node.SaveSnapshot(&backup); err != nil {
 		t.Fatalf("save: %v", err)
 	}
-	if _, err := leader.node.Apply(ctx, fsm.DeleteTopicType, &fsm.DeleteTopic{Topic: "Shared"}); err != nil {
+	if _, err := leader.node.Apply(ctx, fsm.DeleteTopicType, &state.DeleteTopic{Topic: "Shared"}); err != nil {
 		t.Fatal(err)
 	}
 	register(t, leader, registration("c1", "broker-new", "10.0.9.9:10911", 0, 1))
@@ -495,7 +496,7 @@ func TestCluster_WritesWithoutLeaderFailClearly(t *testing.T) {
 	tc.stop(fs[1])
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := fs[0].node.Apply(ctx, fsm.PutKVType, &fsm.PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true})
+	_, err := fs[0].node.Apply(ctx, fsm.PutKVType, &state.PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true})
 	if err == nil {
 		t.Fatal("write without a quorum succeeded")
 	}
@@ -598,7 +599,7 @@ func TestCluster_HugeRegistrationIsSplitAcrossEntries(t *testing.T) {
 	leader := tc.waitLeaderReady()
 	cmd := registration("c1", "broker-a", "10.0.0.1:10911", 0, 1)
 	for i := 0; i < 40000; i++ {
-		cmd.TopicConfigs = append(cmd.TopicConfigs, fsm.TopicConfig{TopicName: fmt.Sprintf("t-%x-%x", i*2654435761, i*40503), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
+		cmd.TopicConfigs = append(cmd.TopicConfigs, state.TopicConfig{TopicName: fmt.Sprintf("t-%x-%x", i*2654435761, i*40503), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
 	}
 	whole, err := fsm.Encode(fsm.RegisterBrokerType, cmd)
 	if err != nil || len(whole) <= fsm.MaxEntrySize {

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/lane"
@@ -76,7 +77,7 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 	}
 	term := leader.node.Raft().Stats()["term"]
 
-	put, err := fsm.Encode(fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: "k", Value: "intruder", HasValue: true})
+	put, err := fsm.Encode(fsm.PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "intruder", HasValue: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 			{"Forward", &ForwardArgs{From: "intruder", Command: put}, &LeaderReply{}},
 			{"Join", &JoinArgs{ID: "intruder", ClusterAddr: "127.0.0.1:1"}, &LeaderReply{}},
 			{"Remove", &RemoveArgs{ID: follower.id, Force: true}, &LeaderReply{}},
-			{"Heartbeats", &HeartbeatArgs{From: "intruder", Closed: []fsm.BrokerKey{cmd.Key()}}, &LeaderReply{}},
+			{"Heartbeats", &HeartbeatArgs{From: "intruder", Closed: []state.BrokerKey{cmd.Key()}}, &LeaderReply{}},
 			{"Status", &StatusArgs{}, &adminapi.Status{}},
 		}
 		for _, c := range calls {
@@ -146,7 +147,7 @@ func TestClusterKey_MembersReplicateAndOutsidersAreRefused(t *testing.T) {
 	// Even with the key, Forward takes only what a follower may forward:
 	// a member cannot forge the leader's expiry of a live broker.
 	reg, _ := leader.node.FSM().Registration(cmd.Key())
-	expire, err := fsm.Encode(fsm.ExpireBrokersType, &fsm.ExpireBrokers{Brokers: []fsm.ExpiredBroker{{Key: cmd.Key(), RegEpoch: reg.RegEpoch}}, Reason: "timeout"})
+	expire, err := fsm.Encode(fsm.ExpireBrokersType, &state.ExpireBrokers{Brokers: []state.ExpiredBroker{{Key: cmd.Key(), RegEpoch: reg.RegEpoch}}, Reason: "timeout"})
 	if err != nil {
 		t.Fatal(err)
 	}

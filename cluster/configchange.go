@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 )
 
@@ -106,7 +107,7 @@ type membership struct {
 	// ran while the cluster version allowed zones (directory.go).
 	zonesPublished bool
 	// record writes an audit record of the leader's own decision.
-	record func(ctx context.Context, rec fsm.AuditRecord) error
+	record func(ctx context.Context, rec state.AuditRecord) error
 }
 
 func (m *membership) isLeader() bool { return m.raft.State() == raft.Leader }
@@ -183,7 +184,7 @@ func (m *membership) removeServer(s raft.Server, force bool) error {
 	m.logger.Info("member removed", "id", s.ID, "address", s.Address)
 	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.ApplyTimeout)
 	defer cancel()
-	if _, err := m.propose(ctx, fsm.RemoveMemberType, &fsm.RemoveMember{ID: string(s.ID)}); err != nil {
+	if _, err := m.propose(ctx, fsm.RemoveMemberType, &state.RemoveMember{ID: string(s.ID)}); err != nil {
 		m.logger.Warn("member directory not updated; the leader will retry", "id", s.ID, "error", err)
 	}
 	return nil

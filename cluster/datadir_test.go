@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -54,7 +55,7 @@ func writeAndSnapshot(t *testing.T, n *Node, from, count int) {
 func writeKeys(t *testing.T, n *Node, from, count int) {
 	t.Helper()
 	for i := from; i < from+count; i++ {
-		if _, err := n.Apply(context.Background(), fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: fmt.Sprint(i), Value: "v", HasValue: true}); err != nil {
+		if _, err := n.Apply(context.Background(), fsm.PutKVType, &state.PutKV{Namespace: "ns", Key: fmt.Sprint(i), Value: "v", HasValue: true}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/feature"
 )
 
@@ -63,7 +64,7 @@ func (m *membership) reconcileMemberDirectory(full bool) {
 	if full && zones {
 		m.zonesPublished = true
 	}
-	known := map[string]fsm.Member{}
+	known := map[string]state.Member{}
 	for _, member := range m.fsm.Members() {
 		known[member.ID] = member
 	}
@@ -84,17 +85,17 @@ func (m *membership) reconcileMemberDirectory(full bool) {
 			m.logger.Error("member not listed in the member directory", "id", s.ID, "error", err)
 			continue
 		}
-		m.applyMemberChange(fsm.SetMemberType, &fsm.SetMember{Member: fresh})
+		m.applyMemberChange(fsm.SetMemberType, &state.SetMember{Member: fresh})
 	}
 	for id := range known {
 		if !inConf[id] {
-			m.applyMemberChange(fsm.RemoveMemberType, &fsm.RemoveMember{ID: id})
+			m.applyMemberChange(fsm.RemoveMemberType, &state.RemoveMember{ID: id})
 		}
 	}
 }
 
 // memberEntry reads a member's addresses; false if it did not answer.
-func (m *membership) memberEntry(s raft.Server) (fsm.Member, bool) {
+func (m *membership) memberEntry(s raft.Server) (state.Member, bool) {
 	st := m.self()
 	if string(s.ID) != m.cfg.ID {
 		ctx, cancel := context.WithTimeout(context.Background(), statusProbeTimeout)
@@ -102,10 +103,10 @@ func (m *membership) memberEntry(s raft.Server) (fsm.Member, bool) {
 		st, err = m.probe(ctx, string(s.Address))
 		cancel()
 		if err != nil {
-			return fsm.Member{}, false
+			return state.Member{}, false
 		}
 	}
-	entry := fsm.Member{ID: string(s.ID), ClientAddr: st.ClientAddr, ClusterAddr: string(s.Address), HTTPAddr: st.HTTPAddr}
+	entry := state.Member{ID: string(s.ID), ClientAddr: st.ClientAddr, ClusterAddr: string(s.Address), HTTPAddr: st.HTTPAddr}
 	if m.fsm.Gate().Allows(feature.MemberZones) {
 		entry.Zone = st.Zone
 	}
@@ -122,7 +123,7 @@ func (m *membership) applyMemberChange(t fsm.CommandType, cmd any) {
 
 // directoryClash refuses an entry whose client or cluster address a listed
 // member of the configuration already has.
-func directoryClash(fresh fsm.Member, known map[string]fsm.Member, inConf map[string]bool) error {
+func directoryClash(fresh state.Member, known map[string]state.Member, inConf map[string]bool) error {
 	self := addrHolder{ID: fresh.ID, ClientAddr: fresh.ClientAddr, ClusterAddr: fresh.ClusterAddr}
 	for id, other := range known {
 		if !inConf[id] {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/feature"
 )
@@ -37,7 +38,7 @@ type RemoveOptions struct {
 func (n *Node) drainRefusal() error { return n.Gate().Check(feature.DrainedRemoval) }
 
 // drains times, on the leader, the drains of members being removed. The
-// drain itself is replicated (fsm.DrainingMember); its end is timed on the
+// drain itself is replicated (state.DrainingMember); its end is timed on the
 // leader's own monotonic clock: from when the leader began it or, for a
 // drain it inherited from an earlier leader, for what is left of it by the
 // wall-clock start the drain records, at most the whole drain time. So
@@ -69,7 +70,7 @@ func (d *drains) reset() {
 
 // due returns whether the drain of dm is over, starting its clock if
 // this leader had none for it, and marks it finishing when it is.
-func (d *drains) due(dm fsm.DrainingMember, now time.Time) bool {
+func (d *drains) due(dm state.DrainingMember, now time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	end, ok := d.ends[dm.ID]
@@ -137,8 +138,8 @@ func (m *membership) startDrain(ctx context.Context, s raft.Server, opts RemoveO
 		}
 	}
 	now := time.Now()
-	dm := fsm.DrainingMember{ID: string(s.ID), DrainMillis: drain.Milliseconds(), SinceMillis: now.UnixMilli(), Force: opts.Force}
-	if _, err := m.propose(ctx, fsm.SetMemberDrainingType, &fsm.SetMemberDraining{Member: dm, Draining: true}); err != nil {
+	dm := state.DrainingMember{ID: string(s.ID), DrainMillis: drain.Milliseconds(), SinceMillis: now.UnixMilli(), Force: opts.Force}
+	if _, err := m.propose(ctx, fsm.SetMemberDrainingType, &state.SetMemberDraining{Member: dm, Draining: true}); err != nil {
 		return adminapi.RemovePeer{}, fmt.Errorf("start the drain of %s: %w", s.ID, err)
 	}
 	m.drains.started(dm.ID, now.Add(drain))
@@ -170,7 +171,7 @@ func (m *membership) finishDrains() {
 		s, ok := serverOf(conf, dm.ID)
 		switch {
 		case !ok:
-			m.applyMemberChange(fsm.SetMemberDrainingType, &fsm.SetMemberDraining{Member: fsm.DrainingMember{ID: dm.ID}})
+			m.applyMemberChange(fsm.SetMemberDrainingType, &state.SetMemberDraining{Member: state.DrainingMember{ID: dm.ID}})
 		case m.drains.due(dm, now):
 			go m.finishDrain(s, dm.Force)
 		}

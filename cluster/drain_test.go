@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -217,7 +217,7 @@ func TestDrains_AnInheritedDrainEndsWhenItsStartSaysAtMostOneDrainLater(t *testi
 		{"a start ahead of this clock", now.Add(time.Hour), 30 * time.Second, "never more than one drain"},
 	} {
 		d := newDrains()
-		dm := fsm.DrainingMember{ID: "n3", DrainMillis: 30_000, SinceMillis: tc.since.UnixMilli()}
+		dm := state.DrainingMember{ID: "n3", DrainMillis: 30_000, SinceMillis: tc.since.UnixMilli()}
 		if tc.dueAt > 0 && d.due(dm, now) {
 			t.Fatalf("%s: due at once, want %s (%s)", tc.name, tc.dueAt, tc.comment)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/transport/lane"
 )
 
@@ -24,10 +25,10 @@ func TestForward_LeaderRefusesLeaderOnlyCommands(t *testing.T) {
 	register(t, leader, cmd)
 	reg, _ := leader.node.FSM().Registration(cmd.Key())
 	forged := map[fsm.CommandType]any{
-		fsm.ExpireBrokersType:        &fsm.ExpireBrokers{Brokers: []fsm.ExpiredBroker{{Key: cmd.Key(), RegEpoch: reg.RegEpoch}}, Reason: "timeout"},
-		fsm.SetMemberType:            &fsm.SetMember{Member: fsm.Member{ID: "intruder", ClusterAddr: "127.0.0.1:1"}},
-		fsm.RemoveMemberType:         &fsm.RemoveMember{ID: leader.id},
-		fsm.AckMinBrokerIDNoticeType: &fsm.AckMinBrokerIDNotice{BrokerName: cmd.BrokerName, Index: 1},
+		fsm.ExpireBrokersType:        &state.ExpireBrokers{Brokers: []state.ExpiredBroker{{Key: cmd.Key(), RegEpoch: reg.RegEpoch}}, Reason: "timeout"},
+		fsm.SetMemberType:            &state.SetMember{Member: state.Member{ID: "intruder", ClusterAddr: "127.0.0.1:1"}},
+		fsm.RemoveMemberType:         &state.RemoveMember{ID: leader.id},
+		fsm.AckMinBrokerIDNoticeType: &state.AckMinBrokerIDNotice{BrokerName: cmd.BrokerName, Index: 1},
 	}
 	client := rawRPCClient(t, leader.addr, nil)
 	for typ, c := range forged {
@@ -62,7 +63,7 @@ func TestForward_LeaderRefusesLeaderOnlyCommands(t *testing.T) {
 func TestApply_RefusesLeaderOnlyCommandsOnAnyMember(t *testing.T) {
 	tc := newTestCluster(t, 3, nil)
 	for _, m := range tc.running() {
-		_, err := m.node.Apply(context.Background(), fsm.ExpireBrokersType, &fsm.ExpireBrokers{})
+		_, err := m.node.Apply(context.Background(), fsm.ExpireBrokersType, &state.ExpireBrokers{})
 		if !errors.Is(err, ErrNotForwardable) || !strings.Contains(err.Error(), "ExpireBrokers") {
 			t.Fatalf("%s: Apply(ExpireBrokers) = %v, want ErrNotForwardable naming it", m.id, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 )
 
@@ -23,10 +24,10 @@ import (
 // does; and into the answers a member reads from another (a heartbeat
 // batch's, a status, a removal's result).
 func FuzzRPCArgs(f *testing.F) {
-	put, _ := fsm.Encode(fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true})
+	put, _ := fsm.Encode(fsm.PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true})
 	for _, v := range []any{
 		&ForwardArgs{From: "n2", Command: put},
-		&HeartbeatArgs{From: "n2", Touched: []fsm.BrokerKey{{}}, SenderReadiness: liveness.SenderNotReady},
+		&HeartbeatArgs{From: "n2", Touched: []state.BrokerKey{{}}, SenderReadiness: liveness.SenderNotReady},
 		&JoinArgs{ID: "n4", ClusterAddr: "127.0.0.1:1"},
 		&RemoveArgs{ID: "n4", Force: true, DrainMillis: 30000, DrainGiven: true},
 		&StatusArgs{},

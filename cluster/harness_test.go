@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -296,21 +297,21 @@ func (w testWriter) Write(p []byte) (int, error) {
 }
 
 // registration builds a broker registration with one topic per broker.
-func registration(cluster, name, addr string, id int64, counter int64) *fsm.RegisterBroker {
-	return &fsm.RegisterBroker{
+func registration(cluster, name, addr string, id int64, counter int64) *state.RegisterBroker {
+	return &state.RegisterBroker{
 		ClusterName: cluster, BrokerName: name, BrokerAddr: addr, BrokerID: id,
 		HaServerAddr:          addr + "-ha",
 		HasEnableActingMaster: true,
 		HasFilterServerList:   true,
-		DataVersion:           fsm.DataVersion{Timestamp: 1700000000000, Counter: counter},
-		TopicConfigs: []fsm.TopicConfig{
+		DataVersion:           state.DataVersion{Timestamp: 1700000000000, Counter: counter},
+		TopicConfigs: []state.TopicConfig{
 			{TopicName: "T-" + name, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6},
 			{TopicName: "Shared", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6},
 		},
 	}
 }
 
-func register(t *testing.T, m *testMember, cmd *fsm.RegisterBroker) fsm.RegisterResult {
+func register(t *testing.T, m *testMember, cmd *state.RegisterBroker) state.RegisterResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -321,7 +322,7 @@ func register(t *testing.T, m *testMember, cmd *fsm.RegisterBroker) fsm.Register
 	return res
 }
 
-func registered(m *testMember, cmd *fsm.RegisterBroker) bool {
+func registered(m *testMember, cmd *state.RegisterBroker) bool {
 	_, ok := m.node.FSM().Registration(cmd.Key())
 	return ok
 }

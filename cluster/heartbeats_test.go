@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster/liveness"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -32,13 +32,13 @@ func TestHeartbeats_ReadinessFieldsCrossReleases(t *testing.T) {
 	// The batch of a release without SenderReady.
 	type oldBatch struct {
 		From           string
-		Touched        []fsm.BrokerKey
-		Held           []fsm.BrokerKey
-		Closed         []fsm.BrokerKey
+		Touched        []state.BrokerKey
+		Held           []state.BrokerKey
+		Closed         []state.BrokerKey
 		Replicas       []liveness.ControllerHeartbeat
-		RecentlyClosed []fsm.BrokerKey
+		RecentlyClosed []state.BrokerKey
 	}
-	b := &liveness.Batch{From: "n2", Touched: []fsm.BrokerKey{{Cluster: "c", Addr: "a:1"}}, SenderReadiness: liveness.SenderReady}
+	b := &liveness.Batch{From: "n2", Touched: []state.BrokerKey{{Cluster: "c", Addr: "a:1"}}, SenderReadiness: liveness.SenderReady}
 	var old oldBatch
 	gobInto(t, b, &old)
 	if old.From != "n2" || len(old.Touched) != 1 {

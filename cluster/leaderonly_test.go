@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // A min-broker-id notice is acknowledged by the leader only: a follower's
@@ -21,7 +22,7 @@ func TestApplyLeaderOnly_AckClearsOnceAndOnlyOnTheLeader(t *testing.T) {
 	if len(pending) != 1 {
 		t.Fatalf("pending notices = %+v, want one after a smaller id registered", pending)
 	}
-	ack := &fsm.AckMinBrokerIDNotice{BrokerName: "broker-a", Index: pending[0].Index}
+	ack := &state.AckMinBrokerIDNotice{BrokerName: "broker-a", Index: pending[0].Index}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for _, m := range tc.running() {
@@ -34,12 +35,12 @@ func TestApplyLeaderOnly_AckClearsOnceAndOnlyOnTheLeader(t *testing.T) {
 			t.Fatalf("%s: ApplyLeaderOnly on a follower = %v, want ErrNotLeader", f.id, err)
 		}
 	}
-	if _, err := leader.node.ApplyLeaderOnly(ctx, fsm.PutKVType, &fsm.PutKV{Namespace: "n", Key: "k"}); err == nil {
+	if _, err := leader.node.ApplyLeaderOnly(ctx, fsm.PutKVType, &state.PutKV{Namespace: "n", Key: "k"}); err == nil {
 		t.Fatal("ApplyLeaderOnly accepted a forwardable command")
 	}
 	for i, want := range []bool{true, false} {
 		res, err := leader.node.ApplyLeaderOnly(ctx, fsm.AckMinBrokerIDNoticeType|fsm.IgnoreUnknownTypeFlag, ack)
-		if r, ok := res.(fsm.AckResult); err != nil || !ok || r.Cleared != want {
+		if r, ok := res.(state.AckResult); err != nil || !ok || r.Cleared != want {
 			t.Fatalf("ack %d = %#v, %v; want Cleared %v", i+1, res, err, want)
 		}
 	}

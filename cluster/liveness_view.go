@@ -2,7 +2,7 @@ package cluster
 
 import (
 	"github.com/raftns/raftns/cluster/liveness"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 )
 
@@ -16,12 +16,12 @@ type (
 // BrokerConnected records that the broker registered on a connection to
 // this member. Calls pair with BrokerDisconnected; a broker may hold several
 // connections.
-func (n *Node) BrokerConnected(key fsm.BrokerKey) { n.lessor.Heard(key, liveness.ConnOpened) }
+func (n *Node) BrokerConnected(key state.BrokerKey) { n.lessor.Heard(key, liveness.ConnOpened) }
 
 // BrokerDisconnected records that a connection the broker registered on
 // closed. When it was the broker's last connection here, the leader learns
 // of it and expires the broker after the grace unless a sign of life comes.
-func (n *Node) BrokerDisconnected(key fsm.BrokerKey) { n.lessor.Heard(key, liveness.ConnClosed) }
+func (n *Node) BrokerDisconnected(key state.BrokerKey) { n.lessor.Heard(key, liveness.ConnClosed) }
 
 // BrokerLiveness returns the liveness of every registered broker the tracker
 // knows. It reports false on a member that is not the leader in office: only

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -61,7 +61,7 @@ func TestOffice_HooksFollowTheLeader(t *testing.T) {
 			t.Fatalf("follower %s's hook: %v", f.id, events)
 		}
 	}
-	key := fsm.BrokerKey{Cluster: "c", Addr: "10.0.0.1:10911"}
+	key := state.BrokerKey{Cluster: "c", Addr: "10.0.0.1:10911"}
 	old.node.BrokerConnected(key)
 	old.node.BrokerDisconnected(key)
 	select {

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 )
 
@@ -85,7 +85,7 @@ func peerStatus(s raft.Server, st adminapi.Status, reachable, leader bool, leade
 // first storage identity within about a second of reaching it
 // (readmission.go). Either way it does not vote until it has applied that
 // record (admission.go).
-func stageOf(s raft.Server, st adminapi.Status, reachable bool, standing fsm.MemberStanding) string {
+func stageOf(s raft.Server, st adminapi.Status, reachable bool, standing state.MemberStanding) string {
 	switch {
 	case reachable && st.Admission != adminapi.AdmissionAdmitted && returning(s.Suffrage, standing, st.StorageID):
 		return adminapi.StageAwaiting
@@ -100,6 +100,6 @@ func stageOf(s raft.Server, st adminapi.Status, reachable bool, standing fsm.Mem
 // returning reports whether a member on storage storageID that does not
 // vote yet returns to a place it held, rather than being new: it is a
 // voter, or the cluster recorded another storage for it.
-func returning(suffrage raft.ServerSuffrage, standing fsm.MemberStanding, storageID string) bool {
+func returning(suffrage raft.ServerSuffrage, standing state.MemberStanding, storageID string) bool {
 	return suffrage == raft.Voter || standing.StorageID != "" && standing.StorageID != storageID
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // proposer is the leader's side of writes: it proposes the commands this
@@ -54,7 +55,7 @@ func (p *proposer) forwarded(ctx context.Context, buf []byte) ([]byte, uint64, e
 	}
 	var res any
 	var index uint64
-	if cmd, ok := decoded.Command().(*fsm.RegisterBroker); ok {
+	if cmd, ok := decoded.Command().(*state.RegisterBroker); ok {
 		res, index, err = p.register(ctx, proposedRegistration{cmd: cmd, entry: buf, decoded: &decoded})
 	} else {
 		res, index, err = p.propose(ctx, t, buf, &decoded)
@@ -73,9 +74,9 @@ func (p *proposer) forwarded(ctx context.Context, buf []byte) ([]byte, uint64, e
 // split, in which case the parts go without a request id (a registration
 // that changes nothing is never written, so a retried one is harmless).
 // It returns the index of the last entry it proposed, 0 when none.
-func (p *proposer) register(ctx context.Context, reg proposedRegistration) (fsm.RegisterResult, uint64, error) {
+func (p *proposer) register(ctx context.Context, reg proposedRegistration) (state.RegisterResult, uint64, error) {
 	if err := p.office.readyFor(ctx); err != nil {
-		return fsm.RegisterResult{}, 0, err
+		return state.RegisterResult{}, 0, err
 	}
 	cmd := reg.cmd
 	p.lessor.Heard(cmd.Key(), liveness.ConnNone)
@@ -87,20 +88,20 @@ func (p *proposer) register(ctx context.Context, reg proposedRegistration) (fsm.
 	var index uint64
 	var err error
 	if len(reg.entry) == 0 || len(reg.entry) > fsm.MaxEntrySize {
-		var r fsm.RegisterResult
+		var r state.RegisterResult
 		if r, index, err = p.registerSplit(ctx, cmd); err != nil {
-			return fsm.RegisterResult{}, 0, err
+			return state.RegisterResult{}, 0, err
 		}
 		res = r
 	} else if res, index, err = p.propose(ctx, fsm.RegisterBrokerType, reg.entry, reg.decoded); err != nil {
-		return fsm.RegisterResult{}, 0, err
+		return state.RegisterResult{}, 0, err
 	}
 	if index == 0 {
 		p.stats.RegistersDeduped.Add(1)
 	} else {
 		p.stats.RegistersWritten.Add(1)
 	}
-	r, _ := res.(fsm.RegisterResult)
+	r, _ := res.(state.RegisterResult)
 	return r, index, nil
 }
 

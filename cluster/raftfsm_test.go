@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // memSink is a raft.SnapshotSink in memory.
@@ -19,7 +20,7 @@ func (s *memSink) Cancel() error { return nil }
 // The adapter applies command entries only; every entry advances the
 // applied index, and a snapshot persisted through it restores the state.
 func TestRaftFSM_AppliesCommandsAndRoundTripsSnapshots(t *testing.T) {
-	put, err := fsm.Encode(fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true})
+	put, err := fsm.Encode(fsm.PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/feature"
 	"github.com/raftns/raftns/internal/poll"
@@ -68,7 +69,7 @@ func (m *membership) readmit() {
 // nothing to safety (an unadmitted member never votes, and the entries it
 // stores are the leader's) and would leave the cluster without a quorum if
 // another voter lost its disk before the promotion.
-func (m *membership) readmitOne(s raft.Server, st adminapi.Status, standing fsm.MemberStanding, gated bool) {
+func (m *membership) readmitOne(s raft.Server, st adminapi.Status, standing state.MemberStanding, gated bool) {
 	if !gated {
 		m.logger.Warn("a member on new storage cannot be re-admitted before the upgrade is finalized (raftnsctl upgrade finalize)",
 			"id", s.ID, "cluster_version", m.fsm.ClusterVersion())
@@ -86,8 +87,8 @@ func (m *membership) readmitOne(s raft.Server, st adminapi.Status, standing fsm.
 		m.logger.Warn("member returned on new storage: re-admitted; it votes once it has applied this", "id", s.ID,
 			"suffrage", s.Suffrage, "storage_id", st.StorageID, "previous_storage_id", previous)
 	}
-	m.audit(fsm.AuditRecord{Kind: fsm.AuditMemberReadmit,
-		Detail: fmt.Sprintf("id=%s storage=%s previous=%s", s.ID, st.StorageID, previous), Outcome: fsm.OutcomeApplied})
+	m.audit(state.AuditRecord{Kind: state.AuditMemberReadmit,
+		Detail: fmt.Sprintf("id=%s storage=%s previous=%s", s.ID, st.StorageID, previous), Outcome: state.OutcomeApplied})
 }
 
 // statusOf is a member's status: this member's own, or asked.
@@ -102,10 +103,10 @@ func (m *membership) statusOf(s raft.Server) (adminapi.Status, bool) {
 }
 
 // recordStanding replicates a standing; false when it failed.
-func (m *membership) recordStanding(st fsm.MemberStanding) bool {
+func (m *membership) recordStanding(st state.MemberStanding) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.ApplyTimeout)
 	defer cancel()
-	if _, err := m.propose(ctx, fsm.SetMemberStandingType, &fsm.SetMemberStanding{Standing: st}); err != nil {
+	if _, err := m.propose(ctx, fsm.SetMemberStandingType, &state.SetMemberStanding{Standing: st}); err != nil {
 		m.logger.Warn("recording a member's standing failed; the leader will retry", "id", st.ID, "error", err)
 		return false
 	}
@@ -113,7 +114,7 @@ func (m *membership) recordStanding(st fsm.MemberStanding) bool {
 }
 
 // audit records a membership decision of the leader's own.
-func (m *membership) audit(rec fsm.AuditRecord) {
+func (m *membership) audit(rec state.AuditRecord) {
 	if m.record == nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/feature"
 )
 
@@ -18,10 +19,10 @@ import (
 // cluster version of feature.SplitDeletion nothing is deleted. It returns
 // the registration's answer and the index of the last entry it proposed,
 // 0 when none.
-func (p *proposer) registerSplit(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, uint64, error) {
+func (p *proposer) registerSplit(ctx context.Context, cmd *state.RegisterBroker) (state.RegisterResult, uint64, error) {
 	entries, err := fsm.SplitRegistration(cmd)
 	if err != nil {
-		return fsm.RegisterResult{}, 0, err
+		return state.RegisterResult{}, 0, err
 	}
 	deleting := cmd.DeleteUnlistedTopics && len(entries) > 1
 	if deleting && !p.fsm.Gate().Allows(feature.SplitDeletion) {
@@ -33,18 +34,18 @@ func (p *proposer) registerSplit(ctx context.Context, cmd *fsm.RegisterBroker) (
 	if !cmd.DeleteUnlistedTopics || len(entries) == 1 || p.partsChange(cmd) {
 		for _, e := range entries {
 			if res, index, err = p.propose(ctx, fsm.RegisterBrokerType, e, nil); err != nil {
-				return fsm.RegisterResult{}, 0, err
+				return state.RegisterResult{}, 0, err
 			}
 		}
 	}
 	if deleting {
 		if last, err := p.dropUnlisted(ctx, cmd); err != nil {
-			return fsm.RegisterResult{}, 0, err
+			return state.RegisterResult{}, 0, err
 		} else if last != 0 {
 			index = last
 		}
 	}
-	r, ok := res.(fsm.RegisterResult)
+	r, ok := res.(state.RegisterResult)
 	if !ok {
 		r = p.fsm.RegisterResult(cmd)
 	}
@@ -53,7 +54,7 @@ func (p *proposer) registerSplit(ctx context.Context, cmd *fsm.RegisterBroker) (
 
 // partsChange reports whether the parts of cmd, which delete nothing,
 // would change the state.
-func (p *proposer) partsChange(cmd *fsm.RegisterBroker) bool {
+func (p *proposer) partsChange(cmd *state.RegisterBroker) bool {
 	parts := *cmd
 	parts.DeleteUnlistedTopics = false
 	return p.fsm.WouldChange(&parts)
@@ -62,7 +63,7 @@ func (p *proposer) partsChange(cmd *fsm.RegisterBroker) bool {
 // dropUnlisted proposes the DropUnlistedTopics entries of cmd's whole
 // table against the current state, and returns the index of the last one
 // (0 when nothing is to go).
-func (p *proposer) dropUnlisted(ctx context.Context, cmd *fsm.RegisterBroker) (uint64, error) {
+func (p *proposer) dropUnlisted(ctx context.Context, cmd *state.RegisterBroker) (uint64, error) {
 	d := p.fsm.UnlistedTopics(cmd)
 	if d == nil {
 		return 0, nil
@@ -82,7 +83,7 @@ func (p *proposer) dropUnlisted(ctx context.Context, cmd *fsm.RegisterBroker) (u
 
 // warnSplitDrops logs, once per process, that a split registration deletes
 // no unlisted topics because the cluster version predates the feature.
-func (p *proposer) warnSplitDrops(cmd *fsm.RegisterBroker) {
+func (p *proposer) warnSplitDrops(cmd *state.RegisterBroker) {
 	if !p.splitDropsWarned.CompareAndSwap(false, true) {
 		return
 	}

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster/liveness"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // Replicas is this member's part in the liveness of the controller's
@@ -35,7 +35,7 @@ func (r Replicas) ReplicaLive(key ReplicaKey) (ReplicaLive, bool) { return r.l.R
 
 // PruneReplicas forgets what the leader holds about replicas no longer in
 // groups.
-func (r Replicas) PruneReplicas(groups []fsm.ReplicaGroup) { r.l.PruneReplicas(groups) }
+func (r Replicas) PruneReplicas(groups []state.ReplicaGroup) { r.l.PruneReplicas(groups) }
 
 // ReplicasSettleAt is when connection closes seen around taking office
 // start to count (zero when not in office).

@@ -6,9 +6,10 @@ import (
 	"sync"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
-// requestTracker assigns the fsm.RequestID of every client and broker write
+// requestTracker assigns the state.RequestID of every client and broker write
 // this member takes (docs/contributors/design.md, "Retried writes"): one session per
 // process, sequence numbers in the order requests arrive, and as floor the
 // oldest request still waiting for its answer.
@@ -35,15 +36,15 @@ func newRequestTracker(memberID string) *requestTracker {
 
 // begin assigns the next request id; done must be called once its answer
 // is final (given to the client or given up).
-func (r *requestTracker) begin() fsm.RequestID {
+func (r *requestTracker) begin() state.RequestID {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.last++
 	r.waiting[r.last] = struct{}{}
-	return fsm.RequestID{Session: r.session, Seq: r.last, Floor: r.floor}
+	return state.RequestID{Session: r.session, Seq: r.last, Floor: r.floor}
 }
 
-func (r *requestTracker) done(id fsm.RequestID) {
+func (r *requestTracker) done(id state.RequestID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.waiting[id.Seq]; !ok {
@@ -59,12 +60,12 @@ func (r *requestTracker) done(id fsm.RequestID) {
 }
 
 // identify wraps an encoded entry with a fresh request id.
-func (r *requestTracker) identify(buf []byte) (fsm.RequestID, []byte, error) {
+func (r *requestTracker) identify(buf []byte) (state.RequestID, []byte, error) {
 	id := r.begin()
 	buf, err := fsm.WithRequestID(id, buf)
 	if err != nil {
 		r.done(id)
-		return fsm.RequestID{}, nil, err
+		return state.RequestID{}, nil, err
 	}
 	return id, buf, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/transport/lane"
 )
 
@@ -25,7 +26,7 @@ func TestForward_LateCopyCannotOverwriteANewerWrite(t *testing.T) {
 	follower := tc.followers()[0]
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	put := func(v string) *fsm.PutKV { return &fsm.PutKV{Namespace: "ns", Key: "k", Value: v, HasValue: true} }
+	put := func(v string) *state.PutKV { return &state.PutKV{Namespace: "ns", Key: "k", Value: v, HasValue: true} }
 
 	// The follower takes write A and forwards it; the leader applies it.
 	idA, bufA, err := follower.node.requests.identify(mustEncode(t, fsm.PutKVType, put("A")))
@@ -78,7 +79,7 @@ func TestApply_WithoutLeaderSaysNothingWasApplied(t *testing.T) {
 	// Wait until the follower no longer knows a leader it can reach.
 	var err error
 	for ctx.Err() == nil {
-		_, err = follower.node.Apply(ctx, fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true})
+		_, err = follower.node.Apply(ctx, fsm.PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true})
 		if err != nil {
 			break
 		}
@@ -97,7 +98,7 @@ func TestApply_WithoutLeaderSaysNothingWasApplied(t *testing.T) {
 func TestRequestTracker_FloorIsOldestWaiting(t *testing.T) {
 	r := newRequestTracker("m1")
 	rng := rand.New(rand.NewPCG(7, 13))
-	waiting := map[uint64]fsm.RequestID{}
+	waiting := map[uint64]state.RequestID{}
 	for step := 0; step < 5000; step++ {
 		if len(waiting) == 0 || rng.IntN(3) != 0 {
 			id := r.begin()

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/feature"
 	"github.com/raftns/raftns/internal/poll"
@@ -90,7 +90,7 @@ func (m *membership) setSuffrageAsLeader(id string, voter bool) (string, error) 
 	return m.demote(conf, s, standing)
 }
 
-func (m *membership) promote(s raft.Server, standing fsm.MemberStanding) (string, error) {
+func (m *membership) promote(s raft.Server, standing state.MemberStanding) (string, error) {
 	if standing.NonVoter {
 		standing.NonVoter = false
 		if !m.recordStanding(standing) {
@@ -109,11 +109,11 @@ func (m *membership) promote(s raft.Server, standing fsm.MemberStanding) (string
 	}
 	delete(m.promotions, s.ID)
 	m.logger.Info("member promoted to voter by an operator", "id", s.ID)
-	m.audit(fsm.AuditRecord{Kind: fsm.AuditMemberPromote, Detail: "id=" + string(s.ID), Outcome: fsm.OutcomeApplied})
+	m.audit(state.AuditRecord{Kind: state.AuditMemberPromote, Detail: "id=" + string(s.ID), Outcome: state.OutcomeApplied})
 	return PromotedToVoter, nil
 }
 
-func (m *membership) demote(conf raft.Configuration, s raft.Server, standing fsm.MemberStanding) (string, error) {
+func (m *membership) demote(conf raft.Configuration, s raft.Server, standing state.MemberStanding) (string, error) {
 	if s.Suffrage == raft.Voter {
 		if string(s.ID) == m.cfg.ID {
 			return "", fmt.Errorf("%w: %s leads; transfer leadership first (raftnsctl leader transfer)", ErrQuorumAtRisk, s.ID)
@@ -135,7 +135,7 @@ func (m *membership) demote(conf raft.Configuration, s raft.Server, standing fsm
 		return "", fmt.Errorf("demote %s: %w", s.ID, err)
 	}
 	m.logger.Info("member demoted to non-voter by an operator", "id", s.ID)
-	m.audit(fsm.AuditRecord{Kind: fsm.AuditMemberDemote, Detail: "id=" + string(s.ID), Outcome: fsm.OutcomeApplied})
+	m.audit(state.AuditRecord{Kind: state.AuditMemberDemote, Detail: "id=" + string(s.ID), Outcome: state.OutcomeApplied})
 	return DemotedToNonvoter, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/feature"
@@ -73,7 +74,7 @@ func (n *Node) raiseClusterVersion(ctx context.Context, target buildinfo.Version
 	if !n.fsm.ClusterVersion().Less(target) {
 		return res, nil
 	}
-	if _, err := n.ApplyLeaderOnly(ctx, fsm.SetClusterVersionType, &fsm.SetClusterVersion{Version: target.String()}); err != nil {
+	if _, err := n.ApplyLeaderOnly(ctx, fsm.SetClusterVersionType, &state.SetClusterVersion{Version: target.String()}); err != nil {
 		return res, err
 	}
 	res.Current = n.fsm.ClusterVersion().String()

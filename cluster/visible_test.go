@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // putKV is the command that sets key to value in namespace "rw".
-func putKV(key, value string) *fsm.PutKV {
-	return &fsm.PutKV{Namespace: "rw", Key: key, Value: value, HasValue: true}
+func putKV(key, value string) *state.PutKV {
+	return &state.PutKV{Namespace: "rw", Key: key, Value: value, HasValue: true}
 }
 
 // A member that answers a write it took, whether it went through the

@@ -8,18 +8,19 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/cluster/liveness"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // Apply makes a client- or broker-originated write: the leader proposes it,
 // a follower forwards it to the leader (see onLeader for the retry rules).
-// The result is the FSM's answer (fsm.RegisterResult, fsm.WritePermResult
+// The result is the FSM's answer (state.RegisterResult, state.WritePermResult
 // for the write-permission commands, nil otherwise). Commands only a leader
 // decides (fsm.LeaderOnly) are refused here.
 func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, error) {
 	if !fsm.IsForwardable(t) {
 		return nil, fmt.Errorf("%w: %s", ErrNotForwardable, t)
 	}
-	if reg, ok := cmd.(*fsm.RegisterBroker); ok {
+	if reg, ok := cmd.(*state.RegisterBroker); ok {
 		return n.Register(ctx, reg)
 	}
 	buf, err := fsm.Encode(t, cmd)
@@ -77,7 +78,7 @@ func (s *Stats) countOutcome(err error) {
 // nothing is a heartbeat: it writes no log entry on any member and is
 // answered from local state. Any other is applied by the leader, which
 // answers from the state right after applying it.
-func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error) {
+func (n *Node) Register(ctx context.Context, cmd *state.RegisterBroker) (state.RegisterResult, error) {
 	// Read before planning: if it has not moved when this member proposes
 	// the registration as leader, the plan still holds (see plannedAt).
 	planned := plannedAt{gen: n.fsm.Generation(), ok: true}
@@ -92,11 +93,11 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 	stamped.StampMillis = clockOr(n.cfg.WallClock)().UnixMilli()
 	encoded, err := fsm.Encode(fsm.RegisterBrokerType, &stamped)
 	if err != nil {
-		return fsm.RegisterResult{}, err
+		return state.RegisterResult{}, err
 	}
 	id, encoded, err := n.requests.identify(encoded)
 	if err != nil {
-		return fsm.RegisterResult{}, err
+		return state.RegisterResult{}, err
 	}
 	defer n.requests.done(id)
 	reg := proposedRegistration{cmd: &stamped, entry: encoded, planned: planned}
@@ -114,7 +115,7 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 		visible: true,
 	})
 	n.stats.countOutcome(err)
-	r, _ := res.(fsm.RegisterResult)
+	r, _ := res.(state.RegisterResult)
 	return r, err
 }
 
@@ -122,7 +123,7 @@ func (n *Node) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.Regis
 // without decoding it, as one that changes nothing: it counts it and
 // refreshes the broker's liveness. It reports whether the broker is
 // registered.
-func (n *Node) RegisterUnchanged(key fsm.BrokerKey) bool {
+func (n *Node) RegisterUnchanged(key state.BrokerKey) bool {
 	if !n.Heartbeat(key) {
 		return false
 	}
@@ -133,7 +134,7 @@ func (n *Node) RegisterUnchanged(key fsm.BrokerKey) bool {
 // Heartbeat refreshes a registered broker's liveness (QUERY_DATA_VERSION,
 // BROKER_HEARTBEAT). It writes nothing. It reports whether the broker is
 // registered.
-func (n *Node) Heartbeat(key fsm.BrokerKey) bool {
+func (n *Node) Heartbeat(key state.BrokerKey) bool {
 	if _, ok := n.fsm.Registration(key); !ok {
 		return false
 	}
@@ -157,7 +158,7 @@ func (p plannedAt) still(f *fsm.FSM) bool { return p.ok && f.Generation() == p.g
 // command, its entry with its request id (nil when the caller has none),
 // what that entry decodes to when known, and where it was planned.
 type proposedRegistration struct {
-	cmd     *fsm.RegisterBroker
+	cmd     *state.RegisterBroker
 	entry   []byte
 	decoded *fsm.Proposal
 	planned plannedAt
@@ -169,15 +170,15 @@ type proposedRegistration struct {
 // applied.
 func logWrite(logger hclog.Logger, cmd any) {
 	switch c := cmd.(type) {
-	case *fsm.WipeWritePerm:
+	case *state.WipeWritePerm:
 		logger.Info("write permission wiped", "broker", c.BrokerName)
-	case *fsm.AddWritePerm:
+	case *state.AddWritePerm:
 		logger.Info("write permission added", "broker", c.BrokerName)
-	case *fsm.DeleteTopic:
+	case *state.DeleteTopic:
 		logger.Info("topic deleted", "topic", c.Topic, "cluster", c.ClusterName)
-	case *fsm.RegisterTopic:
+	case *state.RegisterTopic:
 		logger.Info("topic registered", "topic", c.Topic, "brokers", len(c.QueueDatas))
-	case *fsm.PutKV, *fsm.DeleteKV:
+	case *state.PutKV, *state.DeleteKV:
 		logger.Debug("kv config changed", "command", fmt.Sprintf("%T", c))
 	}
 }

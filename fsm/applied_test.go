@@ -3,6 +3,7 @@ package fsm
 import (
 	"context"
 	"errors"
+	"github.com/raftns/raftns/fsm/state"
 	"strconv"
 	"sync"
 	"testing"
@@ -11,7 +12,7 @@ import (
 
 // putAt is the log entry at index that sets key k to the index's number.
 func putAt(t testing.TB, index uint64) Entry {
-	return makeLog(t, index, PutKVType, &PutKV{Namespace: "n", Key: "k", Value: strconv.FormatUint(index, 10), HasValue: true})
+	return makeLog(t, index, PutKVType, &state.PutKV{Namespace: "n", Key: "k", Value: strconv.FormatUint(index, 10), HasValue: true})
 }
 
 // A waiter returns once the entry it waits for is applied, and then sees

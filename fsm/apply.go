@@ -106,7 +106,7 @@ func (f *FSM) applyCommandLocked(l Entry, e decodedEntry) (any, bool) {
 			return ErrSuperseded, false
 		}
 	}
-	var subject AuditRecord
+	var subject state.AuditRecord
 	if e.stamp != nil {
 		subject = s.AuditSubject(cmd)
 	}
@@ -139,7 +139,7 @@ func (f *FSM) answerAgain(s *state.State, t CommandType, cmd any, cached []byte)
 	if res, err := DecodeResult(t, cached); err == nil && res != nil {
 		return res
 	}
-	if reg, ok := cmd.(*RegisterBroker); ok {
+	if reg, ok := cmd.(*state.RegisterBroker); ok {
 		return s.RegisterResultOf(reg)
 	}
 	return nil

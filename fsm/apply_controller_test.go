@@ -3,23 +3,24 @@ package fsm
 import (
 	"bytes"
 	"errors"
+	"github.com/raftns/raftns/fsm/state"
 	"reflect"
 	"testing"
 )
 
 // ctrlFSM applies commands in order and returns the FSM and each answer.
-func ctrlFSM(t *testing.T, cmds ...any) (*FSM, []ControllerResult) {
+func ctrlFSM(t *testing.T, cmds ...any) (*FSM, []state.ControllerResult) {
 	t.Helper()
 	f := New(testLogger(t))
-	var out []ControllerResult
+	var out []state.ControllerResult
 	for i, c := range cmds {
 		typ := map[reflect.Type]CommandType{
-			reflect.TypeOf(&ApplyBrokerID{}): ApplyBrokerIDType, reflect.TypeOf(&UpdateBrokerAddress{}): UpdateBrokerAddressType,
-			reflect.TypeOf(&ElectMaster{}): ElectMasterType, reflect.TypeOf(&AlterSyncStateSet{}): AlterSyncStateSetType,
-			reflect.TypeOf(&CleanBrokerData{}): CleanBrokerDataType,
+			reflect.TypeOf(&state.ApplyBrokerID{}): ApplyBrokerIDType, reflect.TypeOf(&state.UpdateBrokerAddress{}): UpdateBrokerAddressType,
+			reflect.TypeOf(&state.ElectMaster{}): ElectMasterType, reflect.TypeOf(&state.AlterSyncStateSet{}): AlterSyncStateSetType,
+			reflect.TypeOf(&state.CleanBrokerData{}): CleanBrokerDataType,
 		}[reflect.TypeOf(c)]
 		res := f.Apply(makeLog(t, uint64(i+1), typ, c))
-		r, ok := res.(ControllerResult)
+		r, ok := res.(state.ControllerResult)
 		if !ok {
 			t.Fatalf("command %d answered %T (%v)", i, res, res)
 		}
@@ -28,8 +29,8 @@ func ctrlFSM(t *testing.T, cmds ...any) (*FSM, []ControllerResult) {
 	return f, out
 }
 
-func applyID(id int64, addr string) *ApplyBrokerID {
-	return &ApplyBrokerID{ClusterName: cluster, BrokerName: brokerA, BrokerID: id, Addr: addr, CheckCode: addr + ";1"}
+func applyID(id int64, addr string) *state.ApplyBrokerID {
+	return &state.ApplyBrokerID{ClusterName: cluster, BrokerName: brokerA, BrokerID: id, Addr: addr, CheckCode: addr + ";1"}
 }
 
 func TestController_ApplyBrokerID(t *testing.T) {
@@ -40,9 +41,9 @@ func TestController_ApplyBrokerID(t *testing.T) {
 		applyID(1, masterAddr),
 		applyID(1, masterAddr), // the same broker again: granted
 		other,                  // id 2 is free: granted
-		&ApplyBrokerID{ClusterName: cluster, BrokerName: brokerA, BrokerID: 2, Addr: slaveAddr, CheckCode: "x"}, // taken
+		&state.ApplyBrokerID{ClusterName: cluster, BrokerName: brokerA, BrokerID: 2, Addr: slaveAddr, CheckCode: "x"}, // taken
 	)
-	want := []ControllerRefusal{RefusalBrokerIDInvalid, RefusalNone, RefusalNone, RefusalNone, RefusalBrokerIDInvalid}
+	want := []state.ControllerRefusal{state.RefusalBrokerIDInvalid, state.RefusalNone, state.RefusalNone, state.RefusalNone, state.RefusalBrokerIDInvalid}
 	for i, r := range res {
 		if r.Refusal != want[i] {
 			t.Errorf("apply %d: refusal %d (%s), want %d", i, r.Refusal, r.Remark, want[i])
@@ -56,20 +57,20 @@ func TestController_ApplyBrokerID(t *testing.T) {
 func TestController_ElectAndAlter(t *testing.T) {
 	f, res := ctrlFSM(t,
 		applyID(1, masterAddr), applyID(2, slaveAddr),
-		&ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 0, HasNewMaster: true, NewMasterID: 1},
-		&ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 0, HasNewMaster: true, NewMasterID: 2}, // stale
-		&AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{2, 1}},
-		&AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1}}, // fenced
-		&AlterSyncStateSet{BrokerName: brokerA, MasterID: 2, MasterEpoch: 1, SyncStateSetEpoch: 2, NewSyncStateSet: []int64{2}}, // not master
-		&AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 0, SyncStateSetEpoch: 2, NewSyncStateSet: []int64{1}}, // old master epoch
-		&AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 2, NewSyncStateSet: []int64{1, 9}},
-		&AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 2, NewSyncStateSet: []int64{2}}, // drops the master
-		&ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 1, HasNewMaster: true, NewMasterID: 2},
-		&ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 2},
+		&state.ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 0, HasNewMaster: true, NewMasterID: 1},
+		&state.ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 0, HasNewMaster: true, NewMasterID: 2}, // stale
+		&state.AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{2, 1}},
+		&state.AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1}}, // fenced
+		&state.AlterSyncStateSet{BrokerName: brokerA, MasterID: 2, MasterEpoch: 1, SyncStateSetEpoch: 2, NewSyncStateSet: []int64{2}}, // not master
+		&state.AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 0, SyncStateSetEpoch: 2, NewSyncStateSet: []int64{1}}, // old master epoch
+		&state.AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 2, NewSyncStateSet: []int64{1, 9}},
+		&state.AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 2, NewSyncStateSet: []int64{2}}, // drops the master
+		&state.ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 1, HasNewMaster: true, NewMasterID: 2},
+		&state.ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 2},
 	)
-	want := []ControllerRefusal{RefusalNone, RefusalNone, RefusalNone, RefusalStaleElection, RefusalNone,
-		RefusalFencedSyncStateSetEpoch, RefusalInvalidMaster, RefusalFencedMasterEpoch, RefusalInvalidReplicas,
-		RefusalAlterFailed, RefusalNone, RefusalNone}
+	want := []state.ControllerRefusal{state.RefusalNone, state.RefusalNone, state.RefusalNone, state.RefusalStaleElection, state.RefusalNone,
+		state.RefusalFencedSyncStateSetEpoch, state.RefusalInvalidMaster, state.RefusalFencedMasterEpoch, state.RefusalInvalidReplicas,
+		state.RefusalAlterFailed, state.RefusalNone, state.RefusalNone}
 	for i, r := range res {
 		if r.Refusal != want[i] {
 			t.Errorf("command %d: refusal %d (%s), want %d", i, r.Refusal, r.Remark, want[i])
@@ -90,14 +91,14 @@ func TestController_ElectAndAlter(t *testing.T) {
 func TestController_UpdateAddressAndClean(t *testing.T) {
 	f, res := ctrlFSM(t,
 		applyID(1, masterAddr), applyID(2, slaveAddr),
-		&UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 2, Addr: "10.0.0.7:10911"},
-		&UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 5, Addr: "x"},
-		&ElectMaster{BrokerName: brokerA, HasNewMaster: true, NewMasterID: 1},
-		&AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1, 2}},
-		&CleanBrokerData{BrokerName: brokerA, BrokerIDs: []int64{2}},
-		&CleanBrokerData{BrokerName: brokerB},
+		&state.UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 2, Addr: "10.0.0.7:10911"},
+		&state.UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 5, Addr: "x"},
+		&state.ElectMaster{BrokerName: brokerA, HasNewMaster: true, NewMasterID: 1},
+		&state.AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1, 2}},
+		&state.CleanBrokerData{BrokerName: brokerA, BrokerIDs: []int64{2}},
+		&state.CleanBrokerData{BrokerName: brokerB},
 	)
-	if res[2].Group.Addr(2) != "10.0.0.7:10911" || res[3].Refusal != RefusalNotRegistered || res[7].Refusal != RefusalNotRegistered {
+	if res[2].Group.Addr(2) != "10.0.0.7:10911" || res[3].Refusal != state.RefusalNotRegistered || res[7].Refusal != state.RefusalNotRegistered {
 		t.Errorf("results = %+v", res)
 	}
 	g, _ := f.ReplicaGroup(brokerA)
@@ -105,7 +106,7 @@ func TestController_UpdateAddressAndClean(t *testing.T) {
 		t.Errorf("after cleaning 2: %+v", g)
 	}
 	before := f.Digest()
-	f.Apply(makeLog(t, 20, CleanBrokerDataType, &CleanBrokerData{BrokerName: brokerA}))
+	f.Apply(makeLog(t, 20, CleanBrokerDataType, &state.CleanBrokerData{BrokerName: brokerA}))
 	if _, ok := f.ReplicaGroup(brokerA); ok || f.Digest() == before {
 		t.Error("cleaning the whole group left it")
 	}
@@ -124,8 +125,8 @@ func fixtureLogV2(t testing.TB) []Entry {
 		{ApplyBrokerIDType, applyID(1, masterAddr)},
 		{ApplyBrokerIDType, applyID(2, slaveAddr)},
 		{ApplyBrokerIDType, applyID(3, "10.0.0.3:10911")},
-		{ElectMasterType, &ElectMaster{BrokerName: brokerA, HasNewMaster: true, NewMasterID: 1}},
-		{AlterSyncStateSetType, &AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1, 2}}},
+		{ElectMasterType, &state.ElectMaster{BrokerName: brokerA, HasNewMaster: true, NewMasterID: 1}},
+		{AlterSyncStateSetType, &state.AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1, 2}}},
 	}
 	for i, c := range cmds {
 		logs = append(logs, makeLog(t, next+uint64(i)+1, c.typ, c.cmd))
@@ -161,7 +162,7 @@ func TestFSM_Restore_FixtureV2(t *testing.T) {
 func TestController_GroupsSurviveASnapshot(t *testing.T) {
 	f, _ := ctrlFSM(t, applyID(1, "10.0.0.1:10911"))
 	before := snapshotBytes(t, f)
-	f.Apply(makeLog(t, 2, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true}))
+	f.Apply(makeLog(t, 2, PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true}))
 	g, ok := f.ReplicaGroup(brokerA)
 	if !ok || len(g.Brokers) != 1 {
 		t.Fatalf("after a snapshot and a KV write the group is %+v (found %v), want its one broker", g, ok)
@@ -184,15 +185,15 @@ func TestController_GroupsSurviveASnapshot(t *testing.T) {
 func TestController_RefusalsAreErrors(t *testing.T) {
 	_, res := ctrlFSM(t,
 		applyID(1, masterAddr),
-		&UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 5, Addr: "x"},
-		&UpdateBrokerAddress{BrokerName: brokerB, BrokerID: 1, Addr: "x"},
-		&ElectMaster{BrokerName: brokerB},
+		&state.UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 5, Addr: "x"},
+		&state.UpdateBrokerAddress{BrokerName: brokerB, BrokerID: 1, Addr: "x"},
+		&state.ElectMaster{BrokerName: brokerB},
 	)
 	if err := res[0].Err(); err != nil {
 		t.Fatalf("granted command: %v", err)
 	}
-	for i, want := range []*Refused{RefuseUnknownBroker(brokerA, 5), RefuseUnknownGroup(brokerB), RefuseElectUnknownGroup()} {
-		var got *Refused
+	for i, want := range []*state.Refused{state.RefuseUnknownBroker(brokerA, 5), state.RefuseUnknownGroup(brokerB), state.RefuseElectUnknownGroup()} {
+		var got *state.Refused
 		if !errors.As(res[i+1].Err(), &got) || *got != *want {
 			t.Errorf("command %d: %#v, want %#v", i+1, res[i+1].Err(), want)
 		}

@@ -4,8 +4,8 @@ import "github.com/raftns/raftns/fsm/state"
 
 // applyExpireBrokers applies an expiry (State.ApplyExpireBrokers), logging
 // each broker and telling the observer about each one that expires.
-func (f *FSM) applyExpireBrokers(s *state.State, c *ExpireBrokers, index uint64) bool {
-	return s.ApplyExpireBrokers(c, index, func(eb ExpiredBroker, reg BrokerRegistration, expires bool) {
+func (f *FSM) applyExpireBrokers(s *state.State, c *state.ExpireBrokers, index uint64) bool {
+	return s.ApplyExpireBrokers(c, index, func(eb state.ExpiredBroker, reg state.BrokerRegistration, expires bool) {
 		if !expires {
 			f.logger.Debug("expiry skipped, broker moved on", "cluster", eb.Key.Cluster, "addr", eb.Key.Addr,
 				"epoch", eb.RegEpoch, "index", index)

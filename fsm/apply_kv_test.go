@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"github.com/raftns/raftns/fsm/state"
 	"maps"
 	"testing"
 )
@@ -14,16 +15,16 @@ func TestFSM_KV_PutGetDeleteList(t *testing.T) {
 		changed bool
 	}
 	steps := []step{
-		{"put creates the namespace", PutKVType, &PutKV{Namespace: "NS", Key: "k1", Value: "v1", HasValue: true}, true},
-		{"same put is a no-op", PutKVType, &PutKV{Namespace: "NS", Key: "k1", Value: "v1", HasValue: true}, false},
-		{"put overwrites", PutKVType, &PutKV{Namespace: "NS", Key: "k1", Value: "v2", HasValue: true}, true},
-		{"second key", PutKVType, &PutKV{Namespace: "NS", Key: "k2", Value: "", HasValue: true}, true},
-		{"delete missing key", DeleteKVType, &DeleteKV{Namespace: "NS", Key: "nope"}, false},
-		{"delete missing namespace", DeleteKVType, &DeleteKV{Namespace: "NOPE", Key: "k"}, false},
-		{"delete", DeleteKVType, &DeleteKV{Namespace: "NS", Key: "k1"}, true},
-		{"delete last key", DeleteKVType, &DeleteKV{Namespace: "NS", Key: "k2"}, true},
-		{"put without value creates namespace", PutKVType, &PutKV{Namespace: "NV", Key: "k"}, true},
-		{"put without value again", PutKVType, &PutKV{Namespace: "NV", Key: "k"}, false},
+		{"put creates the namespace", PutKVType, &state.PutKV{Namespace: "NS", Key: "k1", Value: "v1", HasValue: true}, true},
+		{"same put is a no-op", PutKVType, &state.PutKV{Namespace: "NS", Key: "k1", Value: "v1", HasValue: true}, false},
+		{"put overwrites", PutKVType, &state.PutKV{Namespace: "NS", Key: "k1", Value: "v2", HasValue: true}, true},
+		{"second key", PutKVType, &state.PutKV{Namespace: "NS", Key: "k2", Value: "", HasValue: true}, true},
+		{"delete missing key", DeleteKVType, &state.DeleteKV{Namespace: "NS", Key: "nope"}, false},
+		{"delete missing namespace", DeleteKVType, &state.DeleteKV{Namespace: "NOPE", Key: "k"}, false},
+		{"delete", DeleteKVType, &state.DeleteKV{Namespace: "NS", Key: "k1"}, true},
+		{"delete last key", DeleteKVType, &state.DeleteKV{Namespace: "NS", Key: "k2"}, true},
+		{"put without value creates namespace", PutKVType, &state.PutKV{Namespace: "NV", Key: "k"}, true},
+		{"put without value again", PutKVType, &state.PutKV{Namespace: "NV", Key: "k"}, false},
 	}
 	for _, st := range steps {
 		gen := h.f.Generation()
@@ -40,7 +41,7 @@ func TestFSM_KV_PutGetDeleteList(t *testing.T) {
 	if _, ok := h.f.KVList("NOPE"); ok {
 		t.Fatal("KVList(NOPE) exists")
 	}
-	h.apply(PutKVType, &PutKV{Namespace: "NV", Key: "a", Value: "1", HasValue: true})
+	h.apply(PutKVType, &state.PutKV{Namespace: "NV", Key: "a", Value: "1", HasValue: true})
 	if v, ok := h.f.KV("NV", "a"); !ok || v != "1" {
 		t.Fatalf("KV(NV, a) = %q, %v", v, ok)
 	}
@@ -61,7 +62,7 @@ func TestFSM_KV_PutGetDeleteList(t *testing.T) {
 func TestFSM_KV_OrderTopicConfInRoutes(t *testing.T) {
 	h := newHarness(t)
 	h.register(reg(brokerA, 0, masterAddr, 1, "Ordered"))
-	h.apply(PutKVType, &PutKV{Namespace: NamespaceOrderTopicConfig, Key: "Ordered", Value: "broker-a:8", HasValue: true})
+	h.apply(PutKVType, &state.PutKV{Namespace: state.NamespaceOrderTopicConfig, Key: "Ordered", Value: "broker-a:8", HasValue: true})
 	if rd, _ := h.f.Route("Ordered", true); rd.OrderTopicConf != "broker-a:8" {
 		t.Fatalf("orderTopicConf = %q, want broker-a:8", rd.OrderTopicConf)
 	}

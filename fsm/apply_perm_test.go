@@ -1,11 +1,13 @@
 package fsm
 
+import "github.com/raftns/raftns/fsm/state"
+
 import "testing"
 
 func TestFSM_WritePerm_WipeAndAdd(t *testing.T) {
 	h := newHarness(t)
 	c := reg(brokerA, 0, masterAddr, 1)
-	c.TopicConfigs = []TopicConfig{topicConfig("T1", 6), topicConfig("T2", 7), topicConfig("T3", PermRead|PermPriority)}
+	c.TopicConfigs = []state.TopicConfig{topicConfig("T1", 6), topicConfig("T2", 7), topicConfig("T3", state.PermRead|state.PermPriority)}
 	h.register(c)
 	h.register(reg(brokerB, 0, "10.0.0.9:10911", 1, "T1", "Other"))
 	steps := []struct {
@@ -44,8 +46,8 @@ func TestFSM_WritePerm_SurvivesUnchangedRegistration(t *testing.T) {
 		t.Fatal("WouldChange = true for an unchanged registration after a wipe")
 	}
 	h.register(same)
-	if got := h.perm("T1", brokerA); got != PermRead {
-		t.Fatalf("perm after unchanged registration = %d, want %d (wipe kept)", got, PermRead)
+	if got := h.perm("T1", brokerA); got != state.PermRead {
+		t.Fatalf("perm after unchanged registration = %d, want %d (wipe kept)", got, state.PermRead)
 	}
 	h.register(reg(brokerA, 0, masterAddr, 2, "T1"))
 	if got := h.perm("T1", brokerA); got != 6 {

@@ -4,7 +4,7 @@ import "github.com/raftns/raftns/fsm/state"
 
 // applyRegisterBroker applies a registration (State.ApplyRegisterBroker)
 // and logs it; a new broker is told to the observer.
-func (f *FSM) applyRegisterBroker(s *state.State, c *RegisterBroker, index uint64) (RegisterResult, bool) {
+func (f *FSM) applyRegisterBroker(s *state.State, c *state.RegisterBroker, index uint64) (state.RegisterResult, bool) {
 	out := s.ApplyRegisterBroker(c, index)
 	if out.Stale {
 		f.logger.Warn("stale broker registration ignored", "cluster", c.ClusterName, "broker", c.BrokerName,

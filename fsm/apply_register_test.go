@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"github.com/raftns/raftns/fsm/state"
 	"maps"
 	"reflect"
 	"slices"
@@ -23,7 +24,7 @@ func TestFSM_RegisterBroker_MasterThenSlave(t *testing.T) {
 	if len(rd.QueueDatas) != 1 || rd.QueueDatas[0].Perm != 6 {
 		t.Fatalf("queueDatas = %+v, want one with perm 6 (slave must not add its own)", rd.QueueDatas)
 	}
-	got, ok := h.f.Registration(BrokerKey{Cluster: cluster, Addr: slaveAddr})
+	got, ok := h.f.Registration(state.BrokerKey{Cluster: cluster, Addr: slaveAddr})
 	if !ok || got.RegEpoch != 2 || got.BrokerID != 1 || got.HaServerAddr != slaveHA ||
 		got.HeartbeatTimeoutMillis != 0 || got.RegisteredAtMillis != 1700000000001 {
 		t.Fatalf("slave registration = %+v, %v", got, ok)
@@ -44,7 +45,7 @@ func TestFSM_RegisterBroker_SlaveWithoutLiveMaster(t *testing.T) {
 	t.Run("master expired", func(t *testing.T) {
 		h := newHarness(t)
 		h.register(reg(brokerA, 0, masterAddr, 1, "TestTopic"))
-		h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 1}}})
+		h.apply(ExpireBrokersType, &state.ExpireBrokers{Brokers: []state.ExpiredBroker{{Key: state.BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 1}}})
 		if res := h.register(reg(brokerA, 1, slaveAddr, 1, "TestTopic")); res.MasterAddr != "" {
 			t.Fatalf("slave result = %+v, want no master", res)
 		}
@@ -59,7 +60,7 @@ func TestFSM_RegisterBroker_OnlySlave(t *testing.T) {
 		wantRoute bool
 		wantPerm  int32
 	}{
-		{"acting-master prime slave is read-only", true, true, true, PermRead},
+		{"acting-master prime slave is read-only", true, true, true, state.PermRead},
 		{"prime slave without acting master keeps perm", true, false, true, 6},
 		{"4.x slave adds no queue data", false, false, false, 0},
 	}
@@ -87,15 +88,15 @@ func TestFSM_RegisterBroker_ActingMasterRecovery(t *testing.T) {
 	master.EnableActingMaster, slave.EnableActingMaster = true, true
 	h.register(master)
 	h.register(slave)
-	if p := h.perm("TestTopic", brokerA); p&PermWrite == 0 {
+	if p := h.perm("TestTopic", brokerA); p&state.PermWrite == 0 {
 		t.Fatalf("perm with master = %d, want writable", p)
 	}
 	h.unregister(cluster, masterAddr, brokerA, 0)
-	if p := h.perm("TestTopic", brokerA); p&PermWrite != 0 {
+	if p := h.perm("TestTopic", brokerA); p&state.PermWrite != 0 {
 		t.Fatalf("perm after master left = %d, want read-only", p)
 	}
 	h.register(master)
-	if p := h.perm("TestTopic", brokerA); p&PermWrite == 0 {
+	if p := h.perm("TestTopic", brokerA); p&state.PermWrite == 0 {
 		t.Fatalf("perm after master returned = %d, want writable", p)
 	}
 }
@@ -103,27 +104,27 @@ func TestFSM_RegisterBroker_ActingMasterRecovery(t *testing.T) {
 func TestFSM_RegisterBroker_ReRegistration(t *testing.T) {
 	cases := []struct {
 		name       string
-		second     func() *RegisterBroker
+		second     func() *state.RegisterBroker
 		wantChange bool
 		wantPerm   int32
 	}{
-		{"same data is a no-op", func() *RegisterBroker { return reg(brokerA, 0, masterAddr, 1, "T1", "T2") }, false, 6},
-		{"same version ignores changed topic config", func() *RegisterBroker {
+		{"same data is a no-op", func() *state.RegisterBroker { return reg(brokerA, 0, masterAddr, 1, "T1", "T2") }, false, 6},
+		{"same version ignores changed topic config", func() *state.RegisterBroker {
 			c := reg(brokerA, 0, masterAddr, 1, "T1", "T2")
-			c.TopicConfigs[0].Perm = PermRead
+			c.TopicConfigs[0].Perm = state.PermRead
 			return c
 		}, false, 6},
-		{"new version updates topic config", func() *RegisterBroker {
+		{"new version updates topic config", func() *state.RegisterBroker {
 			c := reg(brokerA, 0, masterAddr, 2, "T1", "T2")
-			c.TopicConfigs[0].Perm = PermRead
+			c.TopicConfigs[0].Perm = state.PermRead
 			return c
-		}, true, PermRead},
-		{"stateVersion alone is a new version", func() *RegisterBroker {
+		}, true, state.PermRead},
+		{"stateVersion alone is a new version", func() *state.RegisterBroker {
 			c := reg(brokerA, 0, masterAddr, 1, "T1", "T2")
 			c.DataVersion.StateVersion = 1
-			c.TopicConfigs[0].Perm = PermRead
+			c.TopicConfigs[0].Perm = state.PermRead
 			return c
-		}, true, PermRead},
+		}, true, state.PermRead},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,7 +142,7 @@ func TestFSM_RegisterBroker_ReRegistration(t *testing.T) {
 			if p := h.perm("T1", brokerA); p != tc.wantPerm {
 				t.Fatalf("T1 perm = %d, want %d", p, tc.wantPerm)
 			}
-			if r, _ := h.f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr}); r.RegEpoch != 2 {
+			if r, _ := h.f.Registration(state.BrokerKey{Cluster: cluster, Addr: masterAddr}); r.RegEpoch != 2 {
 				t.Fatalf("RegEpoch = %d, want 2 (every applied registration stamps it)", r.RegEpoch)
 			}
 		})
@@ -164,7 +165,7 @@ func TestFSM_RegisterBroker_SlaveToMasterSwitch(t *testing.T) {
 	h.register(reg(brokerA, 1, slaveAddr, 1, "TestTopic"))
 	h.unregister(cluster, masterAddr, brokerA, 0)
 	steps := []struct {
-		cmd  *RegisterBroker
+		cmd  *state.RegisterBroker
 		want map[int64]string
 	}{
 		{reg(brokerA, 0, slaveAddr, 2, "TestTopic"), map[int64]string{0: slaveAddr}},
@@ -190,7 +191,7 @@ func TestFSM_RegisterBroker_StaleStateVersion(t *testing.T) {
 	cur.DataVersion.StateVersion = 5
 	h.register(cur)
 	h.register(reg(brokerA, 1, slaveAddr, 1, "TestTopic"))
-	h.apply(PutKVType, &PutKV{Namespace: NamespaceOrderTopicConfig, Key: "TestTopic", Value: "broker-a:8", HasValue: true})
+	h.apply(PutKVType, &state.PutKV{Namespace: state.NamespaceOrderTopicConfig, Key: "TestTopic", Value: "broker-a:8", HasValue: true})
 
 	stale := reg(brokerA, 0, slaveAddr, 2, "TestTopic", "Other")
 	stale.DataVersion.StateVersion = 3
@@ -204,7 +205,7 @@ func TestFSM_RegisterBroker_StaleStateVersion(t *testing.T) {
 	if !maps.Equal(bd.BrokerAddrs, map[int64]string{0: masterAddr}) || bd.ZoneName != "zone-x" {
 		t.Fatalf("group = %+v, want only the master and zone-x", bd)
 	}
-	if _, ok := h.f.Registration(BrokerKey{Cluster: cluster, Addr: slaveAddr}); ok {
+	if _, ok := h.f.Registration(state.BrokerKey{Cluster: cluster, Addr: slaveAddr}); ok {
 		t.Fatal("the stale broker's live entry survived")
 	}
 	h.noRoute("Other")
@@ -232,7 +233,7 @@ func TestFSM_RegisterBroker_SingleTopicFirstRegistrationAccepted(t *testing.T) {
 	h := newHarness(t)
 	h.register(reg(brokerA, 0, masterAddr, 1, "OnlyTopic"))
 	h.route("OnlyTopic")
-	if _, ok := h.f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr}); !ok {
+	if _, ok := h.f.Registration(state.BrokerKey{Cluster: cluster, Addr: masterAddr}); !ok {
 		t.Fatal("no live entry after a single-topic first registration")
 	}
 }
@@ -266,14 +267,14 @@ func TestFSM_RegisterBroker_HeaderFields(t *testing.T) {
 }
 
 func TestFSM_RegisterBroker_FilterServers(t *testing.T) {
-	withFilters := func(has bool, list ...string) *RegisterBroker {
+	withFilters := func(has bool, list ...string) *state.RegisterBroker {
 		c := reg(brokerA, 0, masterAddr, 1, "TestTopic")
 		c.HasFilterServerList, c.FilterServerList = has, list
 		return c
 	}
 	cases := []struct {
 		name string
-		cmd  *RegisterBroker
+		cmd  *state.RegisterBroker
 		want []string // nil: no entry
 	}{
 		{"legacy path keeps the list", withFilters(false), []string{"f1:1"}},
@@ -299,17 +300,17 @@ func TestFSM_RegisterBroker_FilterServers(t *testing.T) {
 
 func TestFSM_RegisterBroker_MappingInfos(t *testing.T) {
 	h := newHarness(t)
-	mi := TopicQueueMappingInfo{Topic: "Static", Scope: "__global__", TotalQueues: 2, Bname: brokerA, Epoch: 1,
+	mi := state.TopicQueueMappingInfo{Topic: "Static", Scope: "__global__", TotalQueues: 2, Bname: brokerA, Epoch: 1,
 		CurrIDMap: map[int32]int32{0: 0, 1: 1}}
 	c := reg(brokerA, 0, masterAddr, 1, "Static")
-	c.MappingInfos = []TopicQueueMappingInfo{mi}
+	c.MappingInfos = []state.TopicQueueMappingInfo{mi}
 	h.register(c)
-	if got := h.route("Static").TopicQueueMappingByBroker; !reflect.DeepEqual(got, map[string]TopicQueueMappingInfo{brokerA: mi}) {
+	if got := h.route("Static").TopicQueueMappingByBroker; !reflect.DeepEqual(got, map[string]state.TopicQueueMappingInfo{brokerA: mi}) {
 		t.Fatalf("mapping = %+v", got)
 	}
 	// Same DataVersion: mapping infos are not re-read (step 9).
 	same := reg(brokerA, 0, masterAddr, 1, "Static")
-	same.MappingInfos = []TopicQueueMappingInfo{{Topic: "Static", Bname: brokerA, Epoch: 9}}
+	same.MappingInfos = []state.TopicQueueMappingInfo{{Topic: "Static", Bname: brokerA, Epoch: 9}}
 	if h.f.WouldChange(same) {
 		t.Fatal("WouldChange = true for new mapping infos under the same DataVersion")
 	}
@@ -325,7 +326,7 @@ func TestFSM_RegisterBroker_ReaddsDeletedTopic(t *testing.T) {
 	// 5.x step 9: a topic without QueueData for this broker counts as changed.
 	h := newHarness(t)
 	h.register(reg(brokerA, 0, masterAddr, 1, "T1", "T2"))
-	h.apply(DeleteTopicType, &DeleteTopic{Topic: "T2"})
+	h.apply(DeleteTopicType, &state.DeleteTopic{Topic: "T2"})
 	h.noRoute("T2")
 	same := reg(brokerA, 0, masterAddr, 1, "T1", "T2")
 	if !h.f.WouldChange(same) {
@@ -356,9 +357,9 @@ func TestFSM_RegisterBroker_ResultCarriesOrderTopicConfig(t *testing.T) {
 	if res := h.register(reg(brokerA, 0, masterAddr, 1, "T1")); res.HasOrderTopicConfig {
 		t.Fatalf("result = %+v, want no ORDER_TOPIC_CONFIG without the namespace", res)
 	}
-	h.apply(PutKVType, &PutKV{Namespace: NamespaceOrderTopicConfig, Key: "T1", Value: "broker-a:4", HasValue: true})
+	h.apply(PutKVType, &state.PutKV{Namespace: state.NamespaceOrderTopicConfig, Key: "T1", Value: "broker-a:4", HasValue: true})
 	c := reg(brokerA, 1, slaveAddr, 1, "T1")
-	want := RegisterResult{MasterAddr: masterAddr, HaServerAddr: masterHA, HasOrderTopicConfig: true,
+	want := state.RegisterResult{MasterAddr: masterAddr, HaServerAddr: masterHA, HasOrderTopicConfig: true,
 		OrderTopicConfig: map[string]string{"T1": "broker-a:4"}}
 	if got := h.f.RegisterResult(c); !reflect.DeepEqual(got, want) {
 		t.Fatalf("RegisterResult = %+v, want %+v", got, want)
@@ -371,10 +372,10 @@ func TestFSM_RegisterBroker_ResultCarriesOrderTopicConfig(t *testing.T) {
 func TestFSM_RegisterBroker_DuplicateTopicInOneRequest(t *testing.T) {
 	h := newHarness(t)
 	c := reg(brokerA, 0, masterAddr, 1)
-	c.TopicConfigs = []TopicConfig{topicConfig("T", 6), topicConfig("T", PermRead)}
+	c.TopicConfigs = []state.TopicConfig{topicConfig("T", 6), topicConfig("T", state.PermRead)}
 	h.register(c)
-	if p := h.perm("T", brokerA); p != PermRead {
-		t.Fatalf("perm = %d, want the last config's %d", p, PermRead)
+	if p := h.perm("T", brokerA); p != state.PermRead {
+		t.Fatalf("perm = %d, want the last config's %d", p, state.PermRead)
 	}
 	if !slices.Equal(h.f.AllTopics().Topics, []string{"T"}) {
 		t.Fatalf("topics = %v", h.f.AllTopics().Topics)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/feature"
 )
@@ -28,9 +29,9 @@ func TestFSM_Apply_UnknownOrUndecodableEntryHaltsWithoutPanic(t *testing.T) {
 			f := New(testLogger(t))
 			var got []error
 			f.OnHalt(func(err error) { got = append(got, err) })
-			f.Apply(makeLog(t, 4, PutKVType, &PutKV{Namespace: "n", Key: "before", Value: "v", HasValue: true}))
+			f.Apply(makeLog(t, 4, PutKVType, &state.PutKV{Namespace: "n", Key: "before", Value: "v", HasValue: true}))
 			res := f.Apply(Entry{Index: 5, Command: true, Data: tc.data})
-			later := f.Apply(makeLog(t, 6, PutKVType, &PutKV{Namespace: "n", Key: "after", Value: "v", HasValue: true}))
+			later := f.Apply(makeLog(t, 6, PutKVType, &state.PutKV{Namespace: "n", Key: "after", Value: "v", HasValue: true}))
 			if res != ErrHalted || later != ErrHalted || len(got) != 1 || f.Halted() == nil {
 				t.Fatalf("answers %v, %v; hook calls %v: want ErrHalted twice and one call", res, later, got)
 			}
@@ -54,7 +55,7 @@ func TestFSM_Apply_EntryOfANewerReleaseNamesBothReleases(t *testing.T) {
 	var got error
 	f.OnHalt(func(err error) { got = err })
 	newer := feature.Feature{Name: "from-the-future", Since: buildinfo.MustParse("9.1.0")}
-	entry, err := WithRequestID(RequestID{Session: "s", Seq: 1, Floor: 1}, wrapVersioned(newer, []byte{99, 0x80}))
+	entry, err := WithRequestID(state.RequestID{Session: "s", Seq: 1, Floor: 1}, wrapVersioned(newer, []byte{99, 0x80}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestFSM_Apply_IgnoreFlag(t *testing.T) {
 		t.Fatalf("skipped entry: result %v, applied %d, generation %d", res, f.AppliedIndex(), f.Generation())
 	}
 	// A known type with the flag is applied normally.
-	f.Apply(makeLog(t, 2, PutKVType|IgnoreUnknownTypeFlag, &PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}))
+	f.Apply(makeLog(t, 2, PutKVType|IgnoreUnknownTypeFlag, &state.PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}))
 	if v, ok := f.KV("n", "k"); !ok || v != "v" {
 		t.Fatalf("flagged known command not applied: %q, %v", v, ok)
 	}
@@ -85,14 +86,14 @@ func TestFSM_Apply_IgnoreFlag(t *testing.T) {
 func TestFSM_ApplyBatch_NonCommandEntriesAdvanceIndex(t *testing.T) {
 	f := New(testLogger(t))
 	logs := []Entry{
-		makeLog(t, 1, PutKVType, &PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}),
+		makeLog(t, 1, PutKVType, &state.PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}),
 		{Index: 2, Data: []byte("not a command")},
 		{Index: 3},
-		makeLog(t, 4, WipeWritePermType, &WipeWritePerm{BrokerName: "x"}),
+		makeLog(t, 4, WipeWritePermType, &state.WipeWritePerm{BrokerName: "x"}),
 		{Index: 5},
 	}
 	out := f.ApplyBatch(logs)
-	want := []any{nil, nil, nil, WritePermResult{}, nil}
+	want := []any{nil, nil, nil, state.WritePermResult{}, nil}
 	if !reflect.DeepEqual(out, want) {
 		t.Fatalf("results = %#v, want %#v", out, want)
 	}
@@ -162,11 +163,11 @@ func TestFSM_Generation_BumpsOnObservableChange(t *testing.T) {
 	}{
 		{"register", RegisterBrokerType, reg(brokerA, 0, masterAddr, 1, "T"), true},
 		{"identical registration restamps the epoch", RegisterBrokerType, reg(brokerA, 0, masterAddr, 1, "T"), true},
-		{"wipe", WipeWritePermType, &WipeWritePerm{BrokerName: brokerA}, true},
-		{"wipe again", WipeWritePermType, &WipeWritePerm{BrokerName: brokerA}, false},
-		{"kv", PutKVType, &PutKV{Namespace: NamespaceOrderTopicConfig, Key: "T", Value: "x", HasValue: true}, true},
-		{"delete missing topic", DeleteTopicType, &DeleteTopic{Topic: "nope"}, false},
-		{"delete topic", DeleteTopicType, &DeleteTopic{Topic: "T"}, true},
+		{"wipe", WipeWritePermType, &state.WipeWritePerm{BrokerName: brokerA}, true},
+		{"wipe again", WipeWritePermType, &state.WipeWritePerm{BrokerName: brokerA}, false},
+		{"kv", PutKVType, &state.PutKV{Namespace: state.NamespaceOrderTopicConfig, Key: "T", Value: "x", HasValue: true}, true},
+		{"delete missing topic", DeleteTopicType, &state.DeleteTopic{Topic: "nope"}, false},
+		{"delete topic", DeleteTopicType, &state.DeleteTopic{Topic: "T"}, true},
 	}
 	for _, st := range steps {
 		gen := h.f.Generation()

@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"github.com/raftns/raftns/fsm/state"
 	"reflect"
 	"slices"
 	"testing"
@@ -20,15 +21,15 @@ func twoClusters(t *testing.T) *harness {
 func TestFSM_DeleteTopic_WholeAndPerCluster(t *testing.T) {
 	cases := []struct {
 		name       string
-		cmd        DeleteTopic
+		cmd        state.DeleteTopic
 		wantShared []string // broker names left, nil: topic gone
 		wantChange bool
 	}{
-		{"whole topic", DeleteTopic{Topic: "Shared"}, nil, true},
-		{"one cluster", DeleteTopic{Topic: "Shared", ClusterName: "Other"}, []string{brokerA}, true},
-		{"both clusters in turn", DeleteTopic{Topic: "Shared", ClusterName: cluster}, []string{brokerB}, true},
-		{"unknown cluster", DeleteTopic{Topic: "Shared", ClusterName: "Nope"}, []string{brokerA, brokerB}, false},
-		{"missing topic", DeleteTopic{Topic: "Missing"}, []string{brokerA, brokerB}, false},
+		{"whole topic", state.DeleteTopic{Topic: "Shared"}, nil, true},
+		{"one cluster", state.DeleteTopic{Topic: "Shared", ClusterName: "Other"}, []string{brokerA}, true},
+		{"both clusters in turn", state.DeleteTopic{Topic: "Shared", ClusterName: cluster}, []string{brokerB}, true},
+		{"unknown cluster", state.DeleteTopic{Topic: "Shared", ClusterName: "Nope"}, []string{brokerA, brokerB}, false},
+		{"missing topic", state.DeleteTopic{Topic: "Missing"}, []string{brokerA, brokerB}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,8 +57,8 @@ func TestFSM_DeleteTopic_WholeAndPerCluster(t *testing.T) {
 	}
 	t.Run("last cluster removes the topic", func(t *testing.T) {
 		h := twoClusters(t)
-		h.apply(DeleteTopicType, &DeleteTopic{Topic: "Shared", ClusterName: cluster})
-		h.apply(DeleteTopicType, &DeleteTopic{Topic: "Shared", ClusterName: "Other"})
+		h.apply(DeleteTopicType, &state.DeleteTopic{Topic: "Shared", ClusterName: cluster})
+		h.apply(DeleteTopicType, &state.DeleteTopic{Topic: "Shared", ClusterName: "Other"})
 		if slices.Contains(h.f.AllTopics().Topics, "Shared") {
 			t.Fatal("Shared still listed after deleting it from both clusters")
 		}
@@ -65,27 +66,27 @@ func TestFSM_DeleteTopic_WholeAndPerCluster(t *testing.T) {
 }
 
 func TestFSM_RegisterTopic_PartialUpdate(t *testing.T) {
-	qd := func(name string, perm int32) QueueData {
-		return QueueData{BrokerName: name, ReadQueueNums: 2, WriteQueueNums: 2, Perm: perm, TopicSysFlag: FlagUnit}
+	qd := func(name string, perm int32) state.QueueData {
+		return state.QueueData{BrokerName: name, ReadQueueNums: 2, WriteQueueNums: 2, Perm: perm, TopicSysFlag: state.FlagUnit}
 	}
 	cases := []struct {
 		name  string
 		topic string
-		qds   []QueueData
-		want  []QueueData // nil: no topic
+		qds   []state.QueueData
+		want  []state.QueueData // nil: no topic
 	}{
-		{"new topic", "New", []QueueData{qd(brokerA, 6)}, []QueueData{qd(brokerA, 6)}},
-		{"new topic with an unknown broker is rejected", "New", []QueueData{qd(brokerA, 6), qd("nobody", 6)}, nil},
+		{"new topic", "New", []state.QueueData{qd(brokerA, 6)}, []state.QueueData{qd(brokerA, 6)}},
+		{"new topic with an unknown broker is rejected", "New", []state.QueueData{qd(brokerA, 6), qd("nobody", 6)}, nil},
 		{"empty list is ignored", "New", nil, nil},
-		{"existing topic replaces as sent", "OnlyA", []QueueData{qd(brokerA, 4)}, []QueueData{qd(brokerA, 4)}},
+		{"existing topic replaces as sent", "OnlyA", []state.QueueData{qd(brokerA, 4)}, []state.QueueData{qd(brokerA, 4)}},
 		{"existing topic keeps puts before an unknown broker", "OnlyA",
-			[]QueueData{qd(brokerB, 6), qd("nobody", 6), qd(brokerA, 2)},
-			[]QueueData{{BrokerName: brokerA, ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}, qd(brokerB, 6)}},
+			[]state.QueueData{qd(brokerB, 6), qd("nobody", 6), qd(brokerA, 2)},
+			[]state.QueueData{{BrokerName: brokerA, ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}, qd(brokerB, 6)}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := twoClusters(t)
-			h.apply(RegisterTopicType, &RegisterTopic{Topic: tc.topic, QueueDatas: tc.qds})
+			h.apply(RegisterTopicType, &state.RegisterTopic{Topic: tc.topic, QueueDatas: tc.qds})
 			rd, ok := h.f.Route(tc.topic, false)
 			if tc.want == nil {
 				if ok {

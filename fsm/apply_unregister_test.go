@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"github.com/raftns/raftns/fsm/state"
 	"maps"
 	"testing"
 )
@@ -25,18 +26,18 @@ func TestFSM_UnregisterBroker_Semantics(t *testing.T) {
 	cases := []struct {
 		name   string
 		acting bool
-		unreg  UnregisterBroker
+		unreg  state.UnregisterBroker
 		checks []check
 	}{
-		{"slave leaves, master stays", false, UnregisterBroker{ClusterName: cluster, BrokerAddr: slaveAddr, BrokerName: brokerA, BrokerID: 1},
+		{"slave leaves, master stays", false, state.UnregisterBroker{ClusterName: cluster, BrokerAddr: slaveAddr, BrokerName: brokerA, BrokerID: 1},
 			[]check{routeAddrs(map[int64]string{0: masterAddr}), permIs(6)}},
-		{"master leaves, 4.x style keeps perm", false, UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
+		{"master leaves, 4.x style keeps perm", false, state.UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
 			[]check{routeAddrs(map[int64]string{1: slaveAddr}), permIs(6)}},
-		{"master leaves, acting master wipes write", true, UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
-			[]check{routeAddrs(map[int64]string{1: slaveAddr}), permIs(PermRead)}},
-		{"removal is by address, not id", false, UnregisterBroker{ClusterName: cluster, BrokerAddr: slaveAddr, BrokerName: brokerA, BrokerID: 7},
+		{"master leaves, acting master wipes write", true, state.UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
+			[]check{routeAddrs(map[int64]string{1: slaveAddr}), permIs(state.PermRead)}},
+		{"removal is by address, not id", false, state.UnregisterBroker{ClusterName: cluster, BrokerAddr: slaveAddr, BrokerName: brokerA, BrokerID: 7},
 			[]check{routeAddrs(map[int64]string{0: masterAddr})}},
-		{"wrong broker name leaves the group", false, UnregisterBroker{ClusterName: cluster, BrokerAddr: slaveAddr, BrokerName: brokerB, BrokerID: 1},
+		{"wrong broker name leaves the group", false, state.UnregisterBroker{ClusterName: cluster, BrokerAddr: slaveAddr, BrokerName: brokerB, BrokerID: 1},
 			[]check{routeAddrs(map[int64]string{0: masterAddr, 1: slaveAddr})}},
 	}
 	for _, tc := range cases {
@@ -50,7 +51,7 @@ func TestFSM_UnregisterBroker_Semantics(t *testing.T) {
 			for _, c := range tc.checks {
 				c(t, h)
 			}
-			_, live := h.f.Registration(BrokerKey{Cluster: tc.unreg.ClusterName, Addr: tc.unreg.BrokerAddr})
+			_, live := h.f.Registration(state.BrokerKey{Cluster: tc.unreg.ClusterName, Addr: tc.unreg.BrokerAddr})
 			if live {
 				t.Fatal("the unregistered address still has a live entry")
 			}
@@ -92,7 +93,7 @@ func TestFSM_UnregisterBroker_UnknownIsNoop(t *testing.T) {
 }
 
 func TestFSM_ExpireBrokers_ConditionalOnEpoch(t *testing.T) {
-	key := BrokerKey{Cluster: cluster, Addr: masterAddr}
+	key := state.BrokerKey{Cluster: cluster, Addr: masterAddr}
 	cases := []struct {
 		name      string
 		epoch     uint64
@@ -111,7 +112,7 @@ func TestFSM_ExpireBrokers_ConditionalOnEpoch(t *testing.T) {
 			if tc.reregBy {
 				h.register(reg(brokerA, 0, masterAddr, 1, "TestTopic"))
 			}
-			h.apply(ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: key, RegEpoch: tc.epoch}}})
+			h.apply(ExpireBrokersType, &state.ExpireBrokers{Reason: "timeout", Brokers: []state.ExpiredBroker{{Key: key, RegEpoch: tc.epoch}}})
 			if _, ok := h.f.Registration(key); ok == tc.wantGone {
 				t.Fatalf("registration present = %v, want %v", ok, !tc.wantGone)
 			}
@@ -127,10 +128,10 @@ func TestFSM_ExpireBrokers_Batch(t *testing.T) {
 	h.register(reg(brokerA, 0, masterAddr, 1, "T1"))
 	h.register(reg(brokerB, 0, "10.0.0.9:10911", 1, "T2"))
 	h.register(reg(brokerA, 1, slaveAddr, 1, "T1"))
-	h.apply(ExpireBrokersType, &ExpireBrokers{Reason: "connection-closed", Brokers: []ExpiredBroker{
-		{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 1},
-		{Key: BrokerKey{Cluster: cluster, Addr: "10.0.0.9:10911"}, RegEpoch: 2},
-		{Key: BrokerKey{Cluster: cluster, Addr: slaveAddr}, RegEpoch: 99}, // moved on
+	h.apply(ExpireBrokersType, &state.ExpireBrokers{Reason: "connection-closed", Brokers: []state.ExpiredBroker{
+		{Key: state.BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 1},
+		{Key: state.BrokerKey{Cluster: cluster, Addr: "10.0.0.9:10911"}, RegEpoch: 2},
+		{Key: state.BrokerKey{Cluster: cluster, Addr: slaveAddr}, RegEpoch: 99}, // moved on
 	}})
 	h.noRoute("T2")
 	if got := h.route("T1").BrokerDatas[0].BrokerAddrs; !maps.Equal(got, map[int64]string{1: slaveAddr}) {
@@ -147,8 +148,8 @@ func TestFSM_ExpireBrokers_AddressTakenOver(t *testing.T) {
 	h := newHarness(t)
 	h.register(reg(brokerA, 0, masterAddr, 1, "T1"))
 	h.register(reg(brokerA, 0, slaveAddr, 1, "T1"))
-	h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 1}}})
-	if _, ok := h.f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr}); ok {
+	h.apply(ExpireBrokersType, &state.ExpireBrokers{Brokers: []state.ExpiredBroker{{Key: state.BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 1}}})
+	if _, ok := h.f.Registration(state.BrokerKey{Cluster: cluster, Addr: masterAddr}); ok {
 		t.Fatal("the replaced address kept its live entry")
 	}
 	if got := h.route("T1").BrokerDatas[0].BrokerAddrs; !maps.Equal(got, map[int64]string{0: slaveAddr}) {

@@ -19,12 +19,12 @@ const auditType CommandType = 17
 // validateStamp refuses a stamp whose fields are too long or whose bounds are
 // out of range; the leader decodes every forwarded entry, so such a stamp
 // never reaches the log.
-func validateStamp(st *AuditStamp) error {
+func validateStamp(st *state.AuditStamp) error {
 	switch {
-	case len(st.Who) > MaxAuditStampField || len(st.From) > MaxAuditStampField || len(st.Via) > MaxAuditStampField:
-		return fmt.Errorf("%w: audit stamp field longer than %d bytes", ErrDecodeCommand, MaxAuditStampField)
-	case st.MaxRecords < 1 || st.MaxRecords > MaxAuditRecords:
-		return fmt.Errorf("%w: audit stamp keeps %d records, not 1..%d", ErrDecodeCommand, st.MaxRecords, MaxAuditRecords)
+	case len(st.Who) > state.MaxAuditStampField || len(st.From) > state.MaxAuditStampField || len(st.Via) > state.MaxAuditStampField:
+		return fmt.Errorf("%w: audit stamp field longer than %d bytes", ErrDecodeCommand, state.MaxAuditStampField)
+	case st.MaxRecords < 1 || st.MaxRecords > state.MaxAuditRecords:
+		return fmt.Errorf("%w: audit stamp keeps %d records, not 1..%d", ErrDecodeCommand, st.MaxRecords, state.MaxAuditRecords)
 	case st.MaxAgeMillis < 0:
 		return fmt.Errorf("%w: audit stamp with a negative age bound", ErrDecodeCommand)
 	}
@@ -34,7 +34,7 @@ func validateStamp(st *AuditStamp) error {
 // WithAudit wraps an encoded entry (Encode's output, before WithRequestID)
 // with stamp. Only entries of audited commands (IsAudited) are wrapped, and
 // only while the cluster gate allows feature.AuditTrail.
-func WithAudit(stamp AuditStamp, entry []byte) ([]byte, error) {
+func WithAudit(stamp state.AuditStamp, entry []byte) ([]byte, error) {
 	if err := validateStamp(&stamp); err != nil {
 		return nil, err
 	}
@@ -57,11 +57,11 @@ func WithAudit(stamp AuditStamp, entry []byte) ([]byte, error) {
 // splitAudit strips an audit envelope from buf (after the versioned one):
 // the stamp (nil without an envelope) and the entry inside, which may carry
 // a versioned envelope of its own.
-func splitAudit(buf []byte) (*AuditStamp, []byte, error) {
+func splitAudit(buf []byte) (*state.AuditStamp, []byte, error) {
 	if len(buf) == 0 || CommandType(buf[0]) != auditType {
 		return nil, buf, nil
 	}
-	var st AuditStamp
+	var st state.AuditStamp
 	n, err := state.DecodeMsgpackPrefix(buf[1:], &st)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: audit stamp: %v", ErrDecodeCommand, err)
@@ -100,7 +100,7 @@ const RecordAuditType CommandType = 16
 
 // splitAuditVersioned is splitAudit followed by the inner entry's own
 // versioned envelope, which carries no more than the command table says.
-func splitAuditVersioned(buf []byte) (*AuditStamp, []byte, error) {
+func splitAuditVersioned(buf []byte) (*state.AuditStamp, []byte, error) {
 	st, inner, err := splitAudit(buf)
 	if err != nil || st == nil {
 		return st, inner, err
@@ -120,4 +120,4 @@ func splitAuditVersioned(buf []byte) (*AuditStamp, []byte, error) {
 
 // applyRecordAudit changes nothing but the trail, which the audit envelope
 // around it writes; without one there is no stamp and nothing is kept.
-func applyRecordAudit(_ *FSM, _ *state.State, _ *RecordAudit, _ uint64) bool { return true }
+func applyRecordAudit(_ *FSM, _ *state.State, _ *state.RecordAudit, _ uint64) bool { return true }

@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"fmt"
+	"github.com/raftns/raftns/fsm/state"
 	"testing"
 )
 
@@ -15,9 +16,9 @@ func BenchmarkAudit_SnapshotBytesPer10000Records(b *testing.B) {
 		h := newHarness(b)
 		h.f = New(nil)
 		for i := range records {
-			cmd := &PutKV{Namespace: "bench", Key: fmt.Sprintf("key-%d", i%8), Value: fmt.Sprintf("%064d", i), HasValue: true}
+			cmd := &state.PutKV{Namespace: "bench", Key: fmt.Sprintf("key-%d", i%8), Value: fmt.Sprintf("%064d", i), HasValue: true}
 			if stamped {
-				h.applyAudited(AuditStamp{Millis: 1_796_000_000_000 + int64(i), Who: "ops-account", From: "10.1.2.3:54321",
+				h.applyAudited(state.AuditStamp{Millis: 1_796_000_000_000 + int64(i), Who: "ops-account", From: "10.1.2.3:54321",
 					Via: "raftns-2", MaxRecords: records}, PutKVType, cmd)
 			} else {
 				h.apply(PutKVType, cmd)
@@ -43,9 +44,9 @@ func BenchmarkAudit_ApplyPutKV(b *testing.B) {
 			h.f = New(nil)
 			entries := make([][]byte, 1000)
 			for i := range entries {
-				cmd := &PutKV{Namespace: "bench", Key: "k", Value: fmt.Sprintf("%064d", i), HasValue: true}
+				cmd := &state.PutKV{Namespace: "bench", Key: "k", Value: fmt.Sprintf("%064d", i), HasValue: true}
 				if stamped {
-					entries[i] = audited(b, AuditStamp{Millis: int64(i), Who: "ops-account", From: "10.1.2.3:54321",
+					entries[i] = audited(b, state.AuditStamp{Millis: int64(i), Who: "ops-account", From: "10.1.2.3:54321",
 						Via: "raftns-2", MaxRecords: 10_000}, PutKVType, cmd)
 				} else {
 					entries[i] = makeLog(b, 0, PutKVType, cmd).Data

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/feature"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -14,7 +15,7 @@ import (
 // indexes are the tests' own.
 func classedHarness(t *testing.T) *harness {
 	h := newHarness(t)
-	h.f.st.ApplySetClusterVersion(&SetClusterVersion{Version: feature.AuditClasses.Since.String()})
+	h.f.st.ApplySetClusterVersion(&state.SetClusterVersion{Version: feature.AuditClasses.Since.String()})
 	return h
 }
 
@@ -25,7 +26,7 @@ const whoAnonymous = "anonymous"
 const noEffectShare = 10
 
 // anonStamp is an anonymous caller's stamp keeping keep records.
-func anonStamp(millis int64, keep int) AuditStamp {
+func anonStamp(millis int64, keep int) state.AuditStamp {
 	st := testStamp(millis, keep)
 	st.Who = whoAnonymous
 	return st
@@ -33,21 +34,21 @@ func anonStamp(millis int64, keep int) AuditStamp {
 
 func TestAudit_NoChangeFloodEvictsNeitherOperatorNorAppliedRecords(t *testing.T) {
 	h := classedHarness(t)
-	h.applyAudited(testStamp(1, 100), PutKVType, &PutKV{Namespace: "n", Key: "op", Value: "v", HasValue: true})
-	h.applyAudited(anonStamp(2, 100), PutKVType, &PutKV{Namespace: "n", Key: "anon", Value: "v", HasValue: true})
+	h.applyAudited(testStamp(1, 100), PutKVType, &state.PutKV{Namespace: "n", Key: "op", Value: "v", HasValue: true})
+	h.applyAudited(anonStamp(2, 100), PutKVType, &state.PutKV{Namespace: "n", Key: "anon", Value: "v", HasValue: true})
 	for i := range 1000 {
-		h.applyAudited(anonStamp(int64(3+i), 100), PutKVType, &PutKV{Namespace: "n", Key: "anon", Value: "v", HasValue: true})
+		h.applyAudited(anonStamp(int64(3+i), 100), PutKVType, &state.PutKV{Namespace: "n", Key: "anon", Value: "v", HasValue: true})
 	}
-	if p := h.f.AuditRecords(AuditQuery{Who: "ops-key"}); len(p.Records) != 1 || p.Records[0].Index != 1 {
+	if p := h.f.AuditRecords(state.AuditQuery{Who: "ops-key"}); len(p.Records) != 1 || p.Records[0].Index != 1 {
 		t.Fatalf("the operator's record was pushed out: %+v", p)
 	}
 	applied := 0
 	noChange := 0
-	for _, r := range h.f.AuditRecords(AuditQuery{Who: whoAnonymous}).Records {
+	for _, r := range h.f.AuditRecords(state.AuditQuery{Who: whoAnonymous}).Records {
 		switch r.Outcome {
-		case OutcomeApplied:
+		case state.OutcomeApplied:
 			applied++
-		case OutcomeNoChange:
+		case state.OutcomeNoChange:
 			noChange++
 		}
 	}
@@ -58,11 +59,11 @@ func TestAudit_NoChangeFloodEvictsNeitherOperatorNorAppliedRecords(t *testing.T)
 
 func TestAudit_AnonymousChangesDoNotEvictOperatorRecords(t *testing.T) {
 	h := classedHarness(t)
-	h.applyAudited(testStamp(1, 10), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	h.applyAudited(testStamp(1, 10), DeleteKVType, &state.DeleteKV{Namespace: "n", Key: "k"})
 	for i := range 50 {
-		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
+		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &state.PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
 	}
-	p := h.f.AuditRecords(AuditQuery{})
+	p := h.f.AuditRecords(state.AuditQuery{})
 	if p.Total != 11 || p.Records[0].Who != "ops-key" || p.Records[1].Index != 42 {
 		t.Fatalf("trail: total %d, first %+v", p.Total, p.Records[:2])
 	}
@@ -70,23 +71,23 @@ func TestAudit_AnonymousChangesDoNotEvictOperatorRecords(t *testing.T) {
 
 func TestAudit_ClassesSurviveASnapshotAndMembersAgree(t *testing.T) {
 	h := classedHarness(t)
-	h.applyAudited(testStamp(1, 4), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	h.applyAudited(testStamp(1, 4), DeleteKVType, &state.DeleteKV{Namespace: "n", Key: "k"})
 	for i := range 6 {
-		h.applyAudited(anonStamp(int64(2+i), 4), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
-		h.applyAudited(anonStamp(int64(2+i), 4), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
+		h.applyAudited(anonStamp(int64(2+i), 4), DeleteKVType, &state.DeleteKV{Namespace: "n", Key: "k"})
+		h.applyAudited(anonStamp(int64(2+i), 4), PutKVType, &state.PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
 	}
 	g := New(nil)
 	if err := restoreBytes(g, snapshotBytes(t, h.f)); err != nil {
 		t.Fatal(err)
 	}
-	next := audited(t, anonStamp(100, 4), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: "x", HasValue: true})
+	next := audited(t, anonStamp(100, 4), PutKVType, &state.PutKV{Namespace: "n", Key: "k", Value: "x", HasValue: true})
 	h.index++
 	h.f.Apply(Entry{Index: h.index, Command: true, Data: next})
 	g.Apply(Entry{Index: h.index, Command: true, Data: next})
 	if g.Digest() != h.f.Digest() {
 		t.Fatal("a restored member and the original disagree after the same entry")
 	}
-	if a, b := h.f.AuditRecords(AuditQuery{}), g.AuditRecords(AuditQuery{}); fmt.Sprint(a) != fmt.Sprint(b) || a.Total != 1+4+1 {
+	if a, b := h.f.AuditRecords(state.AuditQuery{}), g.AuditRecords(state.AuditQuery{}); fmt.Sprint(a) != fmt.Sprint(b) || a.Total != 1+4+1 {
 		t.Fatalf("trails differ or are not bounded per class:\n%+v\n%+v", a, b)
 	}
 }
@@ -97,12 +98,12 @@ func TestAudit_ClassesSurviveASnapshotAndMembersAgree(t *testing.T) {
 // of both releases keep the same trail while they run side by side.
 func TestAudit_BelowTheClassesOneBoundKeepsTheNewest(t *testing.T) {
 	h := newHarness(t)
-	h.applyAudited(testStamp(1, 10), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+	h.applyAudited(testStamp(1, 10), DeleteKVType, &state.DeleteKV{Namespace: "n", Key: "k"})
 	for i := range 50 {
-		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
-		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
+		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &state.PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
+		h.applyAudited(anonStamp(int64(2+i), 10), PutKVType, &state.PutKV{Namespace: "n", Key: "k", Value: fmt.Sprint(i), HasValue: true})
 	}
-	p := h.f.AuditRecords(AuditQuery{})
+	p := h.f.AuditRecords(state.AuditQuery{})
 	if p.Total != 10 {
 		t.Fatalf("trail holds %d records, want the newest 10", p.Total)
 	}
@@ -111,10 +112,10 @@ func TestAudit_BelowTheClassesOneBoundKeepsTheNewest(t *testing.T) {
 			t.Fatalf("record %d has index %d, want %d (the newest, in order): %+v", i, r.Index, want, p.Records)
 		}
 	}
-	if k := h.f.AuditRecords(AuditQuery{Kind: AuditDeleteKV}); len(k.Records) != 0 {
+	if k := h.f.AuditRecords(state.AuditQuery{Kind: state.AuditDeleteKV}); len(k.Records) != 0 {
 		t.Fatalf("the evicted delete is still found: %+v", k)
 	}
-	if h.f.view().Count(AuditDeleteKV) != 0 {
+	if h.f.view().Count(state.AuditDeleteKV) != 0 {
 		t.Fatal("the kind count still holds the evicted delete")
 	}
 }
@@ -122,12 +123,12 @@ func TestAudit_BelowTheClassesOneBoundKeepsTheNewest(t *testing.T) {
 func TestAudit_QueryHoldsNoStateLock(t *testing.T) {
 	h := newHarness(t)
 	for i := range 20 {
-		h.applyAudited(testStamp(int64(i), 100), DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+		h.applyAudited(testStamp(int64(i), 100), DeleteKVType, &state.DeleteKV{Namespace: "n", Key: "k"})
 	}
 	h.f.mu.Lock() // as an Apply in progress would
 	defer h.f.mu.Unlock()
-	done := make(chan AuditPage, 1)
-	go func() { done <- h.f.AuditRecords(AuditQuery{Who: "nobody"}) }()
+	done := make(chan state.AuditPage, 1)
+	go func() { done <- h.f.AuditRecords(state.AuditQuery{Who: "nobody"}) }()
 	poll.For(t, 10*time.Second, "an audit query while Apply holds the state lock", func() bool { return len(done) == 1 })
 	if p := <-done; p.Total != 20 || len(p.Records) != 0 {
 		t.Fatalf("page = %+v", p)
@@ -144,15 +145,15 @@ func TestAudit_QueryExaminesABoundedNumberOfRecords(t *testing.T) {
 		if i == 3 || i == 25 {
 			st.Who = "rare"
 		}
-		h.applyAudited(st, DeleteKVType, &DeleteKV{Namespace: "n", Key: "k"})
+		h.applyAudited(st, DeleteKVType, &state.DeleteKV{Namespace: "n", Key: "k"})
 	}
 	v := h.f.view()
-	p := v.Query(AuditQuery{Who: "rare"}, 10)
+	p := v.Query(state.AuditQuery{Who: "rare"}, 10)
 	if len(p.Records) != 1 || p.Records[0].Index != 26 || !p.More || p.Next != 21 {
 		t.Fatalf("first page: %+v", p)
 	}
 	var found []uint64
-	for q := (AuditQuery{Who: "rare", Before: p.Next}); ; {
+	for q := (state.AuditQuery{Who: "rare", Before: p.Next}); ; {
 		p = v.Query(q, 10)
 		for _, r := range p.Records {
 			found = append(found, r.Index)
@@ -165,11 +166,11 @@ func TestAudit_QueryExaminesABoundedNumberOfRecords(t *testing.T) {
 	if fmt.Sprint(found) != "[4]" {
 		t.Fatalf("paging on found %v", found)
 	}
-	p = v.Query(AuditQuery{After: 1, Who: "rare"}, 10)
+	p = v.Query(state.AuditQuery{After: 1, Who: "rare"}, 10)
 	if len(p.Records) != 1 || p.Records[0].Index != 4 || !p.More || p.Next != 11 {
 		t.Fatalf("forward page: %+v", p)
 	}
-	if p := v.Query(AuditQuery{Kind: AuditPutKV}, 1); p.More || len(p.Records) != 0 || p.Total != 30 {
+	if p := v.Query(state.AuditQuery{Kind: state.AuditPutKV}, 1); p.More || len(p.Records) != 0 || p.Total != 30 {
 		t.Fatalf("a kind the trail does not hold: %+v", p)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/feature"
 	"github.com/raftns/raftns/snapshots"
@@ -17,9 +18,9 @@ func TestClusterVersion_RaisedOnlyUpwardAndKeptInSnapshots(t *testing.T) {
 		t.Fatalf("a new cluster runs at %s, want the baseline with nothing gated allowed", f.ClusterVersion())
 	}
 	before := snapshotBytes(t, f)
-	f.Apply(makeLog(t, 1, SetClusterVersionType, &SetClusterVersion{Version: "0.2.0"}))
+	f.Apply(makeLog(t, 1, SetClusterVersionType, &state.SetClusterVersion{Version: "0.2.0"}))
 	for i, lower := range []string{"0.1.5", "0.2.0", "bad", ""} {
-		f.Apply(makeLog(t, uint64(2+i), SetClusterVersionType, &SetClusterVersion{Version: lower}))
+		f.Apply(makeLog(t, uint64(2+i), SetClusterVersionType, &state.SetClusterVersion{Version: lower}))
 	}
 	if f.ClusterVersion().String() != "0.2.0" || !f.Gate().Allows(feature.ClusterVersion) {
 		t.Fatalf("cluster version %s after raising to 0.2.0 and trying lower and bad ones", f.ClusterVersion())
@@ -57,7 +58,7 @@ func recordTypes(t *testing.T, b []byte) map[string]bool {
 		if err != nil {
 			t.Fatal(err)
 		}
-		name, _ := RecordTypeName(typ)
+		name, _ := state.RecordTypeName(typ)
 		out[name] = true
 	}
 }
@@ -74,7 +75,7 @@ func TestNeeds_MarkedCommandsTravelInTheVersionedEnvelope(t *testing.T) {
 	if NeededFeature(PutKVType) != f || !NeededFeature(DeleteKVType).IsZero() {
 		t.Fatal("NeededFeature does not read the table")
 	}
-	cmd := &PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}
+	cmd := &state.PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}
 	buf, err := Encode(PutKVType, cmd)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +84,7 @@ func TestNeeds_MarkedCommandsTravelInTheVersionedEnvelope(t *testing.T) {
 		t.Fatalf("entry %x does not start with the versioned envelope of %s", buf[:8], f.Since)
 	}
 	typ, got, err := Decode(buf)
-	if err != nil || typ != PutKVType || *got.(*PutKV) != *cmd {
+	if err != nil || typ != PutKVType || *got.(*state.PutKV) != *cmd {
 		t.Fatalf("Decode = %v, %+v, %v", typ, got, err)
 	}
 	if et, err := EntryType(buf); err != nil || et != PutKVType {

@@ -64,49 +64,55 @@ const (
 )
 
 // commands describes every command, once: adding one means a type value
-// above, its payload struct in package state (state/commands.go, named in
-// state_names.go), a line here and its apply function (see
-// docs/contributors/architecture.md, "Adding a replicated command").
+// above, its payload struct in package state (state/commands.go), a line
+// here and its apply function (see docs/contributors/architecture.md,
+// "Adding a replicated command").
 var commands = newRegistry(
 	withHandResult(commandWithResult(RegisterBrokerType, "RegisterBroker", Forwardable, (*FSM).applyRegisterBroker),
 		appendRegisterResult, decodeRegisterResult),
 	command(UnregisterBrokerType, "UnregisterBroker", Forwardable, (*FSM).applyUnregisterBroker),
 	command(ExpireBrokersType, "ExpireBrokers", LeaderOnly, (*FSM).applyExpireBrokers),
 	commandWithResult(WipeWritePermType, "WipeWritePerm", Forwardable,
-		func(_ *FSM, s *state.State, c *WipeWritePerm, _ uint64) (WritePermResult, bool) {
+		func(_ *FSM, s *state.State, c *state.WipeWritePerm, _ uint64) (state.WritePermResult, bool) {
 			return s.ApplyWritePerm(c.BrokerName, false)
 		}),
 	commandWithResult(AddWritePermType, "AddWritePerm", Forwardable,
-		func(_ *FSM, s *state.State, c *AddWritePerm, _ uint64) (WritePermResult, bool) {
+		func(_ *FSM, s *state.State, c *state.AddWritePerm, _ uint64) (state.WritePermResult, bool) {
 			return s.ApplyWritePerm(c.BrokerName, true)
 		}),
 	command(DeleteTopicType, "DeleteTopic", Forwardable,
-		func(_ *FSM, s *state.State, c *DeleteTopic, _ uint64) bool { return s.ApplyDeleteTopic(c) }),
+		func(_ *FSM, s *state.State, c *state.DeleteTopic, _ uint64) bool { return s.ApplyDeleteTopic(c) }),
 	command(RegisterTopicType, "RegisterTopic", Forwardable,
-		func(f *FSM, s *state.State, c *RegisterTopic, _ uint64) bool { return f.applyRegisterTopic(s, c) }),
+		func(f *FSM, s *state.State, c *state.RegisterTopic, _ uint64) bool { return f.applyRegisterTopic(s, c) }),
 	command(PutKVType, "PutKV", Forwardable,
-		func(_ *FSM, s *state.State, c *PutKV, _ uint64) bool { return s.ApplyPutKV(c) }),
+		func(_ *FSM, s *state.State, c *state.PutKV, _ uint64) bool { return s.ApplyPutKV(c) }),
 	command(DeleteKVType, "DeleteKV", Forwardable,
-		func(_ *FSM, s *state.State, c *DeleteKV, _ uint64) bool { return s.ApplyDeleteKV(c) }),
+		func(_ *FSM, s *state.State, c *state.DeleteKV, _ uint64) bool { return s.ApplyDeleteKV(c) }),
 	command(SetMemberType, "SetMember", LeaderOnly,
-		func(_ *FSM, s *state.State, c *SetMember, _ uint64) bool { return s.ApplySetMember(c) }),
+		func(_ *FSM, s *state.State, c *state.SetMember, _ uint64) bool { return s.ApplySetMember(c) }),
 	command(RemoveMemberType, "RemoveMember", LeaderOnly,
-		func(_ *FSM, s *state.State, c *RemoveMember, _ uint64) bool { return s.ApplyRemoveMember(c) }),
+		func(_ *FSM, s *state.State, c *state.RemoveMember, _ uint64) bool { return s.ApplyRemoveMember(c) }),
 	needs(command(SetMemberDrainingType, "SetMemberDraining", LeaderOnly,
-		func(_ *FSM, s *state.State, c *SetMemberDraining, _ uint64) bool { return s.ApplySetMemberDraining(c) }),
+		func(_ *FSM, s *state.State, c *state.SetMemberDraining, _ uint64) bool {
+			return s.ApplySetMemberDraining(c)
+		}),
 		feature.DrainedRemoval),
 	commandWithResult(AckMinBrokerIDNoticeType, "AckMinBrokerIDNotice", LeaderOnly,
-		func(_ *FSM, s *state.State, c *AckMinBrokerIDNotice, _ uint64) (AckResult, bool) {
+		func(_ *FSM, s *state.State, c *state.AckMinBrokerIDNotice, _ uint64) (state.AckResult, bool) {
 			return s.ApplyAckMinBrokerIDNotice(c)
 		}),
 	command(SetClusterVersionType, "SetClusterVersion", LeaderOnly,
-		func(_ *FSM, s *state.State, c *SetClusterVersion, _ uint64) bool { return s.ApplySetClusterVersion(c) }),
+		func(_ *FSM, s *state.State, c *state.SetClusterVersion, _ uint64) bool {
+			return s.ApplySetClusterVersion(c)
+		}),
 	needs(command(RecordAuditType, "RecordAudit", Forwardable, applyRecordAudit), feature.AuditTrail),
 	needs(command(DropUnlistedTopicsType, "DropUnlistedTopics", LeaderOnly, (*FSM).applyDropUnlistedTopics),
 		feature.SplitDeletion),
 	needs(command(SetSettingsType, "SetSettings", Forwardable, (*FSM).applySettingsEntry), feature.SharedSettings),
 	needs(command(SetMemberStandingType, "SetMemberStanding", LeaderOnly,
-		func(_ *FSM, s *state.State, c *SetMemberStanding, _ uint64) bool { return s.ApplySetMemberStanding(c) }),
+		func(_ *FSM, s *state.State, c *state.SetMemberStanding, _ uint64) bool {
+			return s.ApplySetMemberStanding(c)
+		}),
 		feature.StorageIdentity),
 	controllerCommand(ApplyBrokerIDType, "ApplyBrokerID", (*state.State).ApplyApplyBrokerID),
 	controllerCommand(UpdateBrokerAddressType, "UpdateBrokerAddress", (*state.State).ApplyUpdateBrokerAddress),

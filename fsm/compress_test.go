@@ -3,14 +3,15 @@ package fsm
 import (
 	"errors"
 	"fmt"
+	"github.com/raftns/raftns/fsm/state"
 	"reflect"
 	"testing"
 )
 
-func bigRegistration(topics int) *RegisterBroker {
-	c := &RegisterBroker{ClusterName: "c", BrokerName: "b", BrokerAddr: "10.0.0.1:10911", HasFilterServerList: true}
+func bigRegistration(topics int) *state.RegisterBroker {
+	c := &state.RegisterBroker{ClusterName: "c", BrokerName: "b", BrokerAddr: "10.0.0.1:10911", HasFilterServerList: true}
 	for i := 0; i < topics; i++ {
-		c.TopicConfigs = append(c.TopicConfigs, TopicConfig{TopicName: fmt.Sprintf("topic-%06d", i), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
+		c.TopicConfigs = append(c.TopicConfigs, state.TopicConfig{TopicName: fmt.Sprintf("topic-%06d", i), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
 	}
 	return c
 }

@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"encoding/binary"
+	"github.com/raftns/raftns/fsm/state"
 	"math"
 )
 
@@ -12,9 +13,9 @@ import (
 // the caller hands to the codec, so what decodes, and how, does not change.
 // TestDecode_RegisterBrokerMatchesCodec and FuzzDecodeRegisterBroker hold
 // it to the codec's results.
-func decodeRegisterBroker(buf []byte) (*RegisterBroker, bool) {
+func decodeRegisterBroker(buf []byte) (*state.RegisterBroker, bool) {
 	r := mpReader{b: buf}
-	c := &RegisterBroker{}
+	c := &state.RegisterBroker{}
 	ok := r.mapHeader(17) &&
 		r.key("BrokerAddr") && r.str(&c.BrokerAddr) &&
 		r.key("BrokerID") && r.int64(&c.BrokerID) &&
@@ -159,7 +160,7 @@ func (r *mpReader) int32(dst *int32) bool {
 	return true
 }
 
-func (r *mpReader) topicConfig(tc *TopicConfig) bool {
+func (r *mpReader) topicConfig(tc *state.TopicConfig) bool {
 	return r.mapHeader(5) &&
 		r.key("Perm") && r.int32(&tc.Perm) &&
 		r.key("ReadQueueNums") && r.int32(&tc.ReadQueueNums) &&

@@ -16,5 +16,5 @@
 // The package does not depend on the Raft library: it applies Entry values
 // and writes snapshots to any SnapshotSink; package cluster adapts both to
 // hashicorp/raft. The value types of the tables and the commands' payloads
-// are package state's, named here too (state_names.go).
+// are package state's; callers name them there (state.TopicConfig).
 package fsm

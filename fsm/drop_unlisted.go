@@ -8,7 +8,7 @@ import (
 
 // applyDropUnlistedTopics applies State.ApplyDropUnlistedTopics and logs
 // what it dropped.
-func (f *FSM) applyDropUnlistedTopics(s *state.State, c *DropUnlistedTopics, index uint64) bool {
+func (f *FSM) applyDropUnlistedTopics(s *state.State, c *state.DropUnlistedTopics, index uint64) bool {
 	dropped := s.ApplyDropUnlistedTopics(c)
 	if dropped > 0 {
 		f.logger.Info("topics dropped by registration", "broker", c.BrokerName, "topics", dropped, "index", index)
@@ -20,14 +20,14 @@ func (f *FSM) applyDropUnlistedTopics(s *state.State, c *DropUnlistedTopics, ind
 // (DeleteUnlistedTopics) would remove if applied now as one entry: nil
 // when nothing, or when it would delete nothing anyway (a slave that is
 // not the prime slave, a stale registration, static-topic mappings).
-func (f *FSM) UnlistedTopics(cmd *RegisterBroker) *DropUnlistedTopics {
+func (f *FSM) UnlistedTopics(cmd *state.RegisterBroker) *state.DropUnlistedTopics {
 	whole := *cmd
 	whole.DeleteUnlistedTopics, whole.Continuation = true, false
 	topics := read(f, func(s *state.State) []string { return s.UnlistedTopics(&whole) })
 	if len(topics) == 0 {
 		return nil
 	}
-	return &DropUnlistedTopics{ClusterName: cmd.ClusterName, BrokerAddr: cmd.BrokerAddr, BrokerName: cmd.BrokerName,
+	return &state.DropUnlistedTopics{ClusterName: cmd.ClusterName, BrokerAddr: cmd.BrokerAddr, BrokerName: cmd.BrokerName,
 		DataVersion: cmd.DataVersion, Topics: topics}
 }
 
@@ -38,7 +38,7 @@ const dropEntryMargin = 1 << 10
 // SplitDrops encodes d as as few entries of at most MaxEntrySize as its
 // topics fit in, each naming a share of them under d's broker and
 // DataVersion; applied in any order they remove what d would.
-func SplitDrops(d *DropUnlistedTopics) ([][]byte, error) {
+func SplitDrops(d *state.DropUnlistedTopics) ([][]byte, error) {
 	head := *d
 	head.Topics = nil
 	buf, err := Encode(DropUnlistedTopicsType, &head)

@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"fmt"
+	"github.com/raftns/raftns/fsm/state"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -10,10 +11,10 @@ import (
 
 // splitTable is a registration of broker b large enough to be split
 // (40,000 topics), with deletion of unlisted topics on.
-func splitTable(t *testing.T, seed uint64) *RegisterBroker {
+func splitTable(t *testing.T, seed uint64) *state.RegisterBroker {
 	t.Helper()
-	cmd := &RegisterBroker{ClusterName: "c", BrokerName: "b", BrokerAddr: "10.0.0.1:10911", HasFilterServerList: true,
-		DataVersion: DataVersion{Timestamp: 1, Counter: 1}, TopicConfigs: randomTopics(rand.New(rand.NewPCG(seed, seed)), 40000, 6),
+	cmd := &state.RegisterBroker{ClusterName: "c", BrokerName: "b", BrokerAddr: "10.0.0.1:10911", HasFilterServerList: true,
+		DataVersion: state.DataVersion{Timestamp: 1, Counter: 1}, TopicConfigs: randomTopics(rand.New(rand.NewPCG(seed, seed)), 40000, 6),
 		DeleteUnlistedTopics: true}
 	if whole, err := Encode(RegisterBrokerType, cmd); err != nil || len(whole) <= MaxEntrySize {
 		t.Fatalf("test registration of %d bytes (%v) is not large enough to split", len(whole), err)
@@ -23,14 +24,14 @@ func splitTable(t *testing.T, seed uint64) *RegisterBroker {
 
 // splitRegistered is an FSM in which splitTable(seed) was applied, the
 // registration, and the next index.
-func splitRegistered(t *testing.T, seed uint64) (*FSM, *RegisterBroker, uint64) {
+func splitRegistered(t *testing.T, seed uint64) (*FSM, *state.RegisterBroker, uint64) {
 	t.Helper()
 	f, cmd := New(testLogger(t)), splitTable(t, seed)
 	return f, cmd, applySplit(t, f, 1, cmd)
 }
 
 // mustSplit is SplitRegistration that fails the test on an error.
-func mustSplit(t *testing.T, cmd *RegisterBroker) [][]byte {
+func mustSplit(t *testing.T, cmd *state.RegisterBroker) [][]byte {
 	t.Helper()
 	parts, err := SplitRegistration(cmd)
 	if err != nil {
@@ -42,14 +43,14 @@ func mustSplit(t *testing.T, cmd *RegisterBroker) [][]byte {
 // applySplit applies cmd as the leader proposes it: its parts, then the
 // topics the whole no longer lists, computed after the parts. It returns
 // the next index.
-func applySplit(t *testing.T, f *FSM, index uint64, cmd *RegisterBroker) uint64 {
+func applySplit(t *testing.T, f *FSM, index uint64, cmd *state.RegisterBroker) uint64 {
 	t.Helper()
 	parts := mustSplit(t, cmd)
 	if len(parts) < 2 {
 		t.Fatalf("SplitRegistration = %d parts; want a split", len(parts))
 	}
 	for i, p := range parts {
-		if _, c, err := Decode(p); err != nil || c.(*RegisterBroker).DeleteUnlistedTopics {
+		if _, c, err := Decode(p); err != nil || c.(*state.RegisterBroker).DeleteUnlistedTopics {
 			t.Fatalf("part %d deletes unlisted topics (%v): no part lists the whole table", i, err)
 		}
 	}
@@ -66,7 +67,7 @@ func applySplit(t *testing.T, f *FSM, index uint64, cmd *RegisterBroker) uint64 
 
 // withoutTopics returns cmd under a new DataVersion without its topics
 // from..to.
-func withoutTopics(cmd *RegisterBroker, from, to int) (*RegisterBroker, []string) {
+func withoutTopics(cmd *state.RegisterBroker, from, to int) (*state.RegisterBroker, []string) {
 	next := *cmd
 	next.DataVersion.Counter++
 	next.TopicConfigs = slices.Concat(cmd.TopicConfigs[:from], cmd.TopicConfigs[to:])
@@ -84,8 +85,8 @@ func TestDropUnlistedTopics_SplitRegistrationDropsWhatTheWholeNoLongerLists(t *t
 	// Another group serves two of the topics that will go: they stay, with
 	// its queue data only.
 	shared := []string{first.TopicConfigs[100].TopicName, first.TopicConfigs[150].TopicName}
-	other := reg("other", MasterID, "10.0.0.2:10911", 1)
-	other.TopicConfigs = []TopicConfig{topicConfig(shared[0], 6), topicConfig(shared[1], 6)}
+	other := reg("other", state.MasterID, "10.0.0.2:10911", 1)
+	other.TopicConfigs = []state.TopicConfig{topicConfig(shared[0], 6), topicConfig(shared[1], 6)}
 	for _, f := range []*FSM{split, single} {
 		f.Apply(makeLog(t, 1, RegisterBrokerType, other))
 	}
@@ -152,7 +153,7 @@ func TestDropUnlistedTopics_ANewerRegistrationInBetweenWins(t *testing.T) {
 	}
 	// Nor do they apply to a broker that is gone.
 	f.Apply(makeLog(t, index+uint64(len(drops)), UnregisterBrokerType,
-		&UnregisterBroker{ClusterName: "c", BrokerAddr: first.BrokerAddr, BrokerName: "b"}))
+		&state.UnregisterBroker{ClusterName: "c", BrokerAddr: first.BrokerAddr, BrokerName: "b"}))
 	d.DataVersion = third.DataVersion
 	gen = f.Generation()
 	f.Apply(makeLog(t, index+uint64(len(drops))+1, DropUnlistedTopicsType, d))
@@ -166,7 +167,7 @@ func TestDropUnlistedTopics_NothingToDrop(t *testing.T) {
 	if d := f.UnlistedTopics(first); d != nil {
 		t.Fatalf("a whole table that lists every topic drops %d", len(d.Topics))
 	}
-	empty := &DropUnlistedTopics{ClusterName: "c", BrokerAddr: first.BrokerAddr, BrokerName: "b", DataVersion: first.DataVersion}
+	empty := &state.DropUnlistedTopics{ClusterName: "c", BrokerAddr: first.BrokerAddr, BrokerName: "b", DataVersion: first.DataVersion}
 	if entries, err := SplitDrops(empty); err != nil || len(entries) != 0 {
 		t.Fatalf("SplitDrops(no topics) = %d entries, %v; want none", len(entries), err)
 	}
@@ -189,7 +190,7 @@ func TestSplitDrops_EntriesStayUnderTheLimit(t *testing.T) {
 	for i := range topics {
 		topics[i] = fmt.Sprintf("%s-%06d", strings.Repeat("x", 100), i)
 	}
-	d := &DropUnlistedTopics{ClusterName: "c", BrokerAddr: "a:1", BrokerName: "b", DataVersion: DataVersion{Counter: 1}, Topics: topics}
+	d := &state.DropUnlistedTopics{ClusterName: "c", BrokerAddr: "a:1", BrokerName: "b", DataVersion: state.DataVersion{Counter: 1}, Topics: topics}
 	entries, err := SplitDrops(d)
 	if err != nil || len(entries) < 2 {
 		t.Fatalf("SplitDrops = %d entries, %v; want several", len(entries), err)
@@ -199,7 +200,7 @@ func TestSplitDrops_EntriesStayUnderTheLimit(t *testing.T) {
 
 // checkDropEntries checks that entries are each at most MaxEntrySize and
 // together name d's topics in order under d's broker.
-func checkDropEntries(t *testing.T, d *DropUnlistedTopics, entries [][]byte) {
+func checkDropEntries(t *testing.T, d *state.DropUnlistedTopics, entries [][]byte) {
 	t.Helper()
 	var got []string
 	for i, e := range entries {
@@ -210,7 +211,7 @@ func checkDropEntries(t *testing.T, d *DropUnlistedTopics, entries [][]byte) {
 		if err != nil || typ != DropUnlistedTopicsType {
 			t.Fatalf("entry %d decodes to %v, %v", i, typ, err)
 		}
-		part := cmd.(*DropUnlistedTopics)
+		part := cmd.(*state.DropUnlistedTopics)
 		if part.BrokerName != d.BrokerName || part.BrokerAddr != d.BrokerAddr || part.DataVersion != d.DataVersion {
 			t.Fatalf("entry %d names %+v", i, part)
 		}
@@ -236,7 +237,7 @@ func FuzzSplitDrops(f *testing.F) {
 		for i := range topics {
 			topics[i] = fmt.Sprintf("%s%0*d", name, max(width, 0), i)
 		}
-		d := &DropUnlistedTopics{ClusterName: name, BrokerAddr: "a:1", BrokerName: name, Topics: topics}
+		d := &state.DropUnlistedTopics{ClusterName: name, BrokerAddr: "a:1", BrokerName: name, Topics: topics}
 		entries, err := SplitDrops(d)
 		if err != nil {
 			t.Fatal(err)

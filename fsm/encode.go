@@ -46,11 +46,11 @@ func encodeEntry(t CommandType, cmd any) ([]byte, error) {
 
 // registerBrokerOf returns cmd as a *RegisterBroker when it is one, by
 // value or pointer (a nil pointer is left to the codec).
-func registerBrokerOf(cmd any) (*RegisterBroker, bool) {
+func registerBrokerOf(cmd any) (*state.RegisterBroker, bool) {
 	switch c := cmd.(type) {
-	case *RegisterBroker:
+	case *state.RegisterBroker:
 		return c, c != nil
-	case RegisterBroker:
+	case state.RegisterBroker:
 		return &c, true
 	}
 	return nil, false
@@ -102,7 +102,7 @@ func Decode(buf []byte) (CommandType, any, error) {
 // decodedEntry is a log entry's command decoded, with its RequestID when
 // it carries one, or the error Decode returns for it.
 type decodedEntry struct {
-	id         RequestID
+	id         state.RequestID
 	identified bool
 	t          CommandType
 	cmd        any
@@ -110,7 +110,7 @@ type decodedEntry struct {
 	// needs is the release a versioned envelope named, "" without one.
 	needs string
 	// stamp is the audit envelope's stamp, nil without one.
-	stamp *AuditStamp
+	stamp *state.AuditStamp
 }
 
 // decodeEntry decodes an entry as Decode does, keeping its RequestID.

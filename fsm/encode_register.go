@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"encoding/binary"
+	"github.com/raftns/raftns/fsm/state"
 	"math"
 	"slices"
 )
@@ -14,7 +15,7 @@ import (
 // false for a command it does not cover (static-topic mapping infos), which
 // the caller encodes by reflection. TestEncode_RegisterBrokerMatchesCodec
 // holds the two encoders to the same bytes.
-func appendRegisterBroker(b []byte, c *RegisterBroker) ([]byte, bool) {
+func appendRegisterBroker(b []byte, c *state.RegisterBroker) ([]byte, bool) {
 	if c.MappingInfos != nil {
 		return b, false
 	}
@@ -44,7 +45,7 @@ func appendRegisterBroker(b []byte, c *RegisterBroker) ([]byte, bool) {
 	return b, true
 }
 
-func appendTopicConfig(b []byte, tc TopicConfig) []byte {
+func appendTopicConfig(b []byte, tc state.TopicConfig) []byte {
 	b = mpMapHeader(b, 5)
 	b = mpInt(mpStr(b, "Perm"), int64(tc.Perm))
 	b = mpInt(mpStr(b, "ReadQueueNums"), int64(tc.ReadQueueNums))
@@ -68,7 +69,7 @@ func mpArray[T any](b []byte, list []T, elem func([]byte, T) []byte) []byte {
 
 // registerSizeHint is about the encoded size of c, so that it is encoded
 // into one allocation: field names and headers, plus the strings.
-func registerSizeHint(c *RegisterBroker) int {
+func registerSizeHint(c *state.RegisterBroker) int {
 	n := 400 + len(c.BrokerAddr) + len(c.BrokerName) + len(c.ClusterName) + len(c.HaServerAddr) + len(c.ZoneName)
 	for _, s := range c.FilterServerList {
 		n += 5 + len(s)

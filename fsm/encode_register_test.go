@@ -13,7 +13,7 @@ import (
 )
 
 // encodeRegisterBoth encodes c by hand and by the codec's reflection.
-func encodeRegisterBoth(t testing.TB, c *RegisterBroker) (hand, codec []byte, covered bool) {
+func encodeRegisterBoth(t testing.TB, c *state.RegisterBroker) (hand, codec []byte, covered bool) {
 	t.Helper()
 	hand, covered = appendRegisterBroker(nil, c)
 	codec, err := state.EncodeMsgpack(c)
@@ -29,7 +29,7 @@ var edgeInts = []int64{0, 1, -1, 31, 32, -32, -33, 127, 128, -128, -129, 255, 25
 
 var edgeLens = []int{0, 1, 31, 32, 255, 256, 65535, 65536}
 
-func randomRegistration(r *rand.Rand) *RegisterBroker {
+func randomRegistration(r *rand.Rand) *state.RegisterBroker {
 	str := func() string {
 		if r.Intn(4) == 0 {
 			return strings.Repeat("é", edgeLens[r.Intn(len(edgeLens))]/2) + strings.Repeat("x", r.Intn(2))
@@ -43,15 +43,15 @@ func randomRegistration(r *rand.Rand) *RegisterBroker {
 		return r.Int63() >> r.Intn(63) * int64(1-2*r.Intn(2))
 	}
 	i32 := func() int32 { return int32(max(math.MinInt32, min(math.MaxInt32, i64()))) }
-	c := &RegisterBroker{ClusterName: str(), BrokerAddr: str(), BrokerName: str(), BrokerID: i64(), HaServerAddr: str(),
+	c := &state.RegisterBroker{ClusterName: str(), BrokerAddr: str(), BrokerName: str(), BrokerID: i64(), HaServerAddr: str(),
 		HeartbeatTimeoutMillis: i64(), HasEnableActingMaster: r.Intn(2) == 0, EnableActingMaster: r.Intn(2) == 0,
-		ZoneName: str(), DataVersion: DataVersion{Timestamp: i64(), Counter: i64(), StateVersion: i64()},
+		ZoneName: str(), DataVersion: state.DataVersion{Timestamp: i64(), Counter: i64(), StateVersion: i64()},
 		HasFilterServerList: r.Intn(2) == 0, StampMillis: i64(), Continuation: r.Intn(2) == 0,
 		DeleteUnlistedTopics: r.Intn(2) == 0}
 	if n := []int{-1, 0, 1, 15, 16, 40}[r.Intn(6)]; n >= 0 {
-		c.TopicConfigs = make([]TopicConfig, n)
+		c.TopicConfigs = make([]state.TopicConfig, n)
 		for i := range c.TopicConfigs {
-			c.TopicConfigs[i] = TopicConfig{TopicName: str(), ReadQueueNums: i32(), WriteQueueNums: i32(), Perm: i32(), TopicSysFlag: i32()}
+			c.TopicConfigs[i] = state.TopicConfig{TopicName: str(), ReadQueueNums: i32(), WriteQueueNums: i32(), Perm: i32(), TopicSysFlag: i32()}
 		}
 	}
 	if n := []int{-1, 0, 1, 15, 16, 17}[r.Intn(6)]; n >= 0 {
@@ -78,11 +78,11 @@ func TestEncode_RegisterBrokerMatchesCodec(t *testing.T) {
 			t.Fatalf("registration %d: hand encoding differs from the codec's\nhand  %x\ncodec %x", i, hand, codec)
 		}
 	}
-	big := &RegisterBroker{TopicConfigs: make([]TopicConfig, 70000), FilterServerList: make([]string, 70000)}
+	big := &state.RegisterBroker{TopicConfigs: make([]state.TopicConfig, 70000), FilterServerList: make([]string, 70000)}
 	if hand, codec, _ := encodeRegisterBoth(t, big); !bytes.Equal(hand, codec) {
 		t.Fatal("a registration with 70000 topics encodes differently")
 	}
-	withMappings := &RegisterBroker{MappingInfos: []TopicQueueMappingInfo{{Topic: "t"}}}
+	withMappings := &state.RegisterBroker{MappingInfos: []state.TopicQueueMappingInfo{{Topic: "t"}}}
 	if _, covered := appendRegisterBroker(nil, withMappings); covered {
 		t.Fatal("a registration with mapping infos claimed as covered")
 	}
@@ -92,13 +92,13 @@ func FuzzEncodeRegisterBroker(f *testing.F) {
 	f.Add("c", "10.0.0.1:10911", "b", int64(0), "t", int32(8), int64(1), true, 3)
 	f.Add("", "", "", int64(-1), strings.Repeat("x", 300), int32(-100000), int64(math.MinInt64), false, 0)
 	f.Fuzz(func(t *testing.T, cluster, addr, name string, id int64, topic string, queues int32, counter int64, flag bool, topics int) {
-		c := &RegisterBroker{ClusterName: cluster, BrokerAddr: addr, BrokerName: name, BrokerID: id,
-			DataVersion: DataVersion{Counter: counter, Timestamp: -counter}, HasFilterServerList: flag,
+		c := &state.RegisterBroker{ClusterName: cluster, BrokerAddr: addr, BrokerName: name, BrokerID: id,
+			DataVersion: state.DataVersion{Counter: counter, Timestamp: -counter}, HasFilterServerList: flag,
 			EnableActingMaster: !flag, HeartbeatTimeoutMillis: int64(queues) * 1000}
 		if topics = topics % 40; topics >= 0 {
-			c.TopicConfigs = make([]TopicConfig, topics)
+			c.TopicConfigs = make([]state.TopicConfig, topics)
 			for i := range c.TopicConfigs {
-				c.TopicConfigs[i] = TopicConfig{TopicName: topic, ReadQueueNums: queues, WriteQueueNums: queues - int32(i), Perm: int32(i)}
+				c.TopicConfigs[i] = state.TopicConfig{TopicName: topic, ReadQueueNums: queues, WriteQueueNums: queues - int32(i), Perm: int32(i)}
 			}
 		}
 		if flag {
@@ -111,9 +111,9 @@ func FuzzEncodeRegisterBroker(f *testing.F) {
 }
 
 // decodeRegisterBoth decodes payload by hand and with the codec.
-func decodeRegisterBoth(payload []byte) (hand *RegisterBroker, handOK bool, codec *RegisterBroker, codecErr error) {
+func decodeRegisterBoth(payload []byte) (hand *state.RegisterBroker, handOK bool, codec *state.RegisterBroker, codecErr error) {
 	hand, handOK = decodeRegisterBroker(payload)
-	codec = &RegisterBroker{}
+	codec = &state.RegisterBroker{}
 	codecErr = state.DecodeMsgpack(payload, codec)
 	return hand, handOK, codec, codecErr
 }
@@ -133,21 +133,21 @@ func TestDecode_RegisterBrokerMatchesCodec(t *testing.T) {
 		}
 	}
 	// Shapes of other writers are left to the codec.
-	withMappings, err := state.EncodeMsgpack(&RegisterBroker{MappingInfos: []TopicQueueMappingInfo{{Topic: "t"}}})
+	withMappings, err := state.EncodeMsgpack(&state.RegisterBroker{MappingInfos: []state.TopicQueueMappingInfo{{Topic: "t"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	unsigned, _ := appendRegisterBroker(nil, &RegisterBroker{BrokerID: 1})
+	unsigned, _ := appendRegisterBroker(nil, &state.RegisterBroker{BrokerID: 1})
 	unsigned = bytes.Replace(unsigned, []byte("BrokerID\x01"), []byte("BrokerID\xcc\x01"), 1)
 	for name, payload := range map[string][]byte{"mapping infos": withMappings, "unsigned form": unsigned,
-		"trailing byte": append(mustHandEncode(t, &RegisterBroker{}), 0xc0), "empty": nil} {
+		"trailing byte": append(mustHandEncode(t, &state.RegisterBroker{}), 0xc0), "empty": nil} {
 		if _, ok := decodeRegisterBroker(payload); ok {
 			t.Errorf("%s: taken by the hand decoder", name)
 		}
 	}
 }
 
-func mustHandEncode(t testing.TB, c *RegisterBroker) []byte {
+func mustHandEncode(t testing.TB, c *state.RegisterBroker) []byte {
 	t.Helper()
 	b, ok := appendRegisterBroker(nil, c)
 	if !ok {

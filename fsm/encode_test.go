@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"errors"
+	"github.com/raftns/raftns/fsm/state"
 	"reflect"
 	"testing"
 )
@@ -9,32 +10,32 @@ import (
 func sampleCommands() map[CommandType]any {
 	rb := reg(brokerA, 1, slaveAddr, 3, "T1", "T2")
 	rb.ZoneName, rb.FilterServerList = "z", []string{"f:1"}
-	rb.MappingInfos = []TopicQueueMappingInfo{{Topic: "T1", Bname: brokerA, CurrIDMap: map[int32]int32{0: 3}}}
+	rb.MappingInfos = []state.TopicQueueMappingInfo{{Topic: "T1", Bname: brokerA, CurrIDMap: map[int32]int32{0: 3}}}
 	return map[CommandType]any{
 		RegisterBrokerType:       rb,
-		UnregisterBrokerType:     &UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
-		ExpireBrokersType:        &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 7}}},
-		WipeWritePermType:        &WipeWritePerm{BrokerName: brokerA},
-		AddWritePermType:         &AddWritePerm{BrokerName: brokerA},
-		DeleteTopicType:          &DeleteTopic{Topic: "T", ClusterName: cluster},
-		RegisterTopicType:        &RegisterTopic{Topic: "T", QueueDatas: []QueueData{{BrokerName: brokerA, Perm: 6}}},
-		PutKVType:                &PutKV{Namespace: "NS", Key: "k", Value: "v", HasValue: true},
-		DeleteKVType:             &DeleteKV{Namespace: "NS", Key: "k"},
-		SetMemberType:            &SetMember{Member: Member{ID: "n1", ClientAddr: "a:1", ClusterAddr: "a:2"}},
-		RemoveMemberType:         &RemoveMember{ID: "n1"},
-		SetMemberDrainingType:    &SetMemberDraining{Member: DrainingMember{ID: "n1", DrainMillis: 30000, SinceMillis: 5, Force: true}, Draining: true},
-		AckMinBrokerIDNoticeType: &AckMinBrokerIDNotice{BrokerName: brokerA, Index: 9},
-		SetClusterVersionType:    &SetClusterVersion{Version: "0.2.0"},
-		ApplyBrokerIDType:        &ApplyBrokerID{ClusterName: cluster, BrokerName: brokerA, BrokerID: 1, Addr: masterAddr, CheckCode: masterAddr + ";1"},
-		UpdateBrokerAddressType:  &UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 1, Addr: slaveAddr},
-		ElectMasterType:          &ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 2, HasNewMaster: true, NewMasterID: 3},
-		AlterSyncStateSetType:    &AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 2, SyncStateSetEpoch: 3, NewSyncStateSet: []int64{1, 2}},
-		CleanBrokerDataType:      &CleanBrokerData{BrokerName: brokerA, BrokerIDs: []int64{2}},
-		SetMemberStandingType:    &SetMemberStanding{Standing: MemberStanding{ID: "n1", StorageID: "5f0c", NonVoter: true}},
-		RecordAuditType:          &RecordAudit{Record: AuditRecord{Kind: AuditLeaderTransfer, Detail: "to=n2", Outcome: OutcomeApplied}},
-		DropUnlistedTopicsType: &DropUnlistedTopics{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA,
-			DataVersion: DataVersion{Counter: 3, Timestamp: 4}, Topics: []string{"T1", "T2"}},
-		SetSettingsType: &SetSettings{Scope: SettingsNamesrv, Values: map[string]string{"orderMessageEnable": "true"}, Seed: true, From: "n1"},
+		UnregisterBrokerType:     &state.UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA, BrokerID: 0},
+		ExpireBrokersType:        &state.ExpireBrokers{Reason: "timeout", Brokers: []state.ExpiredBroker{{Key: state.BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 7}}},
+		WipeWritePermType:        &state.WipeWritePerm{BrokerName: brokerA},
+		AddWritePermType:         &state.AddWritePerm{BrokerName: brokerA},
+		DeleteTopicType:          &state.DeleteTopic{Topic: "T", ClusterName: cluster},
+		RegisterTopicType:        &state.RegisterTopic{Topic: "T", QueueDatas: []state.QueueData{{BrokerName: brokerA, Perm: 6}}},
+		PutKVType:                &state.PutKV{Namespace: "NS", Key: "k", Value: "v", HasValue: true},
+		DeleteKVType:             &state.DeleteKV{Namespace: "NS", Key: "k"},
+		SetMemberType:            &state.SetMember{Member: state.Member{ID: "n1", ClientAddr: "a:1", ClusterAddr: "a:2"}},
+		RemoveMemberType:         &state.RemoveMember{ID: "n1"},
+		SetMemberDrainingType:    &state.SetMemberDraining{Member: state.DrainingMember{ID: "n1", DrainMillis: 30000, SinceMillis: 5, Force: true}, Draining: true},
+		AckMinBrokerIDNoticeType: &state.AckMinBrokerIDNotice{BrokerName: brokerA, Index: 9},
+		SetClusterVersionType:    &state.SetClusterVersion{Version: "0.2.0"},
+		ApplyBrokerIDType:        &state.ApplyBrokerID{ClusterName: cluster, BrokerName: brokerA, BrokerID: 1, Addr: masterAddr, CheckCode: masterAddr + ";1"},
+		UpdateBrokerAddressType:  &state.UpdateBrokerAddress{BrokerName: brokerA, BrokerID: 1, Addr: slaveAddr},
+		ElectMasterType:          &state.ElectMaster{BrokerName: brokerA, ExpectMasterEpoch: 2, HasNewMaster: true, NewMasterID: 3},
+		AlterSyncStateSetType:    &state.AlterSyncStateSet{BrokerName: brokerA, MasterID: 1, MasterEpoch: 2, SyncStateSetEpoch: 3, NewSyncStateSet: []int64{1, 2}},
+		CleanBrokerDataType:      &state.CleanBrokerData{BrokerName: brokerA, BrokerIDs: []int64{2}},
+		SetMemberStandingType:    &state.SetMemberStanding{Standing: state.MemberStanding{ID: "n1", StorageID: "5f0c", NonVoter: true}},
+		RecordAuditType:          &state.RecordAudit{Record: state.AuditRecord{Kind: state.AuditLeaderTransfer, Detail: "to=n2", Outcome: state.OutcomeApplied}},
+		DropUnlistedTopicsType: &state.DropUnlistedTopics{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA,
+			DataVersion: state.DataVersion{Counter: 3, Timestamp: 4}, Topics: []string{"T1", "T2"}},
+		SetSettingsType: &state.SetSettings{Scope: state.SettingsNamesrv, Values: map[string]string{"orderMessageEnable": "true"}, Seed: true, From: "n1"},
 	}
 }
 
@@ -79,11 +80,11 @@ func TestEncode_Errors(t *testing.T) {
 		cmd  any
 		want error
 	}{
-		{"wrong struct", PutKVType, &DeleteKV{}, ErrCommandMismatch},
+		{"wrong struct", PutKVType, &state.DeleteKV{}, ErrCommandMismatch},
 		{"nil", PutKVType, nil, ErrCommandMismatch},
-		{"nil pointer", PutKVType, (*PutKV)(nil), ErrCommandMismatch},
-		{"unknown type", 99, &PutKV{}, ErrUnknownCommandType},
-		{"zero type", 0, &PutKV{}, ErrUnknownCommandType},
+		{"nil pointer", PutKVType, (*state.PutKV)(nil), ErrCommandMismatch},
+		{"unknown type", 99, &state.PutKV{}, ErrUnknownCommandType},
+		{"zero type", 0, &state.PutKV{}, ErrUnknownCommandType},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,7 +96,7 @@ func TestEncode_Errors(t *testing.T) {
 }
 
 func TestDecode_Errors(t *testing.T) {
-	good, _ := Encode(PutKVType, &PutKV{Namespace: "n", Key: "k"})
+	good, _ := Encode(PutKVType, &state.PutKV{Namespace: "n", Key: "k"})
 	cases := []struct {
 		name string
 		buf  []byte

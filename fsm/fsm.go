@@ -19,7 +19,7 @@ type FSM struct {
 	observer Observer
 	// audited hears about audit records, changeObserver about every
 	// change; both are set before Raft starts.
-	audited        func(AuditRecord)
+	audited        func(state.AuditRecord)
 	changeObserver ChangeObserver
 	// settingsObservers hear about run-time settings (settings.go).
 	settingsObservers []SettingsObserver

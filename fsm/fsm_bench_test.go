@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // The benchmarks below cover the FSM's hot paths: applying a changed
@@ -14,15 +15,15 @@ import (
 
 // benchRegistration is master brokerIndex of cluster "bench" carrying
 // topics topics "t<j>" with 8 queues each.
-func benchRegistration(brokerIndex, topics int, counter int64) *RegisterBroker {
-	c := &RegisterBroker{
+func benchRegistration(brokerIndex, topics int, counter int64) *state.RegisterBroker {
+	c := &state.RegisterBroker{
 		ClusterName: "bench", BrokerName: fmt.Sprintf("broker-%d", brokerIndex),
 		BrokerAddr: fmt.Sprintf("10.0.%d.%d:10911", brokerIndex/256, brokerIndex%256), HaServerAddr: "10.0.0.1:10912",
-		DataVersion:         DataVersion{Timestamp: 1700000000000, Counter: counter},
+		DataVersion:         state.DataVersion{Timestamp: 1700000000000, Counter: counter},
 		HasFilterServerList: true, StampMillis: 1700000000000,
 	}
 	for j := range topics {
-		c.TopicConfigs = append(c.TopicConfigs, TopicConfig{TopicName: fmt.Sprintf("t%d", j), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
+		c.TopicConfigs = append(c.TopicConfigs, state.TopicConfig{TopicName: fmt.Sprintf("t%d", j), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
 	}
 	return c
 }
@@ -52,7 +53,7 @@ func BenchmarkFSM_ApplyRegisterChanged(b *testing.B) {
 				l := logs[index%2]
 				l.Index = index
 				index++
-				if res, ok := f.Apply(l).(RegisterResult); !ok {
+				if res, ok := f.Apply(l).(state.RegisterResult); !ok {
 					b.Fatalf("apply answered %v", res)
 				}
 			}

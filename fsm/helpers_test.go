@@ -67,9 +67,9 @@ func (h *harness) apply(typ CommandType, cmd any) any {
 	return h.f.Apply(makeLog(h.t, h.index, typ, cmd))
 }
 
-func (h *harness) register(c *RegisterBroker) RegisterResult {
+func (h *harness) register(c *state.RegisterBroker) state.RegisterResult {
 	h.t.Helper()
-	res, ok := h.apply(RegisterBrokerType, c).(RegisterResult)
+	res, ok := h.apply(RegisterBrokerType, c).(state.RegisterResult)
 	if !ok {
 		h.t.Fatalf("RegisterBroker result is not a RegisterResult")
 	}
@@ -78,16 +78,16 @@ func (h *harness) register(c *RegisterBroker) RegisterResult {
 
 func (h *harness) unregister(cl, addr, name string, id int64) {
 	h.t.Helper()
-	h.apply(UnregisterBrokerType, &UnregisterBroker{ClusterName: cl, BrokerAddr: addr, BrokerName: name, BrokerID: id})
+	h.apply(UnregisterBrokerType, &state.UnregisterBroker{ClusterName: cl, BrokerAddr: addr, BrokerName: name, BrokerID: id})
 }
 
 func (h *harness) writePerm(typ CommandType, name string) int {
 	h.t.Helper()
-	var cmd any = &WipeWritePerm{BrokerName: name}
+	var cmd any = &state.WipeWritePerm{BrokerName: name}
 	if typ == AddWritePermType {
-		cmd = &AddWritePerm{BrokerName: name}
+		cmd = &state.AddWritePerm{BrokerName: name}
 	}
-	res, ok := h.apply(typ, cmd).(WritePermResult)
+	res, ok := h.apply(typ, cmd).(state.WritePermResult)
 	if !ok {
 		h.t.Fatalf("%s result is not a WritePermResult", typ)
 	}
@@ -99,7 +99,7 @@ func (h *harness) contentDigest() [32]byte {
 	return read(h.f, func(s *state.State) [32]byte { return s.Digest(true, false) })
 }
 
-func (h *harness) route(topic string) TopicRouteData {
+func (h *harness) route(topic string) state.TopicRouteData {
 	h.t.Helper()
 	rd, ok := h.f.Route(topic, true)
 	if !ok {
@@ -128,11 +128,11 @@ func (h *harness) perm(topic, brokerName string) int32 {
 }
 
 // reg builds a 5.x registration; dv is the DataVersion counter.
-func reg(name string, id int64, addr string, dv int64, topics ...string) *RegisterBroker {
-	c := &RegisterBroker{
+func reg(name string, id int64, addr string, dv int64, topics ...string) *state.RegisterBroker {
+	c := &state.RegisterBroker{
 		ClusterName: cluster, BrokerAddr: addr, BrokerName: name, BrokerID: id,
 		HaServerAddr: haOf(addr), HasEnableActingMaster: true,
-		DataVersion:         DataVersion{Timestamp: 1700000000000, Counter: dv},
+		DataVersion:         state.DataVersion{Timestamp: 1700000000000, Counter: dv},
 		HasFilterServerList: true, StampMillis: 1700000000000 + dv,
 	}
 	for _, topic := range topics {
@@ -151,8 +151,8 @@ func haOf(addr string) string {
 	return addr + "-ha"
 }
 
-func topicConfig(topic string, perm int32) TopicConfig {
-	return TopicConfig{TopicName: topic, ReadQueueNums: 8, WriteQueueNums: 8, Perm: perm}
+func topicConfig(topic string, perm int32) state.TopicConfig {
+	return state.TopicConfig{TopicName: topic, ReadQueueNums: 8, WriteQueueNums: 8, Perm: perm}
 }
 
 // snapshotBytes persists a snapshot of f into memory.

@@ -1,31 +1,32 @@
 package fsm
 
 import (
+	"github.com/raftns/raftns/fsm/state"
 	"reflect"
 	"testing"
 )
 
 func TestFSM_Draining_StartEndAndRemoval(t *testing.T) {
 	h := newHarness(t)
-	h.apply(SetMemberType, &SetMember{Member: Member{ID: "n1", ClientAddr: "10.1.0.1:9876", ClusterAddr: "10.1.0.1:7000"}})
-	d := DrainingMember{ID: "n1", DrainMillis: 30000, SinceMillis: 1000}
-	h.apply(SetMemberDrainingType, &SetMemberDraining{Member: d, Draining: true})
+	h.apply(SetMemberType, &state.SetMember{Member: state.Member{ID: "n1", ClientAddr: "10.1.0.1:9876", ClusterAddr: "10.1.0.1:7000"}})
+	d := state.DrainingMember{ID: "n1", DrainMillis: 30000, SinceMillis: 1000}
+	h.apply(SetMemberDrainingType, &state.SetMemberDraining{Member: d, Draining: true})
 	if got, ok := h.f.Draining("n1"); !ok || got != d {
 		t.Fatalf("Draining(n1) = %+v, %v; want %+v", got, ok, d)
 	}
 	gen := h.f.Generation()
-	h.apply(SetMemberDrainingType, &SetMemberDraining{Member: d, Draining: true})
-	h.apply(SetMemberDrainingType, &SetMemberDraining{Member: DrainingMember{DrainMillis: 5}, Draining: true})
-	h.apply(SetMemberDrainingType, &SetMemberDraining{Member: DrainingMember{ID: "other"}})
+	h.apply(SetMemberDrainingType, &state.SetMemberDraining{Member: d, Draining: true})
+	h.apply(SetMemberDrainingType, &state.SetMemberDraining{Member: state.DrainingMember{DrainMillis: 5}, Draining: true})
+	h.apply(SetMemberDrainingType, &state.SetMemberDraining{Member: state.DrainingMember{ID: "other"}})
 	if h.f.Generation() != gen {
 		t.Fatal("a repeated drain, one without an id or ending one that does not drain changed the state")
 	}
-	h.apply(SetMemberDrainingType, &SetMemberDraining{Member: DrainingMember{ID: "n1"}})
+	h.apply(SetMemberDrainingType, &state.SetMemberDraining{Member: state.DrainingMember{ID: "n1"}})
 	if got := h.f.DrainingMembers(); len(got) != 0 {
 		t.Fatalf("after the drain ended: %+v", got)
 	}
-	h.apply(SetMemberDrainingType, &SetMemberDraining{Member: d, Draining: true})
-	h.apply(RemoveMemberType, &RemoveMember{ID: "n1"})
+	h.apply(SetMemberDrainingType, &state.SetMemberDraining{Member: d, Draining: true})
+	h.apply(RemoveMemberType, &state.RemoveMember{ID: "n1"})
 	if _, ok := h.f.Draining("n1"); ok {
 		t.Fatal("removing the member from the directory left its drain")
 	}
@@ -34,9 +35,9 @@ func TestFSM_Draining_StartEndAndRemoval(t *testing.T) {
 	}
 	// A drain whose member has already left the directory is still ended
 	// by its removal.
-	h.apply(SetMemberDrainingType, &SetMemberDraining{Member: DrainingMember{ID: "gone"}, Draining: true})
+	h.apply(SetMemberDrainingType, &state.SetMemberDraining{Member: state.DrainingMember{ID: "gone"}, Draining: true})
 	gen = h.f.Generation()
-	h.apply(RemoveMemberType, &RemoveMember{ID: "gone"})
+	h.apply(RemoveMemberType, &state.RemoveMember{ID: "gone"})
 	if _, ok := h.f.Draining("gone"); ok || h.f.Generation() == gen {
 		t.Fatal("RemoveMember of a draining member outside the directory changed nothing")
 	}
@@ -45,16 +46,16 @@ func TestFSM_Draining_StartEndAndRemoval(t *testing.T) {
 func TestFSM_Draining_SurvivesSnapshotAndIsAbsentOtherwise(t *testing.T) {
 	src := fixtureFSM(t)
 	plain := snapshotBytes(t, src)
-	d1 := DrainingMember{ID: "n2", DrainMillis: 30000, SinceMillis: 7, Force: true}
-	d2 := DrainingMember{ID: "n1", DrainMillis: 1000}
+	d1 := state.DrainingMember{ID: "n2", DrainMillis: 30000, SinceMillis: 7, Force: true}
+	d2 := state.DrainingMember{ID: "n1", DrainMillis: 1000}
 	next := src.AppliedIndex() + 1
-	src.Apply(makeLog(t, next, SetMemberDrainingType, &SetMemberDraining{Member: d1, Draining: true}))
-	src.Apply(makeLog(t, next+1, SetMemberDrainingType, &SetMemberDraining{Member: d2, Draining: true}))
+	src.Apply(makeLog(t, next, SetMemberDrainingType, &state.SetMemberDraining{Member: d1, Draining: true}))
+	src.Apply(makeLog(t, next+1, SetMemberDrainingType, &state.SetMemberDraining{Member: d2, Draining: true}))
 	dst := New(testLogger(t))
 	if err := restoreBytes(dst, snapshotBytes(t, src)); err != nil {
 		t.Fatal(err)
 	}
-	if got := dst.DrainingMembers(); !reflect.DeepEqual(got, []DrainingMember{d2, d1}) {
+	if got := dst.DrainingMembers(); !reflect.DeepEqual(got, []state.DrainingMember{d2, d1}) {
 		t.Fatalf("restored drains = %+v", got)
 	}
 	if dst.Digest() != src.Digest() {
@@ -63,8 +64,8 @@ func TestFSM_Draining_SurvivesSnapshotAndIsAbsentOtherwise(t *testing.T) {
 	// Without a drain the snapshot is what a release without drains
 	// writes: ending both drains gives back the same bytes but for the
 	// applied index.
-	src.Apply(makeLog(t, next+2, SetMemberDrainingType, &SetMemberDraining{Member: d1}))
-	src.Apply(makeLog(t, next+3, SetMemberDrainingType, &SetMemberDraining{Member: d2}))
+	src.Apply(makeLog(t, next+2, SetMemberDrainingType, &state.SetMemberDraining{Member: d1}))
+	src.Apply(makeLog(t, next+3, SetMemberDrainingType, &state.SetMemberDraining{Member: d2}))
 	again := New(testLogger(t))
 	if err := restoreBytes(again, snapshotBytes(t, src)); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,6 @@ import (
 
 // PendingMinBrokerIDNotices returns the notices not yet acknowledged, by
 // broker name.
-func (f *FSM) PendingMinBrokerIDNotices() []MinBrokerIDNotice {
+func (f *FSM) PendingMinBrokerIDNotices() []state.MinBrokerIDNotice {
 	return read(f, (*state.State).PendingMinBrokerIDNotices)
 }

@@ -1,21 +1,22 @@
 package fsm
 
 import (
+	"github.com/raftns/raftns/fsm/state"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
 )
 
-func pending(h *harness) map[string]MinBrokerIDNotice {
-	out := map[string]MinBrokerIDNotice{}
+func pending(h *harness) map[string]state.MinBrokerIDNotice {
+	out := map[string]state.MinBrokerIDNotice{}
 	for _, n := range h.f.PendingMinBrokerIDNotices() {
 		out[n.BrokerName] = n
 	}
 	return out
 }
 
-func actingReg(id int64, addr string) *RegisterBroker {
+func actingReg(id int64, addr string) *state.RegisterBroker {
 	c := reg(brokerA, id, addr, 1, "TestTopic")
 	c.EnableActingMaster = true
 	return c
@@ -50,7 +51,7 @@ func TestMinBrokerIDNotice_Registration(t *testing.T) {
 		if !ok {
 			t.Fatal("no notice")
 		}
-		want := MinBrokerIDNotice{BrokerName: brokerA, MinBrokerID: 0, MinBrokerAddr: masterAddr,
+		want := state.MinBrokerIDNotice{BrokerName: brokerA, MinBrokerID: 0, MinBrokerAddr: masterAddr,
 			HaBrokerAddr: masterHA, Targets: []string{slaveAddr, thirdAddr}, Index: h.index}
 		if !equalNotice(n, want) {
 			t.Fatalf("notice = %+v, want %+v", n, want)
@@ -71,7 +72,7 @@ func TestMinBrokerIDNotice_Registration(t *testing.T) {
 		s.DataVersion.StateVersion = 5
 		h.register(s)
 		h.register(actingReg(0, masterAddr)) // notice
-		h.apply(AckMinBrokerIDNoticeType, &AckMinBrokerIDNotice{BrokerName: brokerA, Index: h.index})
+		h.apply(AckMinBrokerIDNoticeType, &state.AckMinBrokerIDNotice{BrokerName: brokerA, Index: h.index})
 		old := actingReg(1, thirdAddr) // id 1 from another address with an older stateVersion
 		h.register(old)
 		if p := pending(h); len(p) != 0 {
@@ -93,7 +94,7 @@ func TestMinBrokerIDNotice_Leave(t *testing.T) {
 	t.Run("master unregisters in an acting-master group: every remaining member is told", func(t *testing.T) {
 		h := setup(t, true)
 		h.unregister(cluster, masterAddr, brokerA, 0)
-		want := MinBrokerIDNotice{BrokerName: brokerA, MinBrokerID: 1, MinBrokerAddr: slaveAddr,
+		want := state.MinBrokerIDNotice{BrokerName: brokerA, MinBrokerID: 1, MinBrokerAddr: slaveAddr,
 			OfflineBrokerAddr: masterAddr, Targets: []string{slaveAddr, thirdAddr}, Index: h.index}
 		if n := pending(h)[brokerA]; !equalNotice(n, want) {
 			t.Fatalf("notice = %+v, want %+v", n, want)
@@ -115,8 +116,8 @@ func TestMinBrokerIDNotice_Leave(t *testing.T) {
 	})
 	t.Run("expiry of the master: told, and the group's end drops the notice", func(t *testing.T) {
 		h := setup(t, true)
-		r, _ := h.f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr})
-		h.apply(ExpireBrokersType, &ExpireBrokers{Brokers: []ExpiredBroker{{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: r.RegEpoch}}})
+		r, _ := h.f.Registration(state.BrokerKey{Cluster: cluster, Addr: masterAddr})
+		h.apply(ExpireBrokersType, &state.ExpireBrokers{Brokers: []state.ExpiredBroker{{Key: state.BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: r.RegEpoch}}})
 		if n := pending(h)[brokerA]; n.MinBrokerID != 1 || n.OfflineBrokerAddr != masterAddr {
 			t.Fatalf("notice = %+v", n)
 		}
@@ -143,7 +144,7 @@ func TestMinBrokerIDNotice_AckOnce(t *testing.T) {
 		{"the first ack", idx, true},
 		{"a second ack of the same notice", idx, false},
 	} {
-		r := h.apply(AckMinBrokerIDNoticeType, &AckMinBrokerIDNotice{BrokerName: brokerA, Index: ack.index}).(AckResult)
+		r := h.apply(AckMinBrokerIDNoticeType, &state.AckMinBrokerIDNotice{BrokerName: brokerA, Index: ack.index}).(state.AckResult)
 		if r.Cleared != ack.cleared {
 			t.Fatalf("%s: Cleared = %v, want %v", ack.what, r.Cleared, ack.cleared)
 		}
@@ -168,7 +169,7 @@ func TestMinBrokerIDNotice_Snapshot(t *testing.T) {
 	}
 }
 
-func equalNotice(a, b MinBrokerIDNotice) bool { return reflect.DeepEqual(a, b) }
+func equalNotice(a, b state.MinBrokerIDNotice) bool { return reflect.DeepEqual(a, b) }
 
 func TestDeleteUnlistedTopics(t *testing.T) {
 	register := func(h *harness, del bool, topics ...string) {
@@ -218,7 +219,7 @@ func TestDeleteUnlistedTopics(t *testing.T) {
 		register(h, true, "T1", "T2")
 		c := reg(brokerA, 0, masterAddr, 50, "T1")
 		c.DeleteUnlistedTopics = true
-		c.MappingInfos = []TopicQueueMappingInfo{{Topic: "T1", Bname: brokerA, TotalQueues: 1}}
+		c.MappingInfos = []state.TopicQueueMappingInfo{{Topic: "T1", Bname: brokerA, TotalQueues: 1}}
 		h.register(c)
 		h.route("T2")
 		s := reg(brokerA, 1, slaveAddr, 60, "T1")
@@ -239,7 +240,7 @@ func TestDeleteUnlistedTopics(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if cmd.(*RegisterBroker).DeleteUnlistedTopics {
+			if cmd.(*state.RegisterBroker).DeleteUnlistedTopics {
 				t.Fatal("a part of a split registration carries DeleteUnlistedTopics")
 			}
 		}

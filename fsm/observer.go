@@ -1,5 +1,7 @@
 package fsm
 
+import "github.com/raftns/raftns/fsm/state"
+
 // BrokerChangeKind names what happened to a broker.
 type BrokerChangeKind string
 
@@ -44,7 +46,7 @@ func (f *FSM) notify(c BrokerChange) {
 // SetAuditObserver installs fn (nil removes it), called with every audit
 // record as it is appended, under the FSM's lock: it must return quickly
 // and not call back into the FSM. Call it before Raft starts.
-func (f *FSM) SetAuditObserver(fn func(AuditRecord)) { f.audited = fn }
+func (f *FSM) SetAuditObserver(fn func(state.AuditRecord)) { f.audited = fn }
 
 // ChangeObserver hears about every applied entry that changed the state
 // or added an audit record, and about every restore (cmd nil), under the

@@ -1,5 +1,7 @@
 package fsm
 
+import "github.com/raftns/raftns/fsm/state"
+
 import "testing"
 
 type recordingObserver struct{ changes []BrokerChange }
@@ -16,11 +18,11 @@ func TestObserver_HearsNewRegistrationsUnregistrationsAndExpiries(t *testing.T) 
 	h.register(reg(brokerA, 1, slaveAddr, 1, "T1"))
 	h.unregister(cluster, slaveAddr, brokerA, 1)
 	h.unregister(cluster, slaveAddr, brokerA, 1) // already gone: nothing happens
-	h.apply(ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{
-		{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 999}, // stale epoch: skipped
+	h.apply(ExpireBrokersType, &state.ExpireBrokers{Reason: "timeout", Brokers: []state.ExpiredBroker{
+		{Key: state.BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 999}, // stale epoch: skipped
 	}})
-	h.apply(ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{
-		{Key: BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 2},
+	h.apply(ExpireBrokersType, &state.ExpireBrokers{Reason: "timeout", Brokers: []state.ExpiredBroker{
+		{Key: state.BrokerKey{Cluster: cluster, Addr: masterAddr}, RegEpoch: 2},
 	}})
 
 	want := []BrokerChange{

@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"github.com/raftns/raftns/fsm/state"
 	"sync"
 	"unsafe"
 )
@@ -30,7 +31,7 @@ func (p Proposal) Command() any { return p.e.cmd }
 // was encoded from (TestProposal_RegistrationIsWhatTheEntryDecodesTo). ok
 // is false for one it does not write (with mapping infos). cmd must not be
 // changed afterwards.
-func RegistrationProposal(id RequestID, cmd *RegisterBroker) (Proposal, bool) {
+func RegistrationProposal(id state.RequestID, cmd *state.RegisterBroker) (Proposal, bool) {
 	if cmd == nil || cmd.MappingInfos != nil {
 		return Proposal{}, false
 	}

@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"bytes"
+	"github.com/raftns/raftns/fsm/state"
 	"math/rand"
 	"reflect"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // not write gets no proposal.
 func TestProposal_RegistrationIsWhatTheEntryDecodesTo(t *testing.T) {
 	r := rand.New(rand.NewSource(31))
-	id := RequestID{Session: "n1/0123", Seq: 9, Floor: 4}
+	id := state.RequestID{Session: "n1/0123", Seq: 9, Floor: 4}
 	for i := range 2000 {
 		c := randomRegistration(r)
 		if i == 0 {
@@ -39,7 +40,7 @@ func TestProposal_RegistrationIsWhatTheEntryDecodesTo(t *testing.T) {
 			t.Fatalf("registration %d: proposed %+v\ndecoded %+v", i, p.e, decoded.e)
 		}
 	}
-	if _, ok := RegistrationProposal(id, &RegisterBroker{MappingInfos: []TopicQueueMappingInfo{}}); ok {
+	if _, ok := RegistrationProposal(id, &state.RegisterBroker{MappingInfos: []state.TopicQueueMappingInfo{}}); ok {
 		t.Fatal("a registration with mapping infos has a proposal")
 	}
 }
@@ -49,7 +50,7 @@ func TestProposal_RegistrationIsWhatTheEntryDecodesTo(t *testing.T) {
 // bytes, or an entry after Forget, is decoded.
 func TestProposal_ExpectedEntryIsAppliedWithoutDecoding(t *testing.T) {
 	put := func(v string) []byte {
-		return makeLog(t, 0, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: v, HasValue: true}).Data
+		return makeLog(t, 0, PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: v, HasValue: true}).Data
 	}
 	// The proposal deliberately differs from the bytes, to show which
 	// one was applied.

@@ -10,12 +10,12 @@ import "github.com/raftns/raftns/fsm/state"
 // topics that lack QueueData for this broker) and mapping infos. A false
 // answer lets the server treat the registration as a heartbeat that writes
 // no log entry. It is computed from the same plan Apply executes.
-func (f *FSM) WouldChange(cmd *RegisterBroker) bool {
+func (f *FSM) WouldChange(cmd *state.RegisterBroker) bool {
 	return read(f, func(s *state.State) bool { return s.WouldChange(cmd) })
 }
 
 // RegisterResult returns the answer Apply would give cmd against the current
 // state, without applying it.
-func (f *FSM) RegisterResult(cmd *RegisterBroker) RegisterResult {
-	return read(f, func(s *state.State) RegisterResult { return s.RegisterResultOf(cmd) })
+func (f *FSM) RegisterResult(cmd *state.RegisterBroker) state.RegisterResult {
+	return read(f, func(s *state.State) state.RegisterResult { return s.RegisterResultOf(cmd) })
 }

@@ -1,5 +1,7 @@
 package fsm
 
+import "github.com/raftns/raftns/fsm/state"
+
 // Route answers GET_ROUTEINFO_BY_TOPIC (RouteInfoManager.pickupTopicRouteData,
 // 5.x). QueueDatas holds every QueueData of the topic and BrokerDatas the
 // groups that exist, both sorted by broker name; there is no route (false)
@@ -8,7 +10,7 @@ package fsm
 // never nil. With withOrderTopicConf, OrderTopicConf comes from KV
 // ORDER_TOPIC_CONFIG. Routes show the registered ids; ShowActingMasters and
 // FilterByZone give the 5.x views of a route.
-func (f *FSM) Route(topic string, withOrderTopicConf bool) (TopicRouteData, bool) {
+func (f *FSM) Route(topic string, withOrderTopicConf bool) (state.TopicRouteData, bool) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	return f.st.Route(topic, withOrderTopicConf)

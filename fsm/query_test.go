@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"github.com/raftns/raftns/fsm/state"
 	"maps"
 	"reflect"
 	"slices"
@@ -11,17 +12,17 @@ import (
 func listFixture(t *testing.T) *harness {
 	h := newHarness(t)
 	a := reg(brokerA, 0, masterAddr, 1)
-	a.TopicConfigs = []TopicConfig{
-		{TopicName: "Unit", Perm: 6, TopicSysFlag: FlagUnit},
-		{TopicName: "UnitSub", Perm: 6, TopicSysFlag: FlagUnitSub},
-		{TopicName: "Both", Perm: 6, TopicSysFlag: FlagUnit | FlagUnitSub},
+	a.TopicConfigs = []state.TopicConfig{
+		{TopicName: "Unit", Perm: 6, TopicSysFlag: state.FlagUnit},
+		{TopicName: "UnitSub", Perm: 6, TopicSysFlag: state.FlagUnitSub},
+		{TopicName: "Both", Perm: 6, TopicSysFlag: state.FlagUnit | state.FlagUnitSub},
 		{TopicName: "Plain", Perm: 6},
-		{TopicName: "Mixed", Perm: 6, TopicSysFlag: FlagUnit}, // first by name: broker-a
+		{TopicName: "Mixed", Perm: 6, TopicSysFlag: state.FlagUnit}, // first by name: broker-a
 	}
 	h.register(a)
 	b := reg(brokerB, 0, "10.0.0.9:10911", 1)
 	b.ClusterName = "ClusterB"
-	b.TopicConfigs = []TopicConfig{{TopicName: "Mixed", Perm: 6, TopicSysFlag: FlagUnitSub}, {TopicName: "OnlyB", Perm: 6}}
+	b.TopicConfigs = []state.TopicConfig{{TopicName: "Mixed", Perm: 6, TopicSysFlag: state.FlagUnitSub}, {TopicName: "OnlyB", Perm: 6}}
 	h.register(b)
 	h.register(reg(brokerA, 1, slaveAddr, 1))
 	return h
@@ -31,17 +32,17 @@ func TestFSM_TopicLists_Filters(t *testing.T) {
 	h := listFixture(t)
 	cases := []struct {
 		name string
-		got  TopicList
-		want TopicList
+		got  state.TopicList
+		want state.TopicList
 	}{
-		{"all", h.f.AllTopics(), TopicList{Topics: []string{"Both", "Mixed", "OnlyB", "Plain", "Unit", "UnitSub"}}},
-		{"by cluster", h.f.TopicsByCluster(cluster), TopicList{Topics: []string{"Both", "Mixed", "Plain", "Unit", "UnitSub"}}},
-		{"by other cluster", h.f.TopicsByCluster("ClusterB"), TopicList{Topics: []string{"Mixed", "OnlyB"}}},
-		{"by unknown cluster", h.f.TopicsByCluster("Nope"), TopicList{Topics: []string{}}},
-		{"system", h.f.SystemTopics(), TopicList{Topics: []string{"ClusterB", cluster, brokerA, brokerB}, BrokerAddr: masterAddr}},
-		{"unit", h.f.UnitTopics(), TopicList{Topics: []string{"Both", "Mixed", "Unit"}}},
-		{"has unit sub", h.f.HasUnitSubTopics(), TopicList{Topics: []string{"Both", "UnitSub"}}},
-		{"has unit sub, not unit", h.f.HasUnitSubUnunitTopics(), TopicList{Topics: []string{"UnitSub"}}},
+		{"all", h.f.AllTopics(), state.TopicList{Topics: []string{"Both", "Mixed", "OnlyB", "Plain", "Unit", "UnitSub"}}},
+		{"by cluster", h.f.TopicsByCluster(cluster), state.TopicList{Topics: []string{"Both", "Mixed", "Plain", "Unit", "UnitSub"}}},
+		{"by other cluster", h.f.TopicsByCluster("ClusterB"), state.TopicList{Topics: []string{"Mixed", "OnlyB"}}},
+		{"by unknown cluster", h.f.TopicsByCluster("Nope"), state.TopicList{Topics: []string{}}},
+		{"system", h.f.SystemTopics(), state.TopicList{Topics: []string{"ClusterB", cluster, brokerA, brokerB}, BrokerAddr: masterAddr}},
+		{"unit", h.f.UnitTopics(), state.TopicList{Topics: []string{"Both", "Mixed", "Unit"}}},
+		{"has unit sub", h.f.HasUnitSubTopics(), state.TopicList{Topics: []string{"Both", "UnitSub"}}},
+		{"has unit sub, not unit", h.f.HasUnitSubUnunitTopics(), state.TopicList{Topics: []string{"UnitSub"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,7 +55,7 @@ func TestFSM_TopicLists_Filters(t *testing.T) {
 
 func TestFSM_TopicLists_Empty(t *testing.T) {
 	f := New(nil)
-	for name, tl := range map[string]TopicList{"all": f.AllTopics(), "system": f.SystemTopics(), "unit": f.UnitTopics()} {
+	for name, tl := range map[string]state.TopicList{"all": f.AllTopics(), "system": f.SystemTopics(), "unit": f.UnitTopics()} {
 		if tl.Topics == nil || len(tl.Topics) != 0 || tl.BrokerAddr != "" {
 			t.Fatalf("%s = %+v, want an empty non-nil list", name, tl)
 		}
@@ -119,18 +120,18 @@ func TestFSM_Route_Sorting(t *testing.T) {
 func TestFSM_Registrations_SortedWithCounts(t *testing.T) {
 	h := listFixture(t)
 	regs := h.f.Registrations()
-	var keys []BrokerKey
+	var keys []state.BrokerKey
 	for _, r := range regs {
 		keys = append(keys, r.Key)
 	}
-	want := []BrokerKey{{Cluster: "ClusterB", Addr: "10.0.0.9:10911"}, {Cluster: cluster, Addr: masterAddr}, {Cluster: cluster, Addr: slaveAddr}}
+	want := []state.BrokerKey{{Cluster: "ClusterB", Addr: "10.0.0.9:10911"}, {Cluster: cluster, Addr: masterAddr}, {Cluster: cluster, Addr: slaveAddr}}
 	if !slices.Equal(keys, want) {
 		t.Fatalf("keys = %v, want %v", keys, want)
 	}
 	if b, tp := h.f.Counts(); b != 3 || tp != 6 {
 		t.Fatalf("Counts = %d, %d; want 3, 6", b, tp)
 	}
-	if _, ok := h.f.Registration(BrokerKey{Cluster: "ClusterB", Addr: masterAddr}); ok {
+	if _, ok := h.f.Registration(state.BrokerKey{Cluster: "ClusterB", Addr: masterAddr}); ok {
 		t.Fatal("registration found under the wrong cluster")
 	}
 }

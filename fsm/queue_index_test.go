@@ -28,7 +28,7 @@ func TestQueueIndex_FollowsTheRouteTable(t *testing.T) {
 		var frozenDigest [][32]byte
 		for i := range 600 {
 			typ, cmd := randomCommand(rng, uint64(i+1))
-			if reg, ok := cmd.(*RegisterBroker); ok && rng.Intn(3) == 0 {
+			if reg, ok := cmd.(*state.RegisterBroker); ok && rng.Intn(3) == 0 {
 				reg.DeleteUnlistedTopics = true // drops the topics it does not list
 			}
 			f.Apply(makeLog(t, uint64(i+1), typ, cmd))

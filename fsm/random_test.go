@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"fmt"
+	"github.com/raftns/raftns/fsm/state"
 	"math/rand"
 )
 
@@ -16,18 +17,18 @@ var (
 func pick[T any](rng *rand.Rand, xs []T) T { return xs[rng.Intn(len(xs))] }
 
 // randomRegister builds a registration over the universe.
-func randomRegister(rng *rand.Rand, stamp uint64) *RegisterBroker {
-	c := &RegisterBroker{
+func randomRegister(rng *rand.Rand, stamp uint64) *state.RegisterBroker {
+	c := &state.RegisterBroker{
 		ClusterName: pick(rng, rndClusters), BrokerAddr: pick(rng, rndAddrs), BrokerName: pick(rng, rndNames),
 		BrokerID: int64(rng.Intn(3)), HaServerAddr: pick(rng, []string{"", "ha1", "ha2"}),
 		HeartbeatTimeoutMillis: pick(rng, []int64{0, 0, 10000, 120000}),
 		HasEnableActingMaster:  rng.Intn(4) != 0, EnableActingMaster: rng.Intn(2) == 0,
 		ZoneName:            pick(rng, []string{"", "", "z1"}),
-		DataVersion:         DataVersion{Timestamp: int64(rng.Intn(2)), Counter: int64(rng.Intn(3)), StateVersion: int64(rng.Intn(3))},
+		DataVersion:         state.DataVersion{Timestamp: int64(rng.Intn(2)), Counter: int64(rng.Intn(3)), StateVersion: int64(rng.Intn(3))},
 		HasFilterServerList: rng.Intn(3) != 0, StampMillis: int64(stamp),
 	}
 	for i := rng.Intn(4); i > 0; i-- {
-		c.TopicConfigs = append(c.TopicConfigs, TopicConfig{TopicName: pick(rng, rndTopics),
+		c.TopicConfigs = append(c.TopicConfigs, state.TopicConfig{TopicName: pick(rng, rndTopics),
 			ReadQueueNums: int32(rng.Intn(2) + 1), WriteQueueNums: 4, Perm: pick(rng, []int32{2, 4, 6, 7}),
 			TopicSysFlag: int32(rng.Intn(4))})
 	}
@@ -35,7 +36,7 @@ func randomRegister(rng *rand.Rand, stamp uint64) *RegisterBroker {
 		c.FilterServerList = append(c.FilterServerList, pick(rng, []string{"f1", "f2"}))
 	}
 	if rng.Intn(4) == 0 {
-		c.MappingInfos = []TopicQueueMappingInfo{{Topic: pick(rng, rndTopics), Bname: c.BrokerName,
+		c.MappingInfos = []state.TopicQueueMappingInfo{{Topic: pick(rng, rndTopics), Bname: c.BrokerName,
 			Epoch: int64(rng.Intn(2)), CurrIDMap: map[int32]int32{0: int32(rng.Intn(2))}}}
 	}
 	return c
@@ -43,32 +44,32 @@ func randomRegister(rng *rand.Rand, stamp uint64) *RegisterBroker {
 
 // randomCommand returns any command over the universe; index seeds epochs.
 func randomCommand(rng *rand.Rand, index uint64) (CommandType, any) {
-	key := BrokerKey{Cluster: pick(rng, rndClusters), Addr: pick(rng, rndAddrs)}
+	key := state.BrokerKey{Cluster: pick(rng, rndClusters), Addr: pick(rng, rndAddrs)}
 	switch n := rng.Intn(20); {
 	case n < 9:
 		return RegisterBrokerType, randomRegister(rng, index)
 	case n < 11:
-		return UnregisterBrokerType, &UnregisterBroker{ClusterName: key.Cluster, BrokerAddr: key.Addr,
+		return UnregisterBrokerType, &state.UnregisterBroker{ClusterName: key.Cluster, BrokerAddr: key.Addr,
 			BrokerName: pick(rng, rndNames), BrokerID: int64(rng.Intn(3))}
 	case n < 12:
-		return ExpireBrokersType, &ExpireBrokers{Reason: "timeout",
-			Brokers: []ExpiredBroker{{Key: key, RegEpoch: uint64(rng.Intn(int(index) + 1))}}}
+		return ExpireBrokersType, &state.ExpireBrokers{Reason: "timeout",
+			Brokers: []state.ExpiredBroker{{Key: key, RegEpoch: uint64(rng.Intn(int(index) + 1))}}}
 	case n < 13:
-		return WipeWritePermType, &WipeWritePerm{BrokerName: pick(rng, rndNames)}
+		return WipeWritePermType, &state.WipeWritePerm{BrokerName: pick(rng, rndNames)}
 	case n < 14:
-		return AddWritePermType, &AddWritePerm{BrokerName: pick(rng, rndNames)}
+		return AddWritePermType, &state.AddWritePerm{BrokerName: pick(rng, rndNames)}
 	case n < 15:
-		return DeleteTopicType, &DeleteTopic{Topic: pick(rng, rndTopics), ClusterName: pick(rng, append(rndClusters, ""))}
+		return DeleteTopicType, &state.DeleteTopic{Topic: pick(rng, rndTopics), ClusterName: pick(rng, append(rndClusters, ""))}
 	case n < 16:
-		return RegisterTopicType, &RegisterTopic{Topic: pick(rng, rndTopics),
-			QueueDatas: []QueueData{{BrokerName: pick(rng, rndNames), Perm: 6, ReadQueueNums: 1}}}
+		return RegisterTopicType, &state.RegisterTopic{Topic: pick(rng, rndTopics),
+			QueueDatas: []state.QueueData{{BrokerName: pick(rng, rndNames), Perm: 6, ReadQueueNums: 1}}}
 	case n < 17:
-		return PutKVType, &PutKV{Namespace: pick(rng, []string{NamespaceOrderTopicConfig, "ns"}),
+		return PutKVType, &state.PutKV{Namespace: pick(rng, []string{state.NamespaceOrderTopicConfig, "ns"}),
 			Key: pick(rng, rndTopics), Value: fmt.Sprint(rng.Intn(3)), HasValue: rng.Intn(4) != 0}
 	case n < 18:
-		return DeleteKVType, &DeleteKV{Namespace: pick(rng, []string{NamespaceOrderTopicConfig, "ns"}), Key: pick(rng, rndTopics)}
+		return DeleteKVType, &state.DeleteKV{Namespace: pick(rng, []string{state.NamespaceOrderTopicConfig, "ns"}), Key: pick(rng, rndTopics)}
 	case n < 19:
-		return SetMemberType, &SetMember{Member: Member{ID: pick(rng, []string{"n1", "n2"}), ClientAddr: pick(rng, rndAddrs)}}
+		return SetMemberType, &state.SetMember{Member: state.Member{ID: pick(rng, []string{"n1", "n2"}), ClientAddr: pick(rng, rndAddrs)}}
 	}
-	return RemoveMemberType, &RemoveMember{ID: pick(rng, []string{"n1", "n2"})}
+	return RemoveMemberType, &state.RemoveMember{ID: pick(rng, []string{"n1", "n2"})}
 }

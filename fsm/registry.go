@@ -87,8 +87,8 @@ func commandWithResult[C, R any](t CommandType, name string, fwd Forwarding, app
 
 // controllerCommand describes a controller command: decided by the leader
 // (LeaderOnly), answering a ControllerResult.
-func controllerCommand[C any](t CommandType, name string, apply func(*state.State, *C) (ControllerResult, bool)) commandSpec {
-	return commandWithResult(t, name, LeaderOnly, func(_ *FSM, s *state.State, c *C, _ uint64) (ControllerResult, bool) {
+func controllerCommand[C any](t CommandType, name string, apply func(*state.State, *C) (state.ControllerResult, bool)) commandSpec {
+	return commandWithResult(t, name, LeaderOnly, func(_ *FSM, s *state.State, c *C, _ uint64) (state.ControllerResult, bool) {
 		return apply(s, c)
 	})
 }

@@ -53,25 +53,25 @@ func seededFSM(t *testing.T) *FSM {
 
 func TestRegistry_AnswersOfResultCommands(t *testing.T) {
 	f := seededFSM(t)
-	if _, ok := f.Apply(makeLog(t, 2, RegisterBrokerType, reg(brokerA, 1, slaveAddr, 1, "T1"))).(RegisterResult); !ok {
+	if _, ok := f.Apply(makeLog(t, 2, RegisterBrokerType, reg(brokerA, 1, slaveAddr, 1, "T1"))).(state.RegisterResult); !ok {
 		t.Fatal("RegisterBroker must answer a RegisterResult")
 	}
-	res := f.Apply(makeLog(t, 3, WipeWritePermType, &WipeWritePerm{BrokerName: brokerA}))
-	if r, ok := res.(WritePermResult); !ok || r.TopicCount != 1 {
+	res := f.Apply(makeLog(t, 3, WipeWritePermType, &state.WipeWritePerm{BrokerName: brokerA}))
+	if r, ok := res.(state.WritePermResult); !ok || r.TopicCount != 1 {
 		t.Fatalf("WipeWritePerm answered %#v, want a count of 1", res)
 	}
 }
 
 func TestRegistry_RefusesIncompleteDescriptions(t *testing.T) {
-	apply := func(*FSM, *state.State, *PutKV, uint64) bool { return false }
+	apply := func(*FSM, *state.State, *state.PutKV, uint64) bool { return false }
 	cases := map[string][]commandSpec{
-		"no apply":        {command[PutKV](PutKVType, "PutKV", Forwardable, nil)},
+		"no apply":        {command[state.PutKV](PutKVType, "PutKV", Forwardable, nil)},
 		"no name":         {command(PutKVType, "", Forwardable, apply)},
 		"reserved type":   {command(compressedType, "Packed", Forwardable, apply)},
 		"flagged type":    {command(PutKVType|IgnoreUnknownTypeFlag, "PutKV", Forwardable, apply)},
 		"type taken":      {command(PutKVType, "PutKV", Forwardable, apply), command(PutKVType, "Other", Forwardable, apply)},
 		"name taken":      {command(PutKVType, "PutKV", Forwardable, apply), command(DeleteKVType, "PutKV", Forwardable, apply)},
-		"result no apply": {commandWithResult[WipeWritePerm, WritePermResult](WipeWritePermType, "WipeWritePerm", Forwardable, nil)},
+		"result no apply": {commandWithResult[state.WipeWritePerm, state.WritePermResult](WipeWritePermType, "WipeWritePerm", Forwardable, nil)},
 	}
 	for name, specs := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -107,7 +107,7 @@ func TestEntryType_ReadsPlainAndCompressedEntriesWithoutDecoding(t *testing.T) {
 	for _, tc := range []struct {
 		typ CommandType
 		cmd any
-	}{{PutKVType, &PutKV{Namespace: "n", Key: "k"}}, {RegisterBrokerType, big}} {
+	}{{PutKVType, &state.PutKV{Namespace: "n", Key: "k"}}, {RegisterBrokerType, big}} {
 		buf := makeLog(t, 1, tc.typ, tc.cmd).Data
 		if got, err := EntryType(buf); err != nil || got != tc.typ {
 			t.Fatalf("EntryType = %v, %v; want %v", got, err, tc.typ)

@@ -25,7 +25,7 @@ var ErrSuperseded = errors.New("fsm: request superseded by a newer one of its se
 // errBadRequestID means a RequestID is malformed.
 var errBadRequestID = errors.New("fsm: malformed request id")
 
-func validateRequestID(id RequestID) error {
+func validateRequestID(id state.RequestID) error {
 	switch {
 	case id.Session == "" || len(id.Session) > MaxSessionLen:
 		return fmt.Errorf("%w: session of %d bytes", errBadRequestID, len(id.Session))
@@ -36,7 +36,7 @@ func validateRequestID(id RequestID) error {
 }
 
 // WithRequestID wraps an encoded entry (Encode's output) with id.
-func WithRequestID(id RequestID, entry []byte) ([]byte, error) {
+func WithRequestID(id state.RequestID, entry []byte) ([]byte, error) {
 	if err := validateRequestID(id); err != nil {
 		return nil, err
 	}
@@ -55,18 +55,18 @@ const requestIDSizeHint = 40
 // decodeRequestIDHeader decodes the RequestID at the start of buf and
 // returns the number of bytes it took: by hand when it has the shape
 // WithRequestID writes, otherwise with the codec.
-func decodeRequestIDHeader(buf []byte) (RequestID, int, error) {
+func decodeRequestIDHeader(buf []byte) (state.RequestID, int, error) {
 	if id, n, ok := decodeRequestID(buf); ok {
 		return id, n, nil
 	}
-	var id RequestID
+	var id state.RequestID
 	n, err := state.DecodeMsgpackPrefix(buf, &id)
 	return id, n, err
 }
 
 // SplitRequestID returns the RequestID and the inner entry of an identified
 // entry; ok is false (and inner is buf) for an entry without one.
-func SplitRequestID(buf []byte) (id RequestID, inner []byte, ok bool, err error) {
+func SplitRequestID(buf []byte) (id state.RequestID, inner []byte, ok bool, err error) {
 	if len(buf) == 0 || CommandType(buf[0]) != requestType {
 		return id, buf, false, nil
 	}

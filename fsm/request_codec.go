@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"encoding/binary"
+	"github.com/raftns/raftns/fsm/state"
 	"math"
 )
 
@@ -10,7 +11,7 @@ import (
 // name, unsigned integers in their smallest unsigned form), byte for byte:
 // every client or broker write carries one, and the codec builds an encoder
 // for each. TestRequestIDCodec_MatchesCodec holds the two to the same bytes.
-func appendRequestID(b []byte, id RequestID) []byte {
+func appendRequestID(b []byte, id state.RequestID) []byte {
 	b = mpMapHeader(b, 3)
 	b = mpUint(mpStr(b, "Floor"), id.Floor)
 	b = mpUint(mpStr(b, "Seq"), id.Seq)
@@ -21,9 +22,9 @@ func appendRequestID(b []byte, id RequestID) []byte {
 // writes from the start of buf and returns it with the number of bytes it
 // took. It reports false for anything else, which the caller hands to the
 // codec, so what decodes, and how, does not change.
-func decodeRequestID(buf []byte) (RequestID, int, bool) {
+func decodeRequestID(buf []byte) (state.RequestID, int, bool) {
 	r := mpReader{b: buf}
-	var id RequestID
+	var id state.RequestID
 	ok := r.mapHeader(3) &&
 		r.key("Floor") && r.uint64(&id.Floor) &&
 		r.key("Seq") && r.uint64(&id.Seq) &&

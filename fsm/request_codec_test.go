@@ -13,7 +13,7 @@ import (
 var edgeUints = []uint64{0, 1, 127, 128, 255, 256, math.MaxUint16, math.MaxUint16 + 1, math.MaxUint32,
 	math.MaxUint32 + 1, math.MaxInt64, math.MaxInt64 + 1, math.MaxUint64}
 
-func randomRequestID(r *rand.Rand) RequestID {
+func randomRequestID(r *rand.Rand) state.RequestID {
 	u64 := func() uint64 {
 		if r.Intn(2) == 0 {
 			return edgeUints[r.Intn(len(edgeUints))]
@@ -21,12 +21,12 @@ func randomRequestID(r *rand.Rand) RequestID {
 		return r.Uint64() >> r.Intn(64)
 	}
 	session := strings.Repeat("s", []int{0, 1, 31, 32, 128, 255, 256, 65536}[r.Intn(8)])
-	return RequestID{Session: session, Seq: u64(), Floor: u64()}
+	return state.RequestID{Session: session, Seq: u64(), Floor: u64()}
 }
 
 // codecRequestID decodes a RequestID at the start of buf with the codec.
-func codecRequestID(buf []byte) (RequestID, int, error) {
-	var id RequestID
+func codecRequestID(buf []byte) (state.RequestID, int, error) {
+	var id state.RequestID
 	n, err := state.DecodeMsgpackPrefix(buf, &id)
 	return id, n, err
 }
@@ -59,7 +59,7 @@ func TestRequestIDCodec_MatchesCodec(t *testing.T) {
 // Shapes the hand encoder does not write go to the codec, which still
 // decodes them as before.
 func TestRequestIDCodec_OtherShapesFallBackToTheCodec(t *testing.T) {
-	id := RequestID{Session: "n1/ab", Seq: 9, Floor: 3}
+	id := state.RequestID{Session: "n1/ab", Seq: 9, Floor: 3}
 	good := appendRequestID(nil, id)
 	signedSeq := bytes.Replace(good, []byte("Seq\x09"), []byte("Seq\xd0\x09"), 1)
 	uint8Seq := bytes.Replace(good, []byte("Seq\x09"), []byte("Seq\xcc\x09"), 1)

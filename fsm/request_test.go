@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/raftns/raftns/fsm/state"
 	"io"
 	"testing"
 )
 
 // identified builds the committed entry of cmd carrying id.
-func identified(t testing.TB, index uint64, id RequestID, typ CommandType, cmd any) Entry {
+func identified(t testing.TB, index uint64, id state.RequestID, typ CommandType, cmd any) Entry {
 	t.Helper()
 	l := makeLog(t, index, typ, cmd)
 	buf, err := WithRequestID(id, l.Data)
@@ -21,11 +22,11 @@ func identified(t testing.TB, index uint64, id RequestID, typ CommandType, cmd a
 }
 
 func TestRequestID_RoundTripsAndDecodesToItsCommand(t *testing.T) {
-	id := RequestID{Session: "n1/abc", Seq: 7, Floor: 5}
-	for _, cmd := range []any{&PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true},
+	id := state.RequestID{Session: "n1/abc", Seq: 7, Floor: 5}
+	for _, cmd := range []any{&state.PutKV{Namespace: "ns", Key: "k", Value: "v", HasValue: true},
 		reg("b", 0, "10.0.0.1:10911", 1, bigTopics(3000)...)} { // the second is compressed
 		typ := PutKVType
-		if _, ok := cmd.(*RegisterBroker); ok {
+		if _, ok := cmd.(*state.RegisterBroker); ok {
 			typ = RegisterBrokerType
 		}
 		l := identified(t, 1, id, typ, cmd)
@@ -55,8 +56,8 @@ func bigTopics(n int) []string {
 }
 
 func TestRequestID_MalformedIsRefused(t *testing.T) {
-	plain := makeLog(t, 1, DeleteKVType, &DeleteKV{Namespace: "ns", Key: "k"}).Data
-	for name, id := range map[string]RequestID{
+	plain := makeLog(t, 1, DeleteKVType, &state.DeleteKV{Namespace: "ns", Key: "k"}).Data
+	for name, id := range map[string]state.RequestID{
 		"no session":       {Seq: 1, Floor: 1},
 		"seq 0":            {Session: "s", Floor: 1},
 		"floor above seq":  {Session: "s", Seq: 1, Floor: 2},
@@ -66,8 +67,8 @@ func TestRequestID_MalformedIsRefused(t *testing.T) {
 			t.Errorf("%s: WithRequestID accepted %+v", name, id)
 		}
 	}
-	good, _ := WithRequestID(RequestID{Session: "s", Seq: 1, Floor: 1}, plain)
-	if _, err := WithRequestID(RequestID{Session: "s", Seq: 2, Floor: 1}, good); err == nil {
+	good, _ := WithRequestID(state.RequestID{Session: "s", Seq: 1, Floor: 1}, plain)
+	if _, err := WithRequestID(state.RequestID{Session: "s", Seq: 2, Floor: 1}, good); err == nil {
 		t.Error("an identified entry was wrapped twice")
 	}
 	for name, buf := range map[string][]byte{
@@ -90,10 +91,10 @@ func TestRequestID_MalformedIsRefused(t *testing.T) {
 // and acknowledged. The retry of A (a delayed copy of the same forwarded
 // entry) must not overwrite B. Without request ids it does.
 func TestRequestID_RetryCannotReorderPastANewerWrite(t *testing.T) {
-	a := &PutKV{Namespace: "ns", Key: "k", Value: "A", HasValue: true}
-	b := &PutKV{Namespace: "ns", Key: "k", Value: "B", HasValue: true}
-	idA := RequestID{Session: "n2/1", Seq: 1, Floor: 1}
-	idB := RequestID{Session: "n2/1", Seq: 2, Floor: 2}
+	a := &state.PutKV{Namespace: "ns", Key: "k", Value: "A", HasValue: true}
+	b := &state.PutKV{Namespace: "ns", Key: "k", Value: "B", HasValue: true}
+	idA := state.RequestID{Session: "n2/1", Seq: 1, Floor: 1}
+	idB := state.RequestID{Session: "n2/1", Seq: 2, Floor: 2}
 
 	t.Run("with request ids the retry changes nothing", func(t *testing.T) {
 		f := New(testLogger(t))
@@ -123,8 +124,8 @@ func TestRequestID_RetryCannotReorderPastANewerWrite(t *testing.T) {
 // arrives late, with ErrSuperseded, and changes nothing.
 func TestRequestID_GivenUpRequestNeverApplies(t *testing.T) {
 	f := New(testLogger(t))
-	f.Apply(identified(t, 1, RequestID{Session: "s", Seq: 2, Floor: 2}, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: "new", HasValue: true}))
-	res := f.Apply(identified(t, 2, RequestID{Session: "s", Seq: 1, Floor: 1}, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: "old", HasValue: true}))
+	f.Apply(identified(t, 1, state.RequestID{Session: "s", Seq: 2, Floor: 2}, PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "new", HasValue: true}))
+	res := f.Apply(identified(t, 2, state.RequestID{Session: "s", Seq: 1, Floor: 1}, PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "old", HasValue: true}))
 	if err, _ := res.(error); !errors.Is(err, ErrSuperseded) {
 		t.Fatalf("late request answered %v, want ErrSuperseded", res)
 	}
@@ -133,8 +134,8 @@ func TestRequestID_GivenUpRequestNeverApplies(t *testing.T) {
 	}
 	// Requests still in flight when a newer one was sent (at or above its
 	// floor) apply normally, in any order.
-	f.Apply(identified(t, 3, RequestID{Session: "s", Seq: 4, Floor: 3}, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: "four", HasValue: true}))
-	f.Apply(identified(t, 4, RequestID{Session: "s", Seq: 3, Floor: 3}, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: "three", HasValue: true}))
+	f.Apply(identified(t, 3, state.RequestID{Session: "s", Seq: 4, Floor: 3}, PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "four", HasValue: true}))
+	f.Apply(identified(t, 4, state.RequestID{Session: "s", Seq: 3, Floor: 3}, PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "three", HasValue: true}))
 	if v, _ := f.KV("ns", "k"); v != "three" {
 		t.Fatalf("k = %q, want three (concurrent requests apply in log order)", v)
 	}
@@ -143,11 +144,11 @@ func TestRequestID_GivenUpRequestNeverApplies(t *testing.T) {
 func TestRequestID_DuplicateGetsTheOriginalAnswer(t *testing.T) {
 	h := newHarness(t)
 	h.register(reg("b", 0, "10.0.0.1:10911", 1, "T1", "T2"))
-	id := RequestID{Session: "s", Seq: 1, Floor: 1}
-	first := h.f.Apply(identified(t, 10, id, WipeWritePermType, &WipeWritePerm{BrokerName: "b"}))
+	id := state.RequestID{Session: "s", Seq: 1, Floor: 1}
+	first := h.f.Apply(identified(t, 10, id, WipeWritePermType, &state.WipeWritePerm{BrokerName: "b"}))
 	h.register(reg("b", 0, "10.0.0.1:10911", 2, "T1", "T2", "T3")) // the state moves on
-	again := h.f.Apply(identified(t, 12, id, WipeWritePermType, &WipeWritePerm{BrokerName: "b"}))
-	if first != (WritePermResult{TopicCount: 2}) || again != first {
+	again := h.f.Apply(identified(t, 12, id, WipeWritePermType, &state.WipeWritePerm{BrokerName: "b"}))
+	if first != (state.WritePermResult{TopicCount: 2}) || again != first {
 		t.Fatalf("first %v, duplicate %v; want both {2}", first, again)
 	}
 	if h.perm("T3", "b") != 6 {
@@ -159,14 +160,14 @@ func TestRequestID_DuplicateGetsTheOriginalAnswer(t *testing.T) {
 // which requests were applied.
 func TestSessions_SurviveSnapshots(t *testing.T) {
 	f := New(nil)
-	id := RequestID{Session: "n1/x", Seq: 9, Floor: 9}
-	f.Apply(identified(t, 1, id, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: "first", HasValue: true}))
+	id := state.RequestID{Session: "n1/x", Seq: 9, Floor: 9}
+	f.Apply(identified(t, 1, id, PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "first", HasValue: true}))
 	g := New(nil)
 	if err := g.Restore(io.NopCloser(bytes.NewReader(snapshotBytes(t, f)))); err != nil {
 		t.Fatal(err)
 	}
-	g.Apply(identified(t, 2, RequestID{Session: "other", Seq: 1, Floor: 1}, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: "second", HasValue: true}))
-	g.Apply(identified(t, 3, id, PutKVType, &PutKV{Namespace: "ns", Key: "k", Value: "first", HasValue: true}))
+	g.Apply(identified(t, 2, state.RequestID{Session: "other", Seq: 1, Floor: 1}, PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "second", HasValue: true}))
+	g.Apply(identified(t, 3, id, PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "first", HasValue: true}))
 	if v, _ := g.KV("ns", "k"); v != "second" || g.Sessions() != 2 {
 		t.Fatalf("k = %q with %d sessions after restore and a retry; want second and 2", v, g.Sessions())
 	}

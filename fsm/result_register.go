@@ -1,5 +1,7 @@
 package fsm
 
+import "github.com/raftns/raftns/fsm/state"
+
 import "slices"
 
 // appendRegisterResult appends the msgpack encoding of r that the codec's
@@ -8,7 +10,7 @@ import "slices"
 // applied registration's answer is encoded under the FSM's lock for the
 // session table, and again by a leader answering a forwarded one.
 // TestRegisterResultCodec_MatchesCodec holds the two to the same bytes.
-func appendRegisterResult(b []byte, r RegisterResult) []byte {
+func appendRegisterResult(b []byte, r state.RegisterResult) []byte {
 	b = mpMapHeader(b, 4)
 	b = mpStr(mpStr(b, "HaServerAddr"), r.HaServerAddr)
 	b = mpBool(mpStr(b, "HasOrderTopicConfig"), r.HasOrderTopicConfig)
@@ -32,9 +34,9 @@ func appendRegisterResult(b []byte, r RegisterResult) []byte {
 // decodeRegisterResult decodes a RegisterResult of exactly the shape
 // appendRegisterResult writes (namespace keys strictly ascending). It
 // reports false for anything else, which the caller hands to the codec.
-func decodeRegisterResult(buf []byte) (RegisterResult, bool) {
+func decodeRegisterResult(buf []byte) (state.RegisterResult, bool) {
 	rd := mpReader{b: buf}
-	var r RegisterResult
+	var r state.RegisterResult
 	ok := rd.mapHeader(4) &&
 		rd.key("HaServerAddr") && rd.str(&r.HaServerAddr) &&
 		rd.key("HasOrderTopicConfig") && rd.bool(&r.HasOrderTopicConfig) &&

@@ -11,9 +11,9 @@ import (
 	"github.com/raftns/raftns/fsm/state"
 )
 
-func randomRegisterResult(r *rand.Rand) RegisterResult {
+func randomRegisterResult(r *rand.Rand) state.RegisterResult {
 	str := func() string { return strings.Repeat("a", edgeLens[r.Intn(len(edgeLens)-1)]) + fmt.Sprint(r.Intn(100)) }
-	res := RegisterResult{HasOrderTopicConfig: r.Intn(2) == 0}
+	res := state.RegisterResult{HasOrderTopicConfig: r.Intn(2) == 0}
 	if r.Intn(2) == 0 {
 		res.MasterAddr, res.HaServerAddr = str(), str()
 	}
@@ -27,7 +27,7 @@ func randomRegisterResult(r *rand.Rand) RegisterResult {
 }
 
 // decodeRegisterResultBoth decodes buf by hand and with the codec.
-func decodeRegisterResultBoth(buf []byte) (hand RegisterResult, handOK bool, codec RegisterResult, codecErr error) {
+func decodeRegisterResultBoth(buf []byte) (hand state.RegisterResult, handOK bool, codec state.RegisterResult, codecErr error) {
 	hand, handOK = decodeRegisterResult(buf)
 	codecErr = state.DecodeMsgpack(buf, &codec)
 	return hand, handOK, codec, codecErr
@@ -69,12 +69,12 @@ func TestRegisterResultCodec_OtherShapesFallBackToTheCodec(t *testing.T) {
 	head := mpStr(mpStr(mpStr(mpBool(mpStr(mpStr(mpStr(mpMapHeader(nil, 4), "HaServerAddr"), "h"), "HasOrderTopicConfig"), true), "MasterAddr"), "m"), "OrderTopicConfig")
 	unordered := mpStr(mpStr(mpStr(mpStr(mpMapHeader(bytes.Clone(head), 2), "b"), "2"), "a"), "1")
 	repeated := mpStr(mpStr(mpStr(mpStr(mpMapHeader(bytes.Clone(head), 2), "a"), "1"), "a"), "2")
-	good := appendRegisterResult(nil, RegisterResult{MasterAddr: "m", OrderTopicConfig: map[string]string{"a": "1"}})
+	good := appendRegisterResult(nil, state.RegisterResult{MasterAddr: "m", OrderTopicConfig: map[string]string{"a": "1"}})
 	for name, buf := range map[string][]byte{"unordered": unordered, "repeated": repeated, "trailing": append(good, 0xc0)} {
 		if _, ok := decodeRegisterResult(buf); ok {
 			t.Errorf("%s: taken by the hand decoder", name)
 		}
-		var want RegisterResult
+		var want state.RegisterResult
 		wantErr := state.DecodeMsgpack(buf, &want)
 		got, err := DecodeResult(RegisterBrokerType, buf)
 		if (err != nil) != (wantErr != nil) || (err == nil && !reflect.DeepEqual(got, want)) {
@@ -91,7 +91,7 @@ func FuzzDecodeRegisterResult(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	f.Add(appendRegisterResult(nil, RegisterResult{MasterAddr: "m", HasOrderTopicConfig: true, OrderTopicConfig: map[string]string{"a": "1", "b": ""}}))
+	f.Add(appendRegisterResult(nil, state.RegisterResult{MasterAddr: "m", HasOrderTopicConfig: true, OrderTopicConfig: map[string]string{"a": "1", "b": ""}}))
 	f.Fuzz(func(t *testing.T, buf []byte) {
 		hand, ok, codec, err := decodeRegisterResultBoth(buf)
 		if !ok {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // The benchmarks below hold the shape of a large deployment: groups
@@ -22,17 +23,17 @@ var scaleBenchShapes = []struct{ groups, topics, placement int }{
 
 // scaleGroupRegistration is replica id of group g, carrying the topics
 // raftns-bench's placement gives it, with DataVersion counter.
-func scaleGroupRegistration(g, id, groups, topics, placement int, counter int64) *RegisterBroker {
-	c := &RegisterBroker{
+func scaleGroupRegistration(g, id, groups, topics, placement int, counter int64) *state.RegisterBroker {
+	c := &state.RegisterBroker{
 		ClusterName: "bench", BrokerName: fmt.Sprintf("group-%d", g), BrokerID: int64(id),
 		BrokerAddr:   fmt.Sprintf("10.%d.%d.%d:10911", id, g/256, g%256),
 		HaServerAddr: fmt.Sprintf("10.%d.%d.%d:10912", id, g/256, g%256),
-		DataVersion:  DataVersion{Timestamp: 1700000000000, Counter: counter}, HasFilterServerList: true, StampMillis: 1700000000000,
+		DataVersion:  state.DataVersion{Timestamp: 1700000000000, Counter: counter}, HasFilterServerList: true, StampMillis: 1700000000000,
 	}
 	stride := groups / placement
 	for k := range placement {
 		for t := ((g-k*stride)%groups + groups) % groups; t < topics; t += groups {
-			c.TopicConfigs = append(c.TopicConfigs, TopicConfig{TopicName: fmt.Sprintf("scale-topic-%06d", t), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
+			c.TopicConfigs = append(c.TopicConfigs, state.TopicConfig{TopicName: fmt.Sprintf("scale-topic-%06d", t), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
 		}
 	}
 	return c
@@ -58,7 +59,7 @@ func scaleRestartEntries(b *testing.B, g, groups, topics, placement int, counter
 	var e [4]Entry
 	for id := range 2 {
 		reg := scaleGroupRegistration(g, id, groups, topics, placement, counter)
-		e[id] = makeLog(b, 0, UnregisterBrokerType, &UnregisterBroker{ClusterName: reg.ClusterName,
+		e[id] = makeLog(b, 0, UnregisterBrokerType, &state.UnregisterBroker{ClusterName: reg.ClusterName,
 			BrokerAddr: reg.BrokerAddr, BrokerName: reg.BrokerName, BrokerID: reg.BrokerID})
 		e[2+id] = makeLog(b, 0, RegisterBrokerType, reg)
 	}

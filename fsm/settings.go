@@ -8,7 +8,7 @@ import (
 
 // applySettingsEntry applies a SetSettings entry and tells the observers
 // about a change.
-func (f *FSM) applySettingsEntry(s *state.State, c *SetSettings, _ uint64) bool {
+func (f *FSM) applySettingsEntry(s *state.State, c *state.SetSettings, _ uint64) bool {
 	if !s.ApplySetSettings(c) {
 		return false
 	}
@@ -29,7 +29,7 @@ func (f *FSM) Settings(scope string) (map[string]string, bool) {
 func (f *FSM) WatchSettings(o SettingsObserver) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, scope := range []string{SettingsNamesrv, SettingsController} {
+	for _, scope := range []string{state.SettingsNamesrv, state.SettingsController} {
 		values, held := f.st.HeldSettings(scope)
 		o(scope, values, held)
 	}
@@ -41,7 +41,7 @@ func (f *FSM) WatchSettings(o SettingsObserver) {
 func (f *FSM) tellSettings(s *state.State, scope string) {
 	scopes := []string{scope}
 	if scope == "" {
-		scopes = []string{SettingsNamesrv, SettingsController}
+		scopes = []string{state.SettingsNamesrv, state.SettingsController}
 		for _, scope := range s.SettingsScopes() {
 			if !slices.Contains(scopes, scope) {
 				scopes = append(scopes, scope)

@@ -3,6 +3,7 @@ package fsm
 import (
 	"bytes"
 	"flag"
+	"github.com/raftns/raftns/fsm/state"
 	"io"
 	"math/rand"
 	"os"
@@ -20,13 +21,13 @@ func fixtureLog(t testing.TB) []Entry {
 	m := reg(brokerA, 0, masterAddr, 1, "TopicA", "Shared")
 	m.ZoneName, m.EnableActingMaster, m.HeartbeatTimeoutMillis = "zone1", true, 10000
 	m.FilterServerList = []string{"10.0.0.1:8000"}
-	m.MappingInfos = []TopicQueueMappingInfo{{Topic: "TopicA", Scope: "__global__", TotalQueues: 2, Bname: brokerA,
+	m.MappingInfos = []state.TopicQueueMappingInfo{{Topic: "TopicA", Scope: "__global__", TotalQueues: 2, Bname: brokerA,
 		Epoch: 3, CurrIDMap: map[int32]int32{0: 0, 1: 1}}}
 	s := reg(brokerA, 1, slaveAddr, 1, "TopicA", "Shared")
 	s.ZoneName, s.EnableActingMaster = "zone1", true
 	b := reg(brokerB, 0, "10.0.0.9:10911", 4, "Shared", "UnitTopic")
 	b.ClusterName = "ClusterB"
-	b.TopicConfigs[1].TopicSysFlag = FlagUnit
+	b.TopicConfigs[1].TopicSysFlag = state.FlagUnit
 	cmds := []struct {
 		typ CommandType
 		cmd any
@@ -34,12 +35,12 @@ func fixtureLog(t testing.TB) []Entry {
 		{RegisterBrokerType, m},
 		{RegisterBrokerType, s},
 		{RegisterBrokerType, b},
-		{WipeWritePermType, &WipeWritePerm{BrokerName: brokerB}},
-		{PutKVType, &PutKV{Namespace: NamespaceOrderTopicConfig, Key: "TopicA", Value: "broker-a:8", HasValue: true}},
-		{PutKVType, &PutKV{Namespace: "Emptied", Key: "k", Value: "v", HasValue: true}},
-		{DeleteKVType, &DeleteKV{Namespace: "Emptied", Key: "k"}},
-		{SetMemberType, &SetMember{Member: Member{ID: "n1", ClientAddr: "10.1.0.1:9876", ClusterAddr: "10.1.0.1:7000", HTTPAddr: "127.0.0.1:8080"}}},
-		{SetMemberType, &SetMember{Member: Member{ID: "n2", ClientAddr: "10.1.0.2:9876", ClusterAddr: "10.1.0.2:7000"}}},
+		{WipeWritePermType, &state.WipeWritePerm{BrokerName: brokerB}},
+		{PutKVType, &state.PutKV{Namespace: state.NamespaceOrderTopicConfig, Key: "TopicA", Value: "broker-a:8", HasValue: true}},
+		{PutKVType, &state.PutKV{Namespace: "Emptied", Key: "k", Value: "v", HasValue: true}},
+		{DeleteKVType, &state.DeleteKV{Namespace: "Emptied", Key: "k"}},
+		{SetMemberType, &state.SetMember{Member: state.Member{ID: "n1", ClientAddr: "10.1.0.1:9876", ClusterAddr: "10.1.0.1:7000", HTTPAddr: "127.0.0.1:8080"}}},
+		{SetMemberType, &state.SetMember{Member: state.Member{ID: "n2", ClientAddr: "10.1.0.2:9876", ClusterAddr: "10.1.0.2:7000"}}},
 	}
 	var logs []Entry
 	for i, c := range cmds {
@@ -84,7 +85,7 @@ func TestFSM_SnapshotRestore_RoundTrip(t *testing.T) {
 	for name, src := range sources {
 		t.Run(name, func(t *testing.T) {
 			dst := New(testLogger(t))
-			dst.Apply(makeLog(t, 1, PutKVType, &PutKV{Namespace: "old", Key: "k", Value: "v", HasValue: true}))
+			dst.Apply(makeLog(t, 1, PutKVType, &state.PutKV{Namespace: "old", Key: "k", Value: "v", HasValue: true}))
 			gen := dst.Generation()
 			if err := restoreBytes(dst, snapshotBytes(t, src)); err != nil {
 				t.Fatalf("Restore: %v", err)
@@ -117,10 +118,10 @@ func TestFSM_Snapshot_IsAPointInTime(t *testing.T) {
 	defer snap.Release()
 	// Applies after the snapshot must not leak into it (copy-on-write).
 	idx := f.AppliedIndex()
-	f.Apply(makeLog(t, idx+1, UnregisterBrokerType, &UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA}))
-	f.Apply(makeLog(t, idx+2, AddWritePermType, &AddWritePerm{BrokerName: brokerB}))
-	f.Apply(makeLog(t, idx+3, DeleteKVType, &DeleteKV{Namespace: NamespaceOrderTopicConfig, Key: "TopicA"}))
-	f.Apply(makeLog(t, idx+4, RemoveMemberType, &RemoveMember{ID: "n1"}))
+	f.Apply(makeLog(t, idx+1, UnregisterBrokerType, &state.UnregisterBroker{ClusterName: cluster, BrokerAddr: masterAddr, BrokerName: brokerA}))
+	f.Apply(makeLog(t, idx+2, AddWritePermType, &state.AddWritePerm{BrokerName: brokerB}))
+	f.Apply(makeLog(t, idx+3, DeleteKVType, &state.DeleteKV{Namespace: state.NamespaceOrderTopicConfig, Key: "TopicA"}))
+	f.Apply(makeLog(t, idx+4, RemoveMemberType, &state.RemoveMember{ID: "n1"}))
 	after := f.Digest()
 	sink := &memSink{}
 	if err := snap.Persist(sink); err != nil {
@@ -243,7 +244,7 @@ func TestFSM_Restore_FixtureV1(t *testing.T) {
 		{"last change", f.LastChangeIndex(), uint64(9)},
 		{"topics", f.AllTopics().Topics, []string{"Shared", "TopicA", "UnitTopic"}},
 		{"unit topics", f.UnitTopics().Topics, []string{"UnitTopic"}},
-		{"system", f.SystemTopics(), TopicList{Topics: []string{"ClusterB", cluster, brokerA, brokerB}, BrokerAddr: masterAddr}},
+		{"system", f.SystemTopics(), state.TopicList{Topics: []string{"ClusterB", cluster, brokerA, brokerB}, BrokerAddr: masterAddr}},
 		{"group", f.BrokerMemberGroup(cluster, brokerA).BrokerAddrs, map[int64]string{0: masterAddr, 1: slaveAddr}},
 		{"emptied namespace", f.KVTables()["Emptied"], map[string]string{}},
 		{"members", len(f.Members()), 2},
@@ -261,11 +262,11 @@ func TestFSM_Restore_FixtureV1(t *testing.T) {
 		rd.TopicQueueMappingByBroker[brokerA].Epoch != 3 {
 		t.Errorf("route TopicA = %+v, %v", rd, ok)
 	}
-	if r, _ := f.Registration(BrokerKey{Cluster: cluster, Addr: masterAddr}); r.RegEpoch != 1 || r.HeartbeatTimeoutMillis != 10000 {
+	if r, _ := f.Registration(state.BrokerKey{Cluster: cluster, Addr: masterAddr}); r.RegEpoch != 1 || r.HeartbeatTimeoutMillis != 10000 {
 		t.Errorf("master registration = %+v", r)
 	}
-	if qd := f.perm(t, "Shared", brokerB); qd != PermRead {
-		t.Errorf("broker-b Shared perm = %d, want %d (wiped)", qd, PermRead)
+	if qd := f.perm(t, "Shared", brokerB); qd != state.PermRead {
+		t.Errorf("broker-b Shared perm = %d, want %d (wiped)", qd, state.PermRead)
 	}
 	// Upgrade: a schema 1 state persists as the current schema, with no
 	// controller data, and restores to the same reads.
@@ -307,7 +308,7 @@ func FuzzRestore(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g := New(nil)
-		g.Apply(makeLog(t, 1, PutKVType, &PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}))
+		g.Apply(makeLog(t, 1, PutKVType, &state.PutKV{Namespace: "n", Key: "k", Value: "v", HasValue: true}))
 		before := g.Digest()
 		if err := restoreBytes(g, data); err != nil && g.Digest() != before {
 			t.Fatalf("refused snapshot (%v) changed the state", err)

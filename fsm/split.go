@@ -1,5 +1,7 @@
 package fsm
 
+import "github.com/raftns/raftns/fsm/state"
+
 import "fmt"
 
 // MaxEntrySize is the largest Raft entry RaftNS proposes. hashicorp/raft
@@ -13,7 +15,7 @@ const MaxEntrySize = 400 << 10
 // topics marked Continuation. Applied in order they change the state as the
 // whole registration would; registration never removes topics, so a reader
 // between two parts sees a subset of the new topics, never a loss.
-func SplitRegistration(cmd *RegisterBroker) ([][]byte, error) {
+func SplitRegistration(cmd *state.RegisterBroker) ([][]byte, error) {
 	whole, err := Encode(RegisterBrokerType, cmd)
 	if err != nil || len(whole) <= MaxEntrySize {
 		return [][]byte{whole}, err
@@ -28,7 +30,7 @@ func SplitRegistration(cmd *RegisterBroker) ([][]byte, error) {
 }
 
 // splitInto encodes cmd as parts entries; ok is false if one is too large.
-func splitInto(cmd *RegisterBroker, parts int) ([][]byte, bool, error) {
+func splitInto(cmd *state.RegisterBroker, parts int) ([][]byte, bool, error) {
 	topics := cmd.TopicConfigs
 	size := (len(topics) + parts - 1) / parts
 	var entries [][]byte

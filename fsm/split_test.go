@@ -2,15 +2,16 @@ package fsm
 
 import (
 	"fmt"
+	"github.com/raftns/raftns/fsm/state"
 	"math/rand/v2"
 	"testing"
 )
 
 // randomTopics makes topic names that compress poorly, like real ones.
-func randomTopics(rng *rand.Rand, n int, perm int32) []TopicConfig {
-	out := make([]TopicConfig, n)
+func randomTopics(rng *rand.Rand, n int, perm int32) []state.TopicConfig {
+	out := make([]state.TopicConfig, n)
 	for i := range out {
-		out[i] = TopicConfig{TopicName: fmt.Sprintf("t-%016x%016x", rng.Uint64(), rng.Uint64()), ReadQueueNums: 8, WriteQueueNums: 8, Perm: perm}
+		out[i] = state.TopicConfig{TopicName: fmt.Sprintf("t-%016x%016x", rng.Uint64(), rng.Uint64()), ReadQueueNums: 8, WriteQueueNums: 8, Perm: perm}
 	}
 	return out
 }
@@ -26,8 +27,8 @@ func applyEntries(t *testing.T, f *FSM, first uint64, entries [][]byte) uint64 {
 
 func TestSplitRegistration_PartsEqualTheWhole(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	cmd := &RegisterBroker{ClusterName: "c", BrokerName: "b", BrokerAddr: "10.0.0.1:10911", HasFilterServerList: true,
-		DataVersion: DataVersion{Timestamp: 1, Counter: 1}, TopicConfigs: randomTopics(rng, 40000, 6)}
+	cmd := &state.RegisterBroker{ClusterName: "c", BrokerName: "b", BrokerAddr: "10.0.0.1:10911", HasFilterServerList: true,
+		DataVersion: state.DataVersion{Timestamp: 1, Counter: 1}, TopicConfigs: randomTopics(rng, 40000, 6)}
 	whole, err := Encode(RegisterBrokerType, cmd)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestSplitRegistration_PartsEqualTheWhole(t *testing.T) {
 	// must update topics in every part, not only the first.
 	update := *cmd
 	update.DataVersion.Counter = 2
-	update.TopicConfigs = append([]TopicConfig(nil), cmd.TopicConfigs...)
+	update.TopicConfigs = append([]state.TopicConfig(nil), cmd.TopicConfigs...)
 	for i := range update.TopicConfigs {
 		update.TopicConfigs[i].Perm = 4
 	}
@@ -77,7 +78,7 @@ func TestSplitRegistration_PartsEqualTheWhole(t *testing.T) {
 }
 
 func TestSplitRegistration_SmallIsOneEntry(t *testing.T) {
-	cmd := &RegisterBroker{ClusterName: "c", BrokerName: "b", BrokerAddr: "a:1", TopicConfigs: randomTopics(rand.New(rand.NewPCG(3, 4)), 100, 6)}
+	cmd := &state.RegisterBroker{ClusterName: "c", BrokerName: "b", BrokerAddr: "a:1", TopicConfigs: randomTopics(rand.New(rand.NewPCG(3, 4)), 100, 6)}
 	parts, err := SplitRegistration(cmd)
 	if err != nil || len(parts) != 1 {
 		t.Fatalf("parts = %d, %v; want one", len(parts), err)

@@ -25,7 +25,7 @@ func TestSnapshot_OldStateVersionsAreCollected(t *testing.T) {
 		name := fmt.Sprintf("steady-%d", i)
 		h.register(reg(name, 0, fmt.Sprintf("10.8.0.%d:10911", i+1), 1, "T-"+name))
 	}
-	h.apply(PutKVType, &PutKV{Namespace: "steady", Key: "k", Value: "v", HasValue: true})
+	h.apply(PutKVType, &state.PutKV{Namespace: "steady", Key: "k", Value: "v", HasValue: true})
 	const churned = 10000
 	var versions []weak.Pointer[state.State]
 	for i := range churned {

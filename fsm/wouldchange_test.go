@@ -56,7 +56,7 @@ func TestFSM_WouldChange_Property(t *testing.T) {
 
 // candidate returns a registration likely to be a near-duplicate of a
 // current one (the heartbeat case), otherwise a random one.
-func (h *harness) candidate(rng *rand.Rand) *RegisterBroker {
+func (h *harness) candidate(rng *rand.Rand) *state.RegisterBroker {
 	regs := h.f.Registrations()
 	if len(regs) == 0 || rng.Intn(3) == 0 {
 		return randomRegister(rng, h.index+1)
@@ -77,7 +77,7 @@ func (h *harness) candidate(rng *rand.Rand) *RegisterBroker {
 	case 5:
 		c.DataVersion.Counter++
 	case 6:
-		c.TopicConfigs = append(c.TopicConfigs, TopicConfig{TopicName: pick(rng, rndTopics), Perm: 6})
+		c.TopicConfigs = append(c.TopicConfigs, state.TopicConfig{TopicName: pick(rng, rndTopics), Perm: 6})
 	case 7:
 		c.BrokerID = int64(rng.Intn(3))
 	case 8:
@@ -88,12 +88,12 @@ func (h *harness) candidate(rng *rand.Rand) *RegisterBroker {
 
 // echo rebuilds the registration the broker behind r last sent, as closely
 // as the state allows (its topics as QueueData of its group).
-func (h *harness) echo(r BrokerRegistration) *RegisterBroker {
+func (h *harness) echo(r state.BrokerRegistration) *state.RegisterBroker {
 	h.f.mu.RLock()
 	defer h.f.mu.RUnlock()
 	s := h.f.st
 	group, hasGroup := s.ClusterInfo().BrokerAddrTable[r.BrokerName]
-	c := &RegisterBroker{ClusterName: r.Key.Cluster, BrokerAddr: r.Key.Addr, BrokerName: r.BrokerName,
+	c := &state.RegisterBroker{ClusterName: r.Key.Cluster, BrokerAddr: r.Key.Addr, BrokerName: r.BrokerName,
 		BrokerID: r.BrokerID, HaServerAddr: r.HaServerAddr, HeartbeatTimeoutMillis: r.HeartbeatTimeoutMillis,
 		DataVersion: r.DataVersion, HasEnableActingMaster: true, StampMillis: int64(h.index + 1)}
 	if hasGroup {
@@ -104,7 +104,7 @@ func (h *harness) echo(r BrokerRegistration) *RegisterBroker {
 	}
 	for _, topic := range s.AllTopics().Topics {
 		if qd, ok := s.Queue(topic, r.BrokerName); ok {
-			c.TopicConfigs = append(c.TopicConfigs, TopicConfig{TopicName: topic, ReadQueueNums: qd.ReadQueueNums,
+			c.TopicConfigs = append(c.TopicConfigs, state.TopicConfig{TopicName: topic, ReadQueueNums: qd.ReadQueueNums,
 				WriteQueueNums: qd.WriteQueueNums, Perm: qd.Perm, TopicSysFlag: qd.TopicSysFlag})
 		}
 	}
@@ -115,7 +115,7 @@ func (h *harness) echo(r BrokerRegistration) *RegisterBroker {
 func (h *harness) expireRandom(rng *rand.Rand) {
 	if regs := h.f.Registrations(); len(regs) > 0 {
 		r := pick(rng, regs)
-		h.apply(ExpireBrokersType, &ExpireBrokers{Reason: "timeout", Brokers: []ExpiredBroker{{Key: r.Key, RegEpoch: r.RegEpoch}}})
+		h.apply(ExpireBrokersType, &state.ExpireBrokers{Reason: "timeout", Brokers: []state.ExpiredBroker{{Key: r.Key, RegEpoch: r.RegEpoch}}})
 	}
 }
 

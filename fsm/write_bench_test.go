@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"github.com/raftns/raftns/fsm/state"
 	"testing"
 )
 
@@ -19,11 +20,11 @@ func BenchmarkFSM_ApplyIdentifiedRegister(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		seq++
-		entry, err := WithRequestID(RequestID{Session: "n1/0123456789abcdef", Seq: seq, Floor: seq - inFlight + 1}, plain[seq%2])
+		entry, err := WithRequestID(state.RequestID{Session: "n1/0123456789abcdef", Seq: seq, Floor: seq - inFlight + 1}, plain[seq%2])
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res, ok := f.Apply(Entry{Index: index, Command: true, Data: entry}).(RegisterResult); !ok {
+		if res, ok := f.Apply(Entry{Index: index, Command: true, Data: entry}).(state.RegisterResult); !ok {
 			b.Fatalf("apply answered %v", res)
 		}
 		index++
@@ -33,7 +34,7 @@ func BenchmarkFSM_ApplyIdentifiedRegister(b *testing.B) {
 // BenchmarkRegisterResult_EncodeDecode is a registration's answer on its
 // way back from the leader to a follower that forwarded it.
 func BenchmarkRegisterResult_EncodeDecode(b *testing.B) {
-	res := RegisterResult{MasterAddr: "10.0.0.1:10911", HaServerAddr: "10.0.0.1:10912"}
+	res := state.RegisterResult{MasterAddr: "10.0.0.1:10911", HaServerAddr: "10.0.0.1:10912"}
 	b.ReportAllocs()
 	for b.Loop() {
 		buf, err := EncodeResult(RegisterBrokerType, res)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // callerAdminToken names a caller that presented the admin token; the
@@ -37,7 +37,7 @@ func (s *Server) callerOf(r *http.Request) cluster.Caller {
 // record writes an admin operation's audit record, with the caller the
 // request carries and the operation's outcome. The operation is done
 // whether or not its record is written; a failure to write it is logged.
-func (s *Server) record(r *http.Request, rec fsm.AuditRecord, err error) {
+func (s *Server) record(r *http.Request, rec state.AuditRecord, err error) {
 	rec.Outcome = cluster.Outcome(err)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), auditRecordTimeout)
 	defer cancel()

@@ -10,7 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster/clustertest"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -37,21 +37,21 @@ func TestHTTP_ALeaderTransferWithTheTokenIsAuditedOnEveryMember(t *testing.T) {
 	if rec.Code != http.StatusOK {
 		t.Fatalf("transfer: %d %s", rec.Code, rec.Body)
 	}
-	var want fsm.AuditRecord
+	var want state.AuditRecord
 	poll.For(t, 10*time.Second, "the transfer's record on every member", func() bool {
-		var got []fsm.AuditRecord
+		var got []state.AuditRecord
 		for _, n := range ms.Running() {
-			page := n.FSM().AuditRecords(fsm.AuditQuery{Kind: fsm.AuditLeaderTransfer})
+			page := n.FSM().AuditRecords(state.AuditQuery{Kind: state.AuditLeaderTransfer})
 			if len(page.Records) != 1 {
 				return false
 			}
 			got = append(got, page.Records[0])
 		}
 		want = got[0]
-		return reflect.DeepEqual(got, []fsm.AuditRecord{want, want, want})
+		return reflect.DeepEqual(got, []state.AuditRecord{want, want, want})
 	})
 	if want.Who != "admin-token" || want.From != "192.0.2.10:40000" || want.Via != follower.ID() ||
-		want.Outcome != fsm.OutcomeApplied || !strings.HasPrefix(want.Detail, "from="+leader.ID()+" ") {
+		want.Outcome != state.OutcomeApplied || !strings.HasPrefix(want.Detail, "from="+leader.ID()+" ") {
 		t.Fatalf("transfer record = %+v", want)
 	}
 	if strings.Contains(want.Detail+want.Who, token) {
@@ -63,7 +63,7 @@ func TestHTTP_ALeaderTransferWithTheTokenIsAuditedOnEveryMember(t *testing.T) {
 	if rec.Code != http.StatusUnauthorized {
 		t.Fatalf("transfer without the token: %d", rec.Code)
 	}
-	if p := ms.Leader().FSM().AuditRecords(fsm.AuditQuery{Kind: fsm.AuditLeaderTransfer}); p.Total != 1 {
+	if p := ms.Leader().FSM().AuditRecords(state.AuditQuery{Kind: state.AuditLeaderTransfer}); p.Total != 1 {
 		t.Fatalf("records after a refused transfer: %+v", p)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/feature"
 )
@@ -39,9 +39,9 @@ func (s *Server) getAudit(w http.ResponseWriter, r *http.Request) {
 
 // auditQuery reads GET /v1/audit's parameters; now resolves a since given
 // as a duration.
-func auditQuery(r *http.Request, now time.Time) (fsm.AuditQuery, error) {
+func auditQuery(r *http.Request, now time.Time) (state.AuditQuery, error) {
 	v := r.URL.Query()
-	q := fsm.AuditQuery{Kind: v.Get("kind"), Who: v.Get("who"), Topic: v.Get("topic"), Broker: v.Get("broker")}
+	q := state.AuditQuery{Kind: v.Get("kind"), Who: v.Get("who"), Topic: v.Get("topic"), Broker: v.Get("broker")}
 	var err error
 	for name, dst := range map[string]*uint64{"after": &q.After, "before": &q.Before} {
 		if s := v.Get(name); s != "" {
@@ -51,8 +51,8 @@ func auditQuery(r *http.Request, now time.Time) (fsm.AuditQuery, error) {
 		}
 	}
 	if s := v.Get("limit"); s != "" {
-		if q.Limit, err = strconv.Atoi(s); err != nil || q.Limit < 1 || q.Limit > fsm.MaxAuditPage {
-			return q, fmt.Errorf("limit=%q: want 1..%d", s, fsm.MaxAuditPage)
+		if q.Limit, err = strconv.Atoi(s); err != nil || q.Limit < 1 || q.Limit > state.MaxAuditPage {
+			return q, fmt.Errorf("limit=%q: want 1..%d", s, state.MaxAuditPage)
 		}
 	}
 	if s := v.Get("since"); s != "" {
@@ -77,7 +77,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 }
 
 // AuditRecordJSON is the admin API's form of a record.
-func AuditRecordJSON(r fsm.AuditRecord) adminapi.AuditRecord {
+func AuditRecordJSON(r state.AuditRecord) adminapi.AuditRecord {
 	return adminapi.AuditRecord{Index: r.Index, Time: time.UnixMilli(r.Millis).UTC().Format(time.RFC3339Nano),
 		Who: r.Who, From: r.From, Via: r.Via, Kind: r.Kind, Cluster: r.Cluster, Broker: r.Broker, Topic: r.Topic,
 		Detail: r.Detail, Outcome: r.Outcome}
@@ -88,7 +88,7 @@ const statusAuditRecords = 20
 
 // gatherAudit fills the status page's audit panel, newest first.
 func (p *statusPage) gatherAudit(v *statusView) {
-	page := p.node.FSM().AuditRecords(fsm.AuditQuery{Limit: statusAuditRecords})
+	page := p.node.FSM().AuditRecords(state.AuditQuery{Limit: statusAuditRecords})
 	v.AuditTotal, v.AuditOn, v.WatchEnabled = page.Total, p.node.Gate().Allows(feature.AuditTrail), p.watching()
 	for i := len(page.Records) - 1; i >= 0; i-- {
 		v.Audit = append(v.Audit, AuditRecordJSON(page.Records[i]))

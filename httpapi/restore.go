@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/snapshots"
 )
 
@@ -51,7 +51,7 @@ func (s *Server) restoreSnapshot(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	err = s.node.RestoreSnapshot(f, n, check)
-	s.record(r, fsm.AuditRecord{Kind: fsm.AuditSnapshotRestore, Detail: fmt.Sprintf("bytes=%d", n)}, err)
+	s.record(r, state.AuditRecord{Kind: state.AuditSnapshotRestore, Detail: fmt.Sprintf("bytes=%d", n)}, err)
 	if err != nil {
 		if errors.Is(err, cluster.ErrBadBackup) {
 			return badRequest(err.Error())

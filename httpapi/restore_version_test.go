@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -60,8 +61,8 @@ func TestHTTP_ARestoreKeepsTheClusterVersionAndIsRecordedOnEveryMember(t *testin
 			if f.ClusterVersion() != version {
 				return false
 			}
-			p := f.AuditRecords(fsm.AuditQuery{Kind: fsm.AuditSnapshotRestore})
-			if len(p.Records) != 1 || p.Records[0].Who != callerAdminToken || p.Records[0].Outcome != fsm.OutcomeApplied {
+			p := f.AuditRecords(state.AuditQuery{Kind: state.AuditSnapshotRestore})
+			if len(p.Records) != 1 || p.Records[0].Who != callerAdminToken || p.Records[0].Outcome != state.OutcomeApplied {
 				return false
 			}
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/events/watch"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -155,7 +155,7 @@ func (s *Server) addPeer(w http.ResponseWriter, r *http.Request) error {
 		return badRequest(fmt.Sprintf("address %q: %v", req.Address, err))
 	}
 	outcome, err := s.node.AddPeer(r.Context(), req.ID, req.Address, cluster.AddOptions{NonVoter: req.NonVoter})
-	s.record(r, fsm.AuditRecord{Kind: fsm.AuditMemberAdd,
+	s.record(r, state.AuditRecord{Kind: state.AuditMemberAdd,
 		Detail: fmt.Sprintf("id=%s address=%s non-voter=%t", req.ID, req.Address, req.NonVoter)}, err)
 	if err != nil {
 		return err
@@ -174,7 +174,7 @@ func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
 		opts.Drain = d
 	}
 	res, err := s.node.RemovePeer(r.Context(), r.PathValue("id"), opts)
-	s.record(r, fsm.AuditRecord{Kind: fsm.AuditMemberRemove,
+	s.record(r, state.AuditRecord{Kind: state.AuditMemberRemove,
 		Detail: fmt.Sprintf("id=%s drain=%s force=%t", r.PathValue("id"), opts.Drain, opts.Force)}, err)
 	if err != nil {
 		return err
@@ -185,13 +185,13 @@ func (s *Server) removePeer(w http.ResponseWriter, r *http.Request) error {
 
 // suffrage serves peers promote (voter) and peers demote.
 func (s *Server) suffrage(voter bool) func(w http.ResponseWriter, r *http.Request) error {
-	kind := fsm.AuditMemberDemote
+	kind := state.AuditMemberDemote
 	if voter {
-		kind = fsm.AuditMemberPromote
+		kind = state.AuditMemberPromote
 	}
 	return func(w http.ResponseWriter, r *http.Request) error {
 		outcome, err := s.node.SetSuffrage(r.Context(), r.PathValue("id"), voter)
-		s.record(r, fsm.AuditRecord{Kind: kind, Detail: "id=" + r.PathValue("id")}, err)
+		s.record(r, state.AuditRecord{Kind: kind, Detail: "id=" + r.PathValue("id")}, err)
 		if err != nil {
 			return err
 		}
@@ -203,7 +203,7 @@ func (s *Server) suffrage(voter bool) func(w http.ResponseWriter, r *http.Reques
 func (s *Server) transferLeader(w http.ResponseWriter, r *http.Request) error {
 	old, _ := s.node.Leader()
 	err := s.node.TransferLeadership(r.Context(), r.URL.Query().Get("to"))
-	s.record(r, fsm.AuditRecord{Kind: fsm.AuditLeaderTransfer,
+	s.record(r, state.AuditRecord{Kind: state.AuditLeaderTransfer,
 		Detail: fmt.Sprintf("from=%s to=%s", old, cmp.Or(r.URL.Query().Get("to"), "(any)"))}, err)
 	if err != nil {
 		if errors.Is(err, cluster.ErrNotLeader) || errors.Is(err, cluster.ErrNoLeader) || errors.Is(err, cluster.ErrUnknownMember) {

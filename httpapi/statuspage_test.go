@@ -14,6 +14,7 @@ import (
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
@@ -67,8 +68,8 @@ func TestStatusPage_LeaderViewIsSelfContained(t *testing.T) {
 }
 
 func TestClusterViews_JoinsLivenessByClusterAndAddress(t *testing.T) {
-	ci := fsm.ClusterInfo{
-		BrokerAddrTable: map[string]fsm.BrokerData{
+	ci := state.ClusterInfo{
+		BrokerAddrTable: map[string]state.BrokerData{
 			"b": {Cluster: "c", BrokerName: "b", BrokerAddrs: map[int64]string{1: "h:2", 0: "h:1"}},
 			"a": {Cluster: "c", BrokerName: "a", BrokerAddrs: map[int64]string{0: "h:3"}},
 		},

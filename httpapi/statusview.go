@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/events"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 )
@@ -162,7 +162,7 @@ func fetchLiveness(ctx context.Context, addr string) ([]adminapi.BrokerLiveness,
 	return list, nil
 }
 
-func clusterViews(ci fsm.ClusterInfo, live map[livenessKey]adminapi.BrokerLiveness) []clusterView {
+func clusterViews(ci state.ClusterInfo, live map[livenessKey]adminapi.BrokerLiveness) []clusterView {
 	var out []clusterView
 	for name, brokerNames := range ci.ClusterAddrTable {
 		cv := clusterView{Name: name}

@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // finalizeUpgrade raises the cluster version on the leader
@@ -15,7 +15,7 @@ import (
 func (s *Server) finalizeUpgrade(w http.ResponseWriter, r *http.Request) error {
 	res, err := s.node.FinalizeUpgrade(r.Context())
 	if err != nil || res.Previous != res.Current {
-		s.record(r, fsm.AuditRecord{Kind: fsm.AuditUpgrade, Detail: fmt.Sprintf("from=%s to=%s", res.Previous, res.Current)}, err)
+		s.record(r, state.AuditRecord{Kind: state.AuditUpgrade, Detail: fmt.Sprintf("from=%s to=%s", res.Previous, res.Current)}, err)
 	}
 	if errors.Is(err, cluster.ErrFinalizeRefused) {
 		return &httpError{code: http.StatusConflict, msg: err.Error()}

@@ -18,6 +18,7 @@ import (
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -41,7 +42,7 @@ func benchMember(b *testing.B, maxWatchers int) (*cluster.Node, *watch.Hub, stri
 
 func putKV(b *testing.B, node *cluster.Node, i int) {
 	if _, err := node.Apply(context.Background(), fsm.PutKVType,
-		&fsm.PutKV{Namespace: "bench", Key: "k", Value: fmt.Sprint(i), HasValue: true}); err != nil {
+		&state.PutKV{Namespace: "bench", Key: "k", Value: fmt.Sprint(i), HasValue: true}); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/raftns/raftns/events"
 	"github.com/raftns/raftns/events/watch"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 )
@@ -63,7 +64,7 @@ func TestHTTP_BlockingWatchWakesOnAnAuditedWriteThatGETAuditThenShows(t *testing
 		woken <- res
 	}()
 	ctx := cluster.WithCaller(context.Background(), cluster.Caller{Who: "ops-key", From: "198.51.100.4:5000"})
-	if _, err := node.Apply(ctx, fsm.PutKVType, &fsm.PutKV{Namespace: "ORDER_TOPIC_CONFIG", Key: "T", Value: "b:4", HasValue: true}); err != nil {
+	if _, err := node.Apply(ctx, fsm.PutKVType, &state.PutKV{Namespace: "ORDER_TOPIC_CONFIG", Key: "T", Value: "b:4", HasValue: true}); err != nil {
 		t.Fatal(err)
 	}
 	var res adminapi.WatchResult
@@ -78,13 +79,13 @@ func TestHTTP_BlockingWatchWakesOnAnAuditedWriteThatGETAuditThenShows(t *testing
 	}
 	page := decode[adminapi.AuditPage](t, h, "/v1/audit?topic=T")
 	if len(page.Records) != 1 || page.Records[0].Who != "ops-key" || page.Records[0].From != "198.51.100.4:5000" ||
-		page.Records[0].Kind != fsm.AuditPutKV || page.Records[0].Index != res.Index {
+		page.Records[0].Kind != state.AuditPutKV || page.Records[0].Index != res.Index {
 		t.Fatalf("GET /v1/audit?topic=T = %+v", page)
 	}
 	// The finalization itself was recorded, by an anonymous caller (no
 	// token is configured).
 	up := decode[adminapi.AuditPage](t, h, "/v1/audit?kind=cluster-upgrade&since=1h")
-	if len(up.Records) != 1 || up.Records[0].Who != cluster.CallerAnonymous || up.Records[0].Outcome != fsm.OutcomeApplied {
+	if len(up.Records) != 1 || up.Records[0].Who != cluster.CallerAnonymous || up.Records[0].Outcome != state.OutcomeApplied {
 		t.Fatalf("upgrade records = %+v", up)
 	}
 	// The status page shows the trail and follows the watch stream.
@@ -129,8 +130,8 @@ func TestHTTP_WatchStreamSendsChangesAsServerSentEvents(t *testing.T) {
 	}
 	next("event: hello")
 	for _, topic := range []string{"U", "T"} {
-		if _, err := node.Apply(ctx, fsm.RegisterTopicType, &fsm.RegisterTopic{Topic: topic,
-			QueueDatas: []fsm.QueueData{{BrokerName: "b", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6}}}); err != nil {
+		if _, err := node.Apply(ctx, fsm.RegisterTopicType, &state.RegisterTopic{Topic: topic,
+			QueueDatas: []state.QueueData{{BrokerName: "b", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -3,7 +3,7 @@ package namesrv
 import (
 	"sync"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
@@ -13,17 +13,17 @@ import (
 type brokerConns struct {
 	node   Cluster
 	mu     sync.Mutex
-	byKey  map[fsm.BrokerKey]uint64
-	byConn map[uint64]map[fsm.BrokerKey]struct{}
+	byKey  map[state.BrokerKey]uint64
+	byConn map[uint64]map[state.BrokerKey]struct{}
 }
 
 func newBrokerConns(node Cluster) *brokerConns {
-	return &brokerConns{node: node, byKey: map[fsm.BrokerKey]uint64{}, byConn: map[uint64]map[fsm.BrokerKey]struct{}{}}
+	return &brokerConns{node: node, byKey: map[state.BrokerKey]uint64{}, byConn: map[uint64]map[state.BrokerKey]struct{}{}}
 }
 
 // attach records that key registered on c; fresh is true when c is a
 // connection the broker had not registered on before.
-func (b *brokerConns) attach(key fsm.BrokerKey, c *remoting.Conn) (fresh bool) {
+func (b *brokerConns) attach(key state.BrokerKey, c *remoting.Conn) (fresh bool) {
 	id := c.ID()
 	b.mu.Lock()
 	old, had := b.byKey[key]
@@ -33,7 +33,7 @@ func (b *brokerConns) attach(key fsm.BrokerKey, c *remoting.Conn) (fresh bool) {
 	}
 	b.byKey[key] = id
 	if b.byConn[id] == nil {
-		b.byConn[id] = map[fsm.BrokerKey]struct{}{}
+		b.byConn[id] = map[state.BrokerKey]struct{}{}
 	}
 	b.byConn[id][key] = struct{}{}
 	if had {
@@ -48,7 +48,7 @@ func (b *brokerConns) attach(key fsm.BrokerKey, c *remoting.Conn) (fresh bool) {
 }
 
 // detach forgets key's connection after it unregistered.
-func (b *brokerConns) detach(key fsm.BrokerKey, c *remoting.Conn) {
+func (b *brokerConns) detach(key state.BrokerKey, c *remoting.Conn) {
 	b.mu.Lock()
 	id, had := b.byKey[key]
 	if had {

@@ -7,16 +7,17 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/membudget"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
-var splitKey = fsm.BrokerKey{Cluster: "c1", Addr: "10.0.0.1:10911"}
+var splitKey = state.BrokerKey{Cluster: "c1", Addr: "10.0.0.1:10911"}
 
 // newBudgetedSplitServer is newSplitServer, deleting, with a request
 // budget of limit bytes.
 func newBudgetedSplitServer(t *testing.T, limit int64) (*Server, *countingCluster, *membudget.Budget) {
-	cc := &countingCluster{benchCluster: &benchCluster{f: fsm.New(hclog.NewNullLogger())}, registered: map[fsm.BrokerKey]bool{}}
+	cc := &countingCluster{benchCluster: &benchCluster{f: fsm.New(hclog.NewNullLogger())}, registered: map[state.BrokerKey]bool{}}
 	cfg := DefaultConfig()
 	cfg.Settings = NewSettings(map[string]string{PropDeleteTopicWithBrokerRegistration: "true"}, nil, "dataDir")
 	cfg.Remoting.Budget = membudget.New(limit)
@@ -68,7 +69,7 @@ func TestBrokerState_FreedWhenTheBrokerExpires(t *testing.T) {
 		t.Fatalf("registered %v, %d bytes held", ok, budget.InUse())
 	}
 	// The leader expires the broker; this member only applies the entry.
-	expire := &fsm.ExpireBrokers{Brokers: []fsm.ExpiredBroker{{Key: splitKey, RegEpoch: reg.RegEpoch}}, Reason: "timeout"}
+	expire := &state.ExpireBrokers{Brokers: []state.ExpiredBroker{{Key: splitKey, RegEpoch: reg.RegEpoch}}, Reason: "timeout"}
 	if _, err := cc.Apply(context.Background(), fsm.ExpireBrokersType, expire); err != nil {
 		t.Fatal(err)
 	}

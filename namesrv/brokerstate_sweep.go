@@ -3,7 +3,7 @@ package namesrv
 import (
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -26,7 +26,7 @@ func (s *Server) sweepBrokerState() {
 // sweepOnce drops what is kept of brokers the state does not hold, and the
 // topics of stale rounds.
 func (s *Server) sweepOnce() {
-	live := func(key fsm.BrokerKey) bool {
+	live := func(key state.BrokerKey) bool {
 		_, ok := s.fsm.Registration(key)
 		return ok
 	}

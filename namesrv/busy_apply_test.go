@@ -11,7 +11,7 @@ import (
 	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -50,7 +50,7 @@ func TestReadiness_FollowerApplyingLargeRegistrationKeepsServingReads(t *testing
 		r := &nsclient.Registration{ClusterName: "c1", BrokerName: "broker-a", BrokerAddr: "10.0.0.1:10911", HaServerAddr: "10.0.0.1:10912"}
 		r.Body.DataVersion.Timestamp, r.Body.DataVersion.Counter = 1700000000000, counter
 		for _, n := range names {
-			r.Body.TopicConfigs = append(r.Body.TopicConfigs, fsm.TopicConfig{TopicName: n, ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
+			r.Body.TopicConfigs = append(r.Body.TopicConfigs, state.TopicConfig{TopicName: n, ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()

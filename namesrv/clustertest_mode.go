@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -34,7 +34,7 @@ const (
 type ProductionRoutes interface {
 	// Route returns production's route of topic; found is false when
 	// production does not know the topic either.
-	Route(ctx context.Context, topic string) (route *fsm.TopicRouteData, found bool, err error)
+	Route(ctx context.Context, topic string) (route *state.TopicRouteData, found bool, err error)
 }
 
 // ErrProductionBusy is wrapped by a ProductionRoutes error that refuses a
@@ -67,7 +67,7 @@ func (s *Server) productionRoute(ctx context.Context, key routeKey) (*remoting.C
 		mode = body.Standard
 	}
 	if key.zoned {
-		fsm.FilterByZone(route, key.zone)
+		state.FilterByZone(route, key.zone)
 		mode = body.Default
 	}
 	return routeResponse(body.EncodeRoute(route, mode)), nil

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -22,7 +22,7 @@ type fakeProductionRoutes struct {
 	asked []string
 }
 
-func (f *fakeProductionRoutes) Route(_ context.Context, topic string) (*fsm.TopicRouteData, bool, error) {
+func (f *fakeProductionRoutes) Route(_ context.Context, topic string) (*state.TopicRouteData, bool, error) {
 	f.mu.Lock()
 	f.asked = append(f.asked, topic)
 	f.mu.Unlock()
@@ -33,9 +33,9 @@ func (f *fakeProductionRoutes) Route(_ context.Context, topic string) (*fsm.Topi
 	if !ok {
 		return nil, false, nil
 	}
-	return &fsm.TopicRouteData{
-		QueueDatas: []fsm.QueueData{{BrokerName: broker, ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}},
-		BrokerDatas: []fsm.BrokerData{{Cluster: "prod", BrokerName: broker, ZoneName: "zp",
+	return &state.TopicRouteData{
+		QueueDatas: []state.QueueData{{BrokerName: broker, ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}},
+		BrokerDatas: []state.BrokerData{{Cluster: "prod", BrokerName: broker, ZoneName: "zp",
 			BrokerAddrs: map[int64]string{0: "10.0.0.1:10911"}}},
 		FilterServerTable: map[string][]string{},
 	}, true, nil

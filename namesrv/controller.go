@@ -7,7 +7,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/controller"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -116,7 +116,7 @@ func (c *controllerPort) getMetadata(_ context.Context, _ *remoting.Conn, req *r
 // changes the cluster's settings once the cluster version allows it, this
 // member's before.
 func (c *controllerPort) updateConfig(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	return c.s.updateSettings(ctx, req, c.settings, fsm.SettingsController, "controller")
+	return c.s.updateSettings(ctx, req, c.settings, state.SettingsController, "controller")
 }
 
 // getConfig is GET_CONTROLLER_CONFIG: key=value lines of the settings with
@@ -142,7 +142,7 @@ func boolText(b bool) string {
 // broker id) to the controller and ties the broker to the connection, so
 // its close counts as the broker leaving. A heartbeat without a broker id
 // is a route heartbeat only; a malformed field is a bad request.
-func (c *controllerPort) heardReplica(conn *remoting.Conn, f *fields, key fsm.BrokerKey, brokerName string) error {
+func (c *controllerPort) heardReplica(conn *remoting.Conn, f *fields, key state.BrokerKey, brokerName string) error {
 	if c == nil {
 		return nil
 	}

@@ -3,7 +3,7 @@ package namesrv
 import (
 	"strconv"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
@@ -17,7 +17,7 @@ func answer(req *remoting.Command, ext map[string]string, b []byte) *remoting.Co
 }
 
 // masterFields adds a group's master and master epoch to ext.
-func masterFields(ext map[string]string, g *fsm.ReplicaGroup) {
+func masterFields(ext map[string]string, g *state.ReplicaGroup) {
 	if g.HasMaster {
 		ext["masterBrokerId"] = strconv.FormatInt(g.MasterID, 10)
 		ext["masterAddress"] = g.MasterAddr()

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/cluster/controller"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -18,7 +18,7 @@ import (
 // the leader decides has its handler below: it decodes the header and body
 // into a typed request, has the controller decide it on the leader, and
 // encodes the answer as the reference controller does; a refusal comes
-// back as an *fsm.Refused error (errors.go).
+// back as a *state.Refused error (errors.go).
 var controllerRows = []controllerRow{
 	{remoting.ControllerGetMetadataInfo, acl.Read, (*controllerPort).getMetadata},
 	{remoting.UpdateControllerConfig, acl.AdminWrite, (*controllerPort).updateConfig},
@@ -109,11 +109,11 @@ func (c *controllerPort) electMaster(ctx context.Context, _ *remoting.Conn, req 
 	masterFields(ext, g)
 	ext["syncStateSetEpoch"] = itoa32(g.SyncStateSetEpoch)
 	if e.MasterStillAlive {
-		resp := remoting.NewResponse(req, remoting.ControllerMasterStillExist, fsm.MasterStillAliveRemark(g))
+		resp := remoting.NewResponse(req, remoting.ControllerMasterStillExist, state.MasterStillAliveRemark(g))
 		resp.ExtFields, resp.Body = ext, body.EncodeElectMasterResponseBody(nil, g.SyncStateSet)
 		return resp, nil
 	}
-	group := &fsm.BrokerMemberGroup{Cluster: g.ClusterName, BrokerName: g.BrokerName, BrokerAddrs: map[int64]string{}}
+	group := &state.BrokerMemberGroup{Cluster: g.ClusterName, BrokerName: g.BrokerName, BrokerAddrs: map[int64]string{}}
 	for _, b := range g.Brokers {
 		group.BrokerAddrs[b.ID] = b.Addr
 	}
@@ -213,7 +213,7 @@ func (c *controllerPort) cleanBrokerData(ctx context.Context, _ *remoting.Conn, 
 		for _, part := range strings.Split(idsText, ";") {
 			id, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
 			if err != nil {
-				return nil, fsm.RefuseCleanIDs(err)
+				return nil, state.RefuseCleanIDs(err)
 			}
 			ids = append(ids, id)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
@@ -30,11 +31,11 @@ func badRequest(msg string) error { return &answerError{code: remoting.SystemErr
 func refused(code int32, remark string) error { return &answerError{code: code, remark: remark} }
 
 // errorResponse maps a handler's error to the RocketMQ answer. It is the
-// only place errors become answers: a controller refusal (*fsm.Refused)
+// only place errors become answers: a controller refusal (*state.Refused)
 // keeps the reference controller's code and remark.
 func errorResponse(req *remoting.Command, err error) *remoting.Command {
 	var ae *answerError
-	var denied *fsm.Refused
+	var denied *state.Refused
 	switch {
 	case errors.As(err, &ae):
 		resp := remoting.NewResponse(req, ae.code, ae.remark)
@@ -56,25 +57,25 @@ func errorResponse(req *remoting.Command, err error) *remoting.Command {
 
 // refusalCodes are the reference controller's response codes of the
 // controller's refusals.
-var refusalCodes = map[fsm.ControllerRefusal]int32{
-	fsm.RefusalNotRegistered:           remoting.ControllerBrokerNeedToBeRegistered,
-	fsm.RefusalBrokerIDInvalid:         remoting.ControllerBrokerIDInvalid,
-	fsm.RefusalInvalidMaster:           remoting.ControllerInvalidMaster,
-	fsm.RefusalFencedMasterEpoch:       remoting.ControllerFencedMasterEpoch,
-	fsm.RefusalFencedSyncStateSetEpoch: remoting.ControllerFencedSyncStateSetEpoch,
-	fsm.RefusalInvalidReplicas:         remoting.ControllerInvalidReplicas,
-	fsm.RefusalAlterFailed:             remoting.ControllerAlterSyncStateSetFailed,
-	fsm.RefusalStaleElection:           remoting.ControllerElectMasterFailed,
-	fsm.RefusalBrokerNotAlive:          remoting.ControllerBrokerNotAlive,
-	fsm.RefusalNoMetadata:              remoting.ControllerBrokerMetadataNotExist,
-	fsm.RefusalCleanInvalid:            remoting.ControllerInvalidCleanBrokerMetadata,
-	fsm.RefusalMasterNotAvailable:      remoting.ControllerMasterNotAvailable,
-	fsm.RefusalElectFailed:             remoting.ControllerElectMasterFailed,
+var refusalCodes = map[state.ControllerRefusal]int32{
+	state.RefusalNotRegistered:           remoting.ControllerBrokerNeedToBeRegistered,
+	state.RefusalBrokerIDInvalid:         remoting.ControllerBrokerIDInvalid,
+	state.RefusalInvalidMaster:           remoting.ControllerInvalidMaster,
+	state.RefusalFencedMasterEpoch:       remoting.ControllerFencedMasterEpoch,
+	state.RefusalFencedSyncStateSetEpoch: remoting.ControllerFencedSyncStateSetEpoch,
+	state.RefusalInvalidReplicas:         remoting.ControllerInvalidReplicas,
+	state.RefusalAlterFailed:             remoting.ControllerAlterSyncStateSetFailed,
+	state.RefusalStaleElection:           remoting.ControllerElectMasterFailed,
+	state.RefusalBrokerNotAlive:          remoting.ControllerBrokerNotAlive,
+	state.RefusalNoMetadata:              remoting.ControllerBrokerMetadataNotExist,
+	state.RefusalCleanInvalid:            remoting.ControllerInvalidCleanBrokerMetadata,
+	state.RefusalMasterNotAvailable:      remoting.ControllerMasterNotAvailable,
+	state.RefusalElectFailed:             remoting.ControllerElectMasterFailed,
 }
 
 // refusalCode returns a refusal's response code; SYSTEM_ERROR for one
 // without, so that a refusal never reads as SUCCESS.
-func refusalCode(r fsm.ControllerRefusal) int32 {
+func refusalCode(r state.ControllerRefusal) int32 {
 	if code, ok := refusalCodes[r]; ok {
 		return code
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
@@ -30,9 +31,9 @@ func TestErrorResponse_MapsEveryKindOnce(t *testing.T) {
 		{"not visible yet", fmt.Errorf("%w (index 9): %w", cluster.ErrNotVisibleYet, context.DeadlineExceeded), remoting.SystemError,
 			RemarkNotVisibleYet},
 		{"other", errors.New("disk full"), remoting.SystemError, "disk full"},
-		{"controller refusal", fmt.Errorf("register: %w", fsm.RefuseUnknownGroup("b")), remoting.ControllerBrokerNeedToBeRegistered,
+		{"controller refusal", fmt.Errorf("register: %w", state.RefuseUnknownGroup("b")), remoting.ControllerBrokerNeedToBeRegistered,
 			"Broker-set: b hasn't been registered in controller"},
-		{"unmapped refusal", &fsm.Refused{Reason: fsm.RefusalNone, Remark: "r"}, remoting.SystemError, "r"},
+		{"unmapped refusal", &state.Refused{Reason: state.RefusalNone, Remark: "r"}, remoting.SystemError, "r"},
 	}
 	for _, tc := range cases {
 		resp := errorResponse(r, tc.err)
@@ -45,7 +46,7 @@ func TestErrorResponse_MapsEveryKindOnce(t *testing.T) {
 // Every controller refusal has the reference controller's code, never
 // SUCCESS.
 func TestErrorResponse_EveryControllerRefusalHasACode(t *testing.T) {
-	for r := fsm.RefusalNone + 1; r <= fsm.RefusalElectFailed; r++ {
+	for r := state.RefusalNone + 1; r <= state.RefusalElectFailed; r++ {
 		if code := refusalCode(r); code == remoting.SystemError || code == remoting.Success {
 			t.Errorf("refusal %d answers %d", r, code)
 		}

@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // updateNamesrvConfig is UPDATE_NAMESRV_CONFIG (318).
 func (s *Server) updateNamesrvConfig(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
-	return s.updateSettings(ctx, req, s.cfg.Settings, fsm.SettingsNamesrv, "name server")
+	return s.updateSettings(ctx, req, s.cfg.Settings, state.SettingsNamesrv, "name server")
 }
 
 // updateSettings answers a settings update (UPDATE_NAMESRV_CONFIG,
@@ -41,7 +41,7 @@ func (s *Server) updateSettings(ctx context.Context, req *remoting.Command, sett
 		return nil, fmt.Errorf("persist config: %w", err)
 	}
 	s.logger.Info(what+" config updated", "keys", len(update))
-	s.auditConfig(ctx, what, update, fsm.OutcomeApplied)
+	s.auditConfig(ctx, what, update, state.OutcomeApplied)
 	return success(req), nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -16,7 +17,7 @@ func (s *Server) putKVConfig(ctx context.Context, _ *remoting.Conn, req *remotin
 		return nil, badRequest("namespace or key is null")
 	}
 	value, hasValue := req.ExtFields["value"]
-	cmd := &fsm.PutKV{Namespace: ns, Key: key, Value: value, HasValue: hasValue}
+	cmd := &state.PutKV{Namespace: ns, Key: key, Value: value, HasValue: hasValue}
 	_, err := s.cluster.Apply(ctx, fsm.PutKVType, cmd)
 	return success(req), err
 }
@@ -40,7 +41,7 @@ func (s *Server) deleteKVConfig(ctx context.Context, _ *remoting.Conn, req *remo
 	if ns == "" || key == "" {
 		return nil, badRequest("namespace or key is null")
 	}
-	_, err := s.cluster.Apply(ctx, fsm.DeleteKVType, &fsm.DeleteKV{Namespace: ns, Key: key})
+	_, err := s.cluster.Apply(ctx, fsm.DeleteKVType, &state.DeleteKV{Namespace: ns, Key: key})
 	return success(req), err
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/membudget"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -62,7 +63,7 @@ func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remo
 // from its fingerprint. With deletion on, it may be the end of a round,
 // whose whole table is then checked against the state, or the registration
 // that shows the broker sends whole tables, which is then applied as one.
-func (s *Server) unchangedPart(ctx context.Context, key fsm.BrokerKey, sum uint64, e regCacheEntry, deleting bool) error {
+func (s *Server) unchangedPart(ctx context.Context, key state.BrokerKey, sum uint64, e regCacheEntry, deleting bool) error {
 	step := s.rounds.observe(key, e.shape, e.cmd, deleting, s.liveDataVersion)
 	if step.whole != nil {
 		_, err := s.cluster.Register(ctx, step.whole)
@@ -82,7 +83,7 @@ func (s *Server) unchangedPart(ctx context.Context, key fsm.BrokerKey, sum uint6
 }
 
 // liveDataVersion is the DataVersion the state holds for a broker, or nil.
-func (s *Server) liveDataVersion(key fsm.BrokerKey) *fsm.DataVersion {
+func (s *Server) liveDataVersion(key state.BrokerKey) *state.DataVersion {
 	if reg, ok := s.fsm.Registration(key); ok {
 		return &reg.DataVersion
 	}
@@ -91,7 +92,7 @@ func (s *Server) liveDataVersion(key fsm.BrokerKey) *fsm.DataVersion {
 
 // attachBroker records that the broker registered on c, logging the first
 // time it does on this connection.
-func (s *Server) attachBroker(c *remoting.Conn, key fsm.BrokerKey, name string, id int64) {
+func (s *Server) attachBroker(c *remoting.Conn, key state.BrokerKey, name string, id int64) {
 	if s.brokers.attach(key, c) {
 		// remote is the PROXY protocol's client address when a load
 		// balancer sent one.
@@ -101,7 +102,7 @@ func (s *Server) attachBroker(c *remoting.Conn, key fsm.BrokerKey, name string, 
 }
 
 // registerResponse is the answer to an accepted registration.
-func (s *Server) registerResponse(req *remoting.Command, res fsm.RegisterResult) *remoting.Command {
+func (s *Server) registerResponse(req *remoting.Command, res state.RegisterResult) *remoting.Command {
 	resp := success(req)
 	resp.ExtFields = map[string]string{}
 	if res.MasterAddr != "" {
@@ -116,10 +117,10 @@ func (s *Server) registerResponse(req *remoting.Command, res fsm.RegisterResult)
 
 // decodeRegistration checks the header and the body of a registration.
 // The inflated body is charged to acct.
-func (s *Server) decodeRegistration(req *remoting.Command, acct *membudget.Account) (*fsm.RegisterBroker, error) {
+func (s *Server) decodeRegistration(req *remoting.Command, acct *membudget.Account) (*state.RegisterBroker, error) {
 	f := headerFields(req)
 	name, key := f.broker()
-	cmd := &fsm.RegisterBroker{
+	cmd := &state.RegisterBroker{
 		BrokerName:   name,
 		BrokerAddr:   key.Addr,
 		ClusterName:  key.Cluster,
@@ -155,7 +156,7 @@ func (s *Server) decodeRegistration(req *remoting.Command, acct *membudget.Accou
 func (s *Server) unregisterBroker(ctx context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
 	name, key := f.broker()
-	cmd := &fsm.UnregisterBroker{BrokerName: name, BrokerAddr: key.Addr, ClusterName: key.Cluster, BrokerID: f.int64("brokerId")}
+	cmd := &state.UnregisterBroker{BrokerName: name, BrokerAddr: key.Addr, ClusterName: key.Cluster, BrokerID: f.int64("brokerId")}
 	if err := f.check(); err != nil {
 		return nil, err
 	}
@@ -178,7 +179,7 @@ func (s *Server) queryDataVersion(_ context.Context, _ *remoting.Conn, req *remo
 		return nil, err
 	}
 	changed := true
-	var sent fsm.DataVersion
+	var sent state.DataVersion
 	if len(req.Body) > 0 {
 		var err error
 		if sent, err = body.DecodeDataVersion(req.Body, -1); err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -104,14 +104,14 @@ func (s *Server) encodeRoute(k routeKey) []byte {
 		return nil
 	}
 	if k.acting {
-		fsm.ShowActingMasters(k.topic, &route)
+		state.ShowActingMasters(k.topic, &route)
 	}
 	mode := body.Default
 	if k.standard {
 		mode = body.Standard
 	}
 	if k.zoned {
-		fsm.FilterByZone(&route, k.zone)
+		state.FilterByZone(&route, k.zone)
 		mode = body.Default
 	}
 	return body.EncodeRoute(&route, mode)
@@ -158,7 +158,7 @@ func (s *Server) getBrokerMemberGroup(_ context.Context, _ *remoting.Conn, req *
 }
 
 // topicListResponse answers a topic list request with list.
-func topicListResponse(req *remoting.Command, list fsm.TopicList) (*remoting.Command, error) {
+func topicListResponse(req *remoting.Command, list state.TopicList) (*remoting.Command, error) {
 	resp := success(req)
 	resp.Body = body.EncodeTopicList(&list)
 	return resp, nil
@@ -169,7 +169,7 @@ var errListsDisabled = refused(remoting.SystemError, "disable")
 
 // topicList answers a list request from list, unless the 5.x switch gate
 // is off ("" means the list cannot be switched off).
-func (s *Server) topicList(gate string, list func() fsm.TopicList) handlerFunc {
+func (s *Server) topicList(gate string, list func() state.TopicList) handlerFunc {
 	return func(_ context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 		if gate != "" && !s.cfg.Settings.Bool(gate, true) {
 			return nil, errListsDisabled

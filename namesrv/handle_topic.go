@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -25,15 +26,15 @@ func (s *Server) writePerm(ctx context.Context, req *remoting.Command, t fsm.Com
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	var cmd any = &fsm.WipeWritePerm{BrokerName: name}
+	var cmd any = &state.WipeWritePerm{BrokerName: name}
 	if t == fsm.AddWritePermType {
-		cmd = &fsm.AddWritePerm{BrokerName: name}
+		cmd = &state.AddWritePerm{BrokerName: name}
 	}
 	res, err := s.cluster.Apply(ctx, t, cmd)
 	if err != nil {
 		return nil, err
 	}
-	count, _ := res.(fsm.WritePermResult)
+	count, _ := res.(state.WritePermResult)
 	resp := success(req)
 	resp.ExtFields = map[string]string{countField: strconv.Itoa(count.TopicCount)}
 	return resp, nil
@@ -42,7 +43,7 @@ func (s *Server) writePerm(ctx context.Context, req *remoting.Command, t fsm.Com
 // deleteTopic is DELETE_TOPIC_IN_NAMESRV (216); clusterName is optional.
 func (s *Server) deleteTopic(ctx context.Context, _ *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
 	f := headerFields(req)
-	cmd := &fsm.DeleteTopic{Topic: f.required("topic"), ClusterName: f.str("clusterName")}
+	cmd := &state.DeleteTopic{Topic: f.required("topic"), ClusterName: f.str("clusterName")}
 	if err := f.check(); err != nil {
 		return nil, err
 	}
@@ -68,7 +69,7 @@ func (s *Server) registerTopic(ctx context.Context, _ *remoting.Conn, req *remot
 	if len(route.QueueDatas) == 0 {
 		return success(req), nil
 	}
-	cmd := &fsm.RegisterTopic{Topic: topic, QueueDatas: route.QueueDatas}
+	cmd := &state.RegisterTopic{Topic: topic, QueueDatas: route.QueueDatas}
 	_, err = s.cluster.Apply(ctx, fsm.RegisterTopicType, cmd)
 	return success(req), err
 }

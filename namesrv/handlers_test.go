@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -15,9 +15,9 @@ import (
 
 func registerBody(t *testing.T, counter int64, topics ...string) []byte {
 	t.Helper()
-	rb := &body.RegisterBody{DataVersion: fsm.DataVersion{Timestamp: 1700000000000, Counter: counter}, HasFilterServerList: true}
+	rb := &body.RegisterBody{DataVersion: state.DataVersion{Timestamp: 1700000000000, Counter: counter}, HasFilterServerList: true}
 	for _, tp := range topics {
-		rb.TopicConfigs = append(rb.TopicConfigs, fsm.TopicConfig{TopicName: tp, ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
+		rb.TopicConfigs = append(rb.TopicConfigs, state.TopicConfig{TopicName: tp, ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
 	}
 	b, err := body.EncodeRegisterBody(rb, false, nsclient.Version5)
 	if err != nil {
@@ -150,7 +150,7 @@ func TestHandlers_WritePermAndTopics(t *testing.T) {
 	if string(resp.Body) != `{"topicList":["TopicB"]}` {
 		t.Fatalf("all topics after delete = %s", resp.Body)
 	}
-	route := &fsm.TopicRouteData{QueueDatas: []fsm.QueueData{{BrokerName: "broker-a", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6}}}
+	route := &state.TopicRouteData{QueueDatas: []state.QueueData{{BrokerName: "broker-a", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6}}}
 	mustCode(t, ts.call(t, req(remoting.RegisterTopicInNameSrv, 479, map[string]string{"topic": "TopicC"}, body.EncodeTopicRouteData(route))), remoting.Success)
 	if r, ok := ts.node.FSM().Route("TopicC", false); !ok || r.QueueDatas[0].ReadQueueNums != 2 {
 		t.Fatalf("registered topic route = %+v %v", r, ok)
@@ -165,8 +165,8 @@ func TestHandlers_QueryDataVersionAndHeartbeat(t *testing.T) {
 	ts := startTestServer(t, nil)
 	ext := brokerExt("broker-a", "10.0.0.1:10911", "0")
 	mustCode(t, ts.call(t, req(remoting.RegisterBroker, 479, ext, registerBody(t, 7, "TopicA"))), remoting.Success)
-	same := body.EncodeDataVersion(fsm.DataVersion{Timestamp: 1700000000000, Counter: 7})
-	other := body.EncodeDataVersion(fsm.DataVersion{Timestamp: 1700000000000, Counter: 8})
+	same := body.EncodeDataVersion(state.DataVersion{Timestamp: 1700000000000, Counter: 7})
+	other := body.EncodeDataVersion(state.DataVersion{Timestamp: 1700000000000, Counter: 8})
 	for _, tc := range []struct {
 		name    string
 		ext     map[string]string

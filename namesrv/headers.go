@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
@@ -43,7 +43,7 @@ func (f *fields) required(name string) string {
 // broker returns the mandatory fields that name a broker, read in the
 // order of the reference's request headers: brokerName, brokerAddr,
 // clusterName.
-func (f *fields) broker() (name string, key fsm.BrokerKey) {
+func (f *fields) broker() (name string, key state.BrokerKey) {
 	name = f.required("brokerName")
 	key.Addr = f.required("brokerAddr")
 	key.Cluster = f.required("clusterName")

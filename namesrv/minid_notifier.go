@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -60,13 +61,13 @@ func (n *minIDNotifier) flush(stop <-chan struct{}) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), n.timeout)
 		res, err := n.cluster.ApplyLeaderOnly(ctx, fsm.AckMinBrokerIDNoticeType|fsm.IgnoreUnknownTypeFlag,
-			&fsm.AckMinBrokerIDNotice{BrokerName: notice.BrokerName, Index: notice.Index})
+			&state.AckMinBrokerIDNotice{BrokerName: notice.BrokerName, Index: notice.Index})
 		cancel()
 		if err != nil {
 			n.logger.Debug("min broker id notice not acknowledged, will retry", "broker", notice.BrokerName, "error", err)
 			return
 		}
-		if ack, ok := res.(fsm.AckResult); !ok || !ack.Cleared || !n.cluster.LeaderReady() {
+		if ack, ok := res.(state.AckResult); !ok || !ack.Cleared || !n.cluster.LeaderReady() {
 			continue
 		}
 		if !n.settings.Bool(PropNotifyMinBrokerIDChanged, false) {
@@ -77,7 +78,7 @@ func (n *minIDNotifier) flush(stop <-chan struct{}) {
 }
 
 // send writes the notice oneway to each target, as the reference does.
-func (n *minIDNotifier) send(notice fsm.MinBrokerIDNotice) {
+func (n *minIDNotifier) send(notice state.MinBrokerIDNotice) {
 	ext := map[string]string{
 		"minBrokerId":   strconv.FormatInt(notice.MinBrokerID, 10),
 		"minBrokerAddr": notice.MinBrokerAddr,

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/membudget"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -50,17 +50,17 @@ type registrationCache struct {
 	seed   maphash.Seed
 	budget *membudget.Budget
 	mu     sync.RWMutex
-	m      map[fsm.BrokerKey]map[uint64]regCacheEntry
+	m      map[state.BrokerKey]map[uint64]regCacheEntry
 	n      int
 }
 
 type regCacheEntry struct {
 	gen   uint64
-	res   fsm.RegisterResult
+	res   state.RegisterResult
 	shape regShape
 	// cmd is the command as it was applied, kept only while split rounds
 	// are gathered for deletion (nil otherwise).
-	cmd *fsm.RegisterBroker
+	cmd *state.RegisterBroker
 	// held is what the entry is charged to the request budget.
 	held int64
 }
@@ -82,12 +82,12 @@ func (e *regCacheEntry) cost() int64 {
 }
 
 func newRegistrationCache(budget *membudget.Budget) *registrationCache {
-	return &registrationCache{seed: maphash.MakeSeed(), budget: budget, m: map[fsm.BrokerKey]map[uint64]regCacheEntry{}}
+	return &registrationCache{seed: maphash.MakeSeed(), budget: budget, m: map[state.BrokerKey]map[uint64]regCacheEntry{}}
 }
 
 // fingerprint returns the broker a registration names and the hash of
 // everything in it that its meaning depends on.
-func (rc *registrationCache) fingerprint(req *remoting.Command) (fsm.BrokerKey, uint64) {
+func (rc *registrationCache) fingerprint(req *remoting.Command) (state.BrokerKey, uint64) {
 	var h maphash.Hash
 	h.SetSeed(rc.seed)
 	var num [20]byte
@@ -106,12 +106,12 @@ func (rc *registrationCache) fingerprint(req *remoting.Command) (fsm.BrokerKey, 
 		h.WriteString(v)
 	}
 	h.Write(req.Body)
-	return fsm.BrokerKey{Cluster: req.ExtFields["clusterName"], Addr: req.ExtFields["brokerAddr"]}, h.Sum64()
+	return state.BrokerKey{Cluster: req.ExtFields["clusterName"], Addr: req.ExtFields["brokerAddr"]}, h.Sum64()
 }
 
 // lookup returns what the cache holds of the same registration at
 // generation gen.
-func (rc *registrationCache) lookup(key fsm.BrokerKey, sum, gen uint64) (regCacheEntry, bool) {
+func (rc *registrationCache) lookup(key state.BrokerKey, sum, gen uint64) (regCacheEntry, bool) {
 	rc.mu.RLock()
 	e, ok := rc.m[key][sum]
 	rc.mu.RUnlock()
@@ -125,7 +125,7 @@ func (rc *registrationCache) lookup(key fsm.BrokerKey, sum, gen uint64) (regCach
 // before the registration was handled, so that a change racing with it is a
 // miss. The broker's entries of older generations can never hit again and
 // go.
-func (rc *registrationCache) store(key fsm.BrokerKey, sum uint64, e regCacheEntry) {
+func (rc *registrationCache) store(key state.BrokerKey, sum uint64, e regCacheEntry) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	parts := rc.m[key]
@@ -173,7 +173,7 @@ func (rc *registrationCache) dropFunc(parts map[uint64]regCacheEntry, del func(u
 }
 
 // dropLocked removes a broker's entries; the caller holds mu.
-func (rc *registrationCache) dropLocked(key fsm.BrokerKey) {
+func (rc *registrationCache) dropLocked(key state.BrokerKey) {
 	for _, e := range rc.m[key] {
 		rc.budget.Release(e.held)
 	}
@@ -184,7 +184,7 @@ func (rc *registrationCache) dropLocked(key fsm.BrokerKey) {
 // forget drops a broker's entry once it unregistered: a broker that comes
 // back registers anew, and brokers that change names and addresses (every
 // restart on a new host) would otherwise fill the cache with the gone.
-func (rc *registrationCache) forget(key fsm.BrokerKey) {
+func (rc *registrationCache) forget(key state.BrokerKey) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	rc.dropLocked(key)
@@ -192,7 +192,7 @@ func (rc *registrationCache) forget(key fsm.BrokerKey) {
 
 // sweep drops the entries of every broker live no longer names: expired,
 // or unregistered through another member.
-func (rc *registrationCache) sweep(live func(fsm.BrokerKey) bool) {
+func (rc *registrationCache) sweep(live func(state.BrokerKey) bool) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	for key := range rc.m {

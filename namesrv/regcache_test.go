@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -16,16 +17,16 @@ import (
 type countingCluster struct {
 	*benchCluster
 	decoded, recognised int
-	registered          map[fsm.BrokerKey]bool
+	registered          map[state.BrokerKey]bool
 }
 
-func (c *countingCluster) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error) {
+func (c *countingCluster) Register(ctx context.Context, cmd *state.RegisterBroker) (state.RegisterResult, error) {
 	c.decoded++
 	c.registered[cmd.Key()] = true
 	return c.benchCluster.Register(ctx, cmd)
 }
 
-func (c *countingCluster) RegisterUnchanged(key fsm.BrokerKey) bool {
+func (c *countingCluster) RegisterUnchanged(key state.BrokerKey) bool {
 	if !c.registered[key] {
 		return false
 	}
@@ -36,7 +37,7 @@ func (c *countingCluster) RegisterUnchanged(key fsm.BrokerKey) bool {
 // registerRequest is a REGISTER_BROKER of broker-0 as a broker sends it.
 func registerRequest(t testing.TB, topics int, counter int64) *remoting.Command {
 	t.Helper()
-	rb := &body.RegisterBody{DataVersion: fsm.DataVersion{Timestamp: 1, Counter: counter},
+	rb := &body.RegisterBody{DataVersion: state.DataVersion{Timestamp: 1, Counter: counter},
 		TopicConfigs: benchTopicConfigs(topics), HasFilterServerList: true}
 	raw, err := body.EncodeRegisterBody(rb, false, 479)
 	if err != nil {
@@ -51,7 +52,7 @@ func registerRequest(t testing.TB, topics int, counter int64) *remoting.Command 
 // countingServer is a server on a countingCluster and a send that fails
 // the test unless a registration is answered with SUCCESS.
 func countingServer(t *testing.T) (*Server, *countingCluster, func(*remoting.Command) *remoting.Command) {
-	cc := &countingCluster{benchCluster: &benchCluster{f: fsm.New(hclog.NewNullLogger())}, registered: map[fsm.BrokerKey]bool{}}
+	cc := &countingCluster{benchCluster: &benchCluster{f: fsm.New(hclog.NewNullLogger())}, registered: map[state.BrokerKey]bool{}}
 	s := New(DefaultConfig(), cc)
 	conn := &remoting.Conn{}
 	return s, cc, func(r *remoting.Command) *remoting.Command {
@@ -112,7 +113,7 @@ func TestRegistrationCache_RecognisesOnlyTheSameRegistrationAtTheSameGeneration(
 	want("corrupted body", 6, 3)
 
 	// A broker the cluster no longer knows (expired) takes the full path.
-	delete(cc.registered, fsm.BrokerKey{Cluster: "bench", Addr: "10.0.0.1:10911"})
+	delete(cc.registered, state.BrokerKey{Cluster: "bench", Addr: "10.0.0.1:10911"})
 	send(registerRequest(t, 10, 2))
 	want("heartbeat of a broker that is gone", 7, 3)
 }

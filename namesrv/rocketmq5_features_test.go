@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -46,9 +46,9 @@ func (fb *fakeBroker) received() []*remoting.Command {
 
 func (ts *testServer) register(t *testing.T, name string, id int64, addr string, acting bool, counter int64, topics ...string) {
 	t.Helper()
-	rb := body.RegisterBody{DataVersion: fsm.DataVersion{Timestamp: 1700000000000, Counter: counter}, HasFilterServerList: true}
+	rb := body.RegisterBody{DataVersion: state.DataVersion{Timestamp: 1700000000000, Counter: counter}, HasFilterServerList: true}
 	for _, tp := range topics {
-		rb.TopicConfigs = append(rb.TopicConfigs, fsm.TopicConfig{TopicName: tp, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6})
+		rb.TopicConfigs = append(rb.TopicConfigs, state.TopicConfig{TopicName: tp, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -104,7 +104,7 @@ func TestMinBrokerIDNotice_OffClearsWithoutSending(t *testing.T) {
 	}
 }
 
-func routeOf(t *testing.T, ts *testServer, ext map[string]string) *fsm.TopicRouteData {
+func routeOf(t *testing.T, ts *testServer, ext map[string]string) *state.TopicRouteData {
 	t.Helper()
 	resp := ts.call(t, req(remoting.GetRouteInfoByTopic, 513, ext, nil))
 	if resp.Code != remoting.Success {
@@ -144,8 +144,8 @@ func TestRoute_ActingMasterSetting(t *testing.T) {
 func TestRoute_ZoneMode(t *testing.T) {
 	ts := startTestServer(t, nil)
 	for i, zone := range []string{"zoneA", "zoneB"} {
-		rb := body.RegisterBody{DataVersion: fsm.DataVersion{Counter: 1}, HasFilterServerList: true,
-			TopicConfigs: []fsm.TopicConfig{{TopicName: "T", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6}}}
+		rb := body.RegisterBody{DataVersion: state.DataVersion{Counter: 1}, HasFilterServerList: true,
+			TopicConfigs: []state.TopicConfig{{TopicName: "T", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6}}}
 		b, err := body.EncodeRegisterBody(&rb, false, 513)
 		if err != nil {
 			t.Fatal(err)
@@ -158,7 +158,7 @@ func TestRoute_ZoneMode(t *testing.T) {
 			t.Fatalf("register: %d %s", resp.Code, resp.Remark)
 		}
 	}
-	names := func(rd *fsm.TopicRouteData) (out []string) {
+	names := func(rd *state.TopicRouteData) (out []string) {
 		for _, bd := range rd.BrokerDatas {
 			out = append(out, bd.BrokerName+"@"+bd.ZoneName)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/acl"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -22,14 +23,14 @@ type Cluster interface {
 	ApplyLeaderOnly(ctx context.Context, t fsm.CommandType, cmd any) (any, error)
 	// LeaderReady reports whether this member is the leader in office.
 	LeaderReady() bool
-	Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error)
-	Heartbeat(key fsm.BrokerKey) bool
+	Register(ctx context.Context, cmd *state.RegisterBroker) (state.RegisterResult, error)
+	Heartbeat(key state.BrokerKey) bool
 	// RegisterUnchanged counts a registration recognised as unchanged
 	// without decoding it and refreshes the broker's liveness, as Register
 	// does for an unchanged one; false if the broker is not registered.
-	RegisterUnchanged(key fsm.BrokerKey) bool
-	BrokerConnected(key fsm.BrokerKey)
-	BrokerDisconnected(key fsm.BrokerKey)
+	RegisterUnchanged(key state.BrokerKey) bool
+	BrokerConnected(key state.BrokerKey)
+	BrokerDisconnected(key state.BrokerKey)
 	Ready() (bool, string)
 	// Removed reports a member removed from the cluster: every request
 	// is then answered with cluster.RemarkRemoved.
@@ -37,7 +38,7 @@ type Cluster interface {
 	FSM() *fsm.FSM
 	// RecordAudit records a change that is not a command of its own in
 	// the audit trail; the caller rides on ctx (cluster.WithCaller).
-	RecordAudit(ctx context.Context, rec fsm.AuditRecord) error
+	RecordAudit(ctx context.Context, rec state.AuditRecord) error
 }
 
 // Observer receives one call per answered request, for metrics.

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 )
 
@@ -271,7 +271,7 @@ func (s *Settings) table(scope string) []adminapi.Setting {
 	for _, k := range keys {
 		st := adminapi.Setting{Scope: scope, Key: k, Kind: adminapi.SettingClusterWide, Value: props[k]}
 		st.Own, st.HasOwn = s.local[k]
-		if fsm.SecretSetting(k) {
+		if state.SecretSetting(k) {
 			st.Value, st.Own = hidden(st.Value), hidden(st.Own)
 		}
 		if s.isProtected(k, s.local) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/feature"
 	"github.com/raftns/raftns/internal/poll"
@@ -37,9 +38,9 @@ func (s *Server) shareSettings() {
 // does not serve.
 func (s *Server) settingsOf(scope string) *Settings {
 	switch scope {
-	case fsm.SettingsNamesrv:
+	case state.SettingsNamesrv:
 		return s.cfg.Settings
-	case fsm.SettingsController:
+	case state.SettingsController:
 		if s.ctrl != nil {
 			return s.ctrl.settings
 		}
@@ -49,9 +50,9 @@ func (s *Server) settingsOf(scope string) *Settings {
 
 // settingsTable lists every setting of the member with its kind.
 func (s *Server) settingsTable() []adminapi.Setting {
-	out := s.cfg.Settings.table(fsm.SettingsNamesrv)
+	out := s.cfg.Settings.table(state.SettingsNamesrv)
 	if s.ctrl != nil {
-		out = append(out, s.ctrl.settings.table(fsm.SettingsController)...)
+		out = append(out, s.ctrl.settings.table(state.SettingsController)...)
 	}
 	return out
 }
@@ -80,10 +81,10 @@ func (s *Server) updateClusterSettings(ctx context.Context, req *remoting.Comman
 		held = map[string]string{}
 	}
 	maps.Copy(held, values)
-	if len(held) > fsm.MaxSettingsPerScope {
-		return nil, badRequest(fmt.Sprintf("the cluster holds at most %d %s settings", fsm.MaxSettingsPerScope, what))
+	if len(held) > state.MaxSettingsPerScope {
+		return nil, badRequest(fmt.Sprintf("the cluster holds at most %d %s settings", state.MaxSettingsPerScope, what))
 	}
-	if _, err := s.cluster.Apply(ctx, fsm.SetSettingsType, &fsm.SetSettings{Scope: scope, Values: values}); err != nil {
+	if _, err := s.cluster.Apply(ctx, fsm.SetSettingsType, &state.SetSettings{Scope: scope, Values: values}); err != nil {
 		return nil, err
 	}
 	s.logger.Info(what+" config updated for the cluster", "keys", len(values))
@@ -97,7 +98,7 @@ func (s *Server) runSeeder(stop <-chan struct{}) {
 		if !s.cluster.LeaderReady() || !s.sharedSettings() {
 			return
 		}
-		for _, scope := range []string{fsm.SettingsNamesrv, fsm.SettingsController} {
+		for _, scope := range []string{state.SettingsNamesrv, state.SettingsController} {
 			settings := s.settingsOf(scope)
 			if settings == nil || settings.ClusterHeld() {
 				continue
@@ -125,7 +126,7 @@ func (s *Server) seedSettings(ctx context.Context, settings *Settings, scope str
 		members, _ = node.MemberSettings(ctx)
 	}
 	own := settings.Runtime()
-	if _, err := s.cluster.Apply(ctx, fsm.SetSettingsType, &fsm.SetSettings{Scope: scope, Values: own, Seed: true, From: self}); err != nil {
+	if _, err := s.cluster.Apply(ctx, fsm.SetSettingsType, &state.SetSettings{Scope: scope, Values: own, Seed: true, From: self}); err != nil {
 		return fmt.Errorf("seed %s settings: %w", scope, err)
 	}
 	held, from := s.fsm.SettingsFrom(scope)

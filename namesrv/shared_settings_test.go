@@ -9,7 +9,7 @@ import (
 	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
@@ -84,10 +84,10 @@ func TestSharedSettings_UpdateThroughOneMemberIsEveryMembers(t *testing.T) {
 	}
 	// The member that led when the cluster version allowed it seeded
 	// its own values; every member answers them.
-	_, from := leader.FSM().SettingsFrom(fsm.SettingsNamesrv)
+	_, from := leader.FSM().SettingsFrom(state.SettingsNamesrv)
 	seeder, ok := sc.servers[from]
 	if !ok {
-		t.Fatalf("the settings were seeded by %q: %+v", from, leader.FSM().AuditRecords(fsm.AuditQuery{}).Records)
+		t.Fatalf("the settings were seeded by %q: %+v", from, leader.FSM().AuditRecords(state.AuditQuery{}).Records)
 	}
 	seeded := seeder.srv.cfg.Settings.Local()[PropOrderMessageEnable]
 	for id, ts := range sc.servers {
@@ -112,13 +112,13 @@ func TestSharedSettings_UpdateThroughOneMemberIsEveryMembers(t *testing.T) {
 		}
 	}
 	// The update's entry is audited, the refusal recorded after it.
-	recs := leader.FSM().AuditRecords(fsm.AuditQuery{Kind: fsm.AuditConfigUpdate}).Records
+	recs := leader.FSM().AuditRecords(state.AuditQuery{Kind: state.AuditConfigUpdate}).Records
 	if len(recs) < 2 {
 		t.Fatalf("config-update records = %+v", recs)
 	}
 	update, refusal := recs[len(recs)-2], recs[len(recs)-1]
 	if update.Detail != "name server: orderMessageEnable="+want+" someUnknownKey=kept" || update.Via != follower.node.ID() ||
-		update.Outcome != fsm.OutcomeApplied || !strings.HasPrefix(refusal.Outcome, "refused: dataDir") {
+		update.Outcome != state.OutcomeApplied || !strings.HasPrefix(refusal.Outcome, "refused: dataDir") {
 		t.Fatalf("audit records of the update and the refusal = %+v, %+v", update, refusal)
 	}
 }
@@ -135,7 +135,7 @@ func TestSharedSettings_BelowTheClusterVersionAnUpdateIsTheMembers(t *testing.T)
 			t.Fatalf("%s answers orderMessageEnable=%s, want %s", id, got, want)
 		}
 	}
-	if _, held := sc.ms.Leader().FSM().Settings(fsm.SettingsNamesrv); held {
+	if _, held := sc.ms.Leader().FSM().Settings(state.SettingsNamesrv); held {
 		t.Fatal("the cluster holds settings below its version")
 	}
 	if v := sc.ms.Leader().FSM().ClusterVersion(); v != buildinfo.MustParse("0.3.0") {
@@ -195,14 +195,14 @@ func TestSeedConflicts_NameEveryOtherMember(t *testing.T) {
 	own := func(id string, kvs ...string) adminapi.MemberSettings {
 		m := adminapi.MemberSettings{ID: id}
 		for i := 0; i < len(kvs); i += 2 {
-			m.Settings = append(m.Settings, adminapi.Setting{Scope: fsm.SettingsNamesrv, Key: kvs[i], Kind: adminapi.SettingClusterWide,
+			m.Settings = append(m.Settings, adminapi.Setting{Scope: state.SettingsNamesrv, Key: kvs[i], Kind: adminapi.SettingClusterWide,
 				Own: kvs[i+1], HasOwn: true})
 		}
 		return m
 	}
 	local := own("n3", "orderMessageEnable", "false")
 	local.Settings[0].Kind = adminapi.SettingMemberLocal
-	got := seedConflicts(fsm.SettingsNamesrv, map[string]string{"orderMessageEnable": "true", "enableTopicList": "true"}, "n1",
+	got := seedConflicts(state.SettingsNamesrv, map[string]string{"orderMessageEnable": "true", "enableTopicList": "true"}, "n1",
 		[]adminapi.MemberSettings{own("n1", "orderMessageEnable", "true"), own("n2", "orderMessageEnable", "false", "enableTopicList", "true"),
 			own("n4", "orderMessageEnable", "0", "extra", "x"), local})
 	want := []seedConflict{{"extra", "(none)", "n4=x"}, {"orderMessageEnable", "true", "n2=false,n4=0"}}
@@ -212,16 +212,16 @@ func TestSeedConflicts_NameEveryOtherMember(t *testing.T) {
 }
 
 // TestSharedSettings_TooManyKeysAreRefused: an update that would make the
-// cluster hold more keys than fsm.MaxSettingsPerScope changes nothing.
+// cluster hold more keys than state.MaxSettingsPerScope changes nothing.
 func TestSharedSettings_TooManyKeysAreRefused(t *testing.T) {
 	ts := startTestServer(t, nil)
 	var b strings.Builder
-	for i := range fsm.MaxSettingsPerScope + 1 {
+	for i := range state.MaxSettingsPerScope + 1 {
 		b.WriteString("k" + strconv.Itoa(i) + "=v\n")
 	}
 	resp := ts.call(t, req(remoting.UpdateNamesrvConfig, 479, nil, []byte(b.String())))
 	mustCode(t, resp, remoting.SystemError)
-	if got, _ := ts.node.FSM().Settings(fsm.SettingsNamesrv); got["k0"] != "" {
+	if got, _ := ts.node.FSM().Settings(state.SettingsNamesrv); got["k0"] != "" {
 		t.Fatal("a refused update changed the cluster's settings")
 	}
 }

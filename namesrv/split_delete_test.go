@@ -16,6 +16,7 @@ import (
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -98,22 +99,22 @@ type largeBroker struct {
 	client   *nsclient.Client
 	name     string
 	deleting bool
-	topics   []fsm.TopicConfig
-	version  fsm.DataVersion
+	topics   []state.TopicConfig
+	version  state.DataVersion
 }
 
 // broker returns broker number n of the cluster, which registers with the
 // members deleting unlisted topics or not.
 func (c *largeCluster) broker(n uint64, deleting bool) *largeBroker {
 	b := &largeBroker{c: c, client: nsclient.New(remoting.ClientConfig{}), name: fmt.Sprint("broker-", n), deleting: deleting,
-		version: fsm.DataVersion{Timestamp: 1700000000000, Counter: 1}}
+		version: state.DataVersion{Timestamp: 1700000000000, Counter: 1}}
 	c.t.Cleanup(func() { b.client.Close() })
 	rng := rand.New(rand.NewPCG(n, 24))
 	for range largeTopics {
-		b.topics = append(b.topics, fsm.TopicConfig{TopicName: fmt.Sprintf("topic-%016x-%016x-%08x", rng.Uint64(), rng.Uint64(), rng.Uint32()),
+		b.topics = append(b.topics, state.TopicConfig{TopicName: fmt.Sprintf("topic-%016x-%016x-%08x", rng.Uint64(), rng.Uint64(), rng.Uint32()),
 			ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
 	}
-	whole, err := fsm.Encode(fsm.RegisterBrokerType, &fsm.RegisterBroker{TopicConfigs: b.topics, DataVersion: b.version})
+	whole, err := fsm.Encode(fsm.RegisterBrokerType, &state.RegisterBroker{TopicConfigs: b.topics, DataVersion: b.version})
 	if err != nil || len(whole) <= fsm.MaxEntrySize {
 		c.t.Fatalf("the table's entry has %d bytes (%v); the test needs one above %d", len(whole), err, fsm.MaxEntrySize)
 	}
@@ -121,7 +122,7 @@ func (c *largeCluster) broker(n uint64, deleting bool) *largeBroker {
 }
 
 // register sends one registration listing topics to every member.
-func (b *largeBroker) register(topics []fsm.TopicConfig) {
+func (b *largeBroker) register(topics []state.TopicConfig) {
 	b.c.t.Helper()
 	r := &nsclient.Registration{ClusterName: "c1", BrokerName: b.name, BrokerAddr: b.name + ":10911", HaServerAddr: b.name + ":10912"}
 	r.Body.DataVersion, r.Body.TopicConfigs, r.Body.HasFilterServerList = b.version, topics, true
@@ -152,7 +153,7 @@ func (b *largeBroker) round(size int) {
 
 // routedOnEveryMember waits until every member applied what the leader
 // has, then counts, per member, the given topics it routes.
-func (c *largeCluster) routedOnEveryMember(topics []fsm.TopicConfig) []int {
+func (c *largeCluster) routedOnEveryMember(topics []state.TopicConfig) []int {
 	c.t.Helper()
 	c.ms.WaitApplied(c.ms.Leader().FSM().AppliedIndex())
 	var counts []int
@@ -169,7 +170,7 @@ func (c *largeCluster) routedOnEveryMember(topics []fsm.TopicConfig) []int {
 }
 
 // expectRouted fails the test unless every member routes want of topics.
-func (c *largeCluster) expectRouted(what string, topics []fsm.TopicConfig, want int) {
+func (c *largeCluster) expectRouted(what string, topics []state.TopicConfig, want int) {
 	c.t.Helper()
 	if got := c.routedOnEveryMember(topics); fmt.Sprint(got) != fmt.Sprint([]int{want, want, want}) {
 		c.t.Fatalf("of the %d topics %s, the members route %v; want %d each", len(topics), what, got, want)
@@ -178,7 +179,7 @@ func (c *largeCluster) expectRouted(what string, topics []fsm.TopicConfig, want 
 
 // deleteRound registers the table for two rounds, then a round under a
 // new DataVersion without 500 of its topics, and returns those.
-func (b *largeBroker) deleteRound(size int) (gone []fsm.TopicConfig) {
+func (b *largeBroker) deleteRound(size int) (gone []state.TopicConfig) {
 	b.round(size)
 	b.round(size)
 	b.c.expectRouted("registered for two rounds", b.topics, len(b.topics))

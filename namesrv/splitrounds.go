@@ -8,7 +8,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/membudget"
 )
 
@@ -38,7 +38,7 @@ const (
 // how many topics it lists and a hash of their names (independent of their
 // order).
 type regShape struct {
-	dv    fsm.DataVersion
+	dv    state.DataVersion
 	n     int
 	names uint64
 }
@@ -47,7 +47,7 @@ type regShape struct {
 type brokerRound struct {
 	mode  roundMode
 	open  bool
-	dv    fsm.DataVersion
+	dv    state.DataVersion
 	first int  // topics in the round's first part: every part but the last lists as many
 	fresh bool // the first part brought a DataVersion the state did not have
 	parts []uint64
@@ -59,7 +59,7 @@ type brokerRound struct {
 	// whole table at the end of the round; over: they passed
 	// roundTopicsMax, and this round deletes nothing.
 	gathering, over bool
-	topics          []fsm.TopicConfig
+	topics          []state.TopicConfig
 	// held is what the gathered topics are charged to the request
 	// budget; seen is when the broker's last registration came.
 	held int64
@@ -85,15 +85,15 @@ type splitRounds struct {
 	budget *membudget.Budget
 	now    func() time.Time
 	mu     sync.Mutex
-	m      map[fsm.BrokerKey]*brokerRound
+	m      map[state.BrokerKey]*brokerRound
 }
 
 func newSplitRounds(budget *membudget.Budget) *splitRounds {
-	return &splitRounds{seed: maphash.MakeSeed(), budget: budget, now: time.Now, m: map[fsm.BrokerKey]*brokerRound{}}
+	return &splitRounds{seed: maphash.MakeSeed(), budget: budget, now: time.Now, m: map[state.BrokerKey]*brokerRound{}}
 }
 
 // shape computes a registration's shape.
-func (sr *splitRounds) shape(cmd *fsm.RegisterBroker) regShape {
+func (sr *splitRounds) shape(cmd *state.RegisterBroker) regShape {
 	var sum uint64
 	for _, tc := range cmd.TopicConfigs {
 		sum += maphash.String(sr.seed, tc.TopicName)
@@ -112,7 +112,7 @@ type roundStep struct {
 	deleteUnlisted bool
 	// whole is, at the end of a round gathered for deletion, the round's
 	// whole table under the last part's header, with deleteUnlisted set.
-	whole *fsm.RegisterBroker
+	whole *state.RegisterBroker
 }
 
 // observe records one registration of key, in the order the broker sent
@@ -120,8 +120,8 @@ type roundStep struct {
 // are gathered when deleting is on); liveDV looks up the DataVersion the
 // state holds for the broker, if any, and is asked only when a round starts
 // (not for the heartbeats that continue nothing).
-func (sr *splitRounds) observe(key fsm.BrokerKey, sh regShape, cmd *fsm.RegisterBroker, deleting bool,
-	liveDV func(fsm.BrokerKey) *fsm.DataVersion) roundStep {
+func (sr *splitRounds) observe(key state.BrokerKey, sh regShape, cmd *state.RegisterBroker, deleting bool,
+	liveDV func(state.BrokerKey) *state.DataVersion) roundStep {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	r := sr.m[key]
@@ -144,7 +144,7 @@ func (sr *splitRounds) observe(key fsm.BrokerKey, sh regShape, cmd *fsm.Register
 }
 
 // forget drops what is kept of a broker that left.
-func (sr *splitRounds) forget(key fsm.BrokerKey) {
+func (sr *splitRounds) forget(key state.BrokerKey) {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	if r := sr.m[key]; r != nil {
@@ -156,7 +156,7 @@ func (sr *splitRounds) forget(key fsm.BrokerKey) {
 // sweep drops what is kept of the brokers live no longer names, and the
 // topics of rounds that have had no part for maxAge (such a round deletes
 // nothing; what the tracker learned of the broker stays).
-func (sr *splitRounds) sweep(live func(fsm.BrokerKey) bool, maxAge time.Duration) {
+func (sr *splitRounds) sweep(live func(state.BrokerKey) bool, maxAge time.Duration) {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	cutoff := sr.now().Add(-maxAge)
@@ -193,7 +193,7 @@ func (r *brokerRound) continues(sh regShape) bool {
 }
 
 // add takes the next part of the open round.
-func (r *brokerRound) add(sh regShape, cmd *fsm.RegisterBroker, b *membudget.Budget) roundStep {
+func (r *brokerRound) add(sh regShape, cmd *state.RegisterBroker, b *membudget.Budget) roundStep {
 	r.parts = append(r.parts, sh.names)
 	r.gather(cmd, b)
 	step := roundStep{continuation: r.fresh}
@@ -220,7 +220,7 @@ func (r *brokerRound) add(sh regShape, cmd *fsm.RegisterBroker, b *membudget.Bud
 }
 
 // start begins a round with a registration that continues none.
-func (r *brokerRound) start(sh regShape, cmd *fsm.RegisterBroker, deleting bool, liveDV *fsm.DataVersion, b *membudget.Budget) {
+func (r *brokerRound) start(sh regShape, cmd *state.RegisterBroker, deleting bool, liveDV *state.DataVersion, b *membudget.Budget) {
 	if r.open && len(r.parts) == 1 {
 		// The previous round was one registration followed by one that did
 		// not continue it: the broker sends whole tables.
@@ -237,7 +237,7 @@ func (r *brokerRound) start(sh regShape, cmd *fsm.RegisterBroker, deleting bool,
 }
 
 // gather adds a part's topics to the round's table, charged to b.
-func (r *brokerRound) gather(cmd *fsm.RegisterBroker, b *membudget.Budget) {
+func (r *brokerRound) gather(cmd *state.RegisterBroker, b *membudget.Budget) {
 	switch {
 	case !r.gathering || r.over:
 		return
@@ -257,8 +257,8 @@ func (r *brokerRound) gather(cmd *fsm.RegisterBroker, b *membudget.Budget) {
 }
 
 // topicBytes is what holding tcs costs: the configs and their names.
-func topicBytes(tcs []fsm.TopicConfig) int64 {
-	n := int64(len(tcs)) * int64(unsafe.Sizeof(fsm.TopicConfig{}))
+func topicBytes(tcs []state.TopicConfig) int64 {
+	n := int64(len(tcs)) * int64(unsafe.Sizeof(state.TopicConfig{}))
 	for i := range tcs {
 		n += int64(len(tcs[i].TopicName))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -20,28 +21,28 @@ type splitBroker struct {
 	t       *testing.T
 	s       *Server
 	cc      *countingCluster
-	topics  []fsm.TopicConfig
+	topics  []state.TopicConfig
 	size    int
-	version fsm.DataVersion
+	version state.DataVersion
 }
 
 func newSplitServer(t *testing.T, deleting bool) (*Server, *countingCluster) {
-	cc := &countingCluster{benchCluster: &benchCluster{f: fsm.New(hclog.NewNullLogger())}, registered: map[fsm.BrokerKey]bool{}}
+	cc := &countingCluster{benchCluster: &benchCluster{f: fsm.New(hclog.NewNullLogger())}, registered: map[state.BrokerKey]bool{}}
 	cfg := DefaultConfig()
 	cfg.Settings = NewSettings(map[string]string{PropDeleteTopicWithBrokerRegistration: strconv.FormatBool(deleting)}, nil, "dataDir")
 	return New(cfg, cc), cc
 }
 
 func newSplitBroker(t *testing.T, s *Server, cc *countingCluster, topics, size int) *splitBroker {
-	b := &splitBroker{t: t, s: s, cc: cc, size: size, version: fsm.DataVersion{Timestamp: 1700000000000, Counter: 1}}
+	b := &splitBroker{t: t, s: s, cc: cc, size: size, version: state.DataVersion{Timestamp: 1700000000000, Counter: 1}}
 	for i := 0; i < topics; i++ {
-		b.topics = append(b.topics, fsm.TopicConfig{TopicName: fmt.Sprintf("T%05d", i), ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6})
+		b.topics = append(b.topics, state.TopicConfig{TopicName: fmt.Sprintf("T%05d", i), ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6})
 	}
 	return b
 }
 
 // part sends one part and fails the test unless it is accepted.
-func (b *splitBroker) part(topics []fsm.TopicConfig) {
+func (b *splitBroker) part(topics []state.TopicConfig) {
 	b.t.Helper()
 	rb := &body.RegisterBody{DataVersion: b.version, TopicConfigs: topics, HasFilterServerList: true}
 	raw, err := body.EncodeRegisterBody(rb, false, 479)
@@ -125,7 +126,7 @@ func TestSplitRounds_ChangedTopicInALaterPartIsUpdated(t *testing.T) {
 		b.topics[2000].Perm, b.topics[2450].Perm = 4, 2
 		b.version.Counter++
 		b.round(nil)
-		for _, tc := range []fsm.TopicConfig{b.topics[2000], b.topics[2450]} {
+		for _, tc := range []state.TopicConfig{b.topics[2000], b.topics[2450]} {
 			route, _ := cc.f.Route(tc.TopicName, false)
 			if len(route.QueueDatas) != 1 || route.QueueDatas[0].Perm != tc.Perm {
 				t.Fatalf("delete %v: %s, changed in a later part, routes %+v, want perm %d", deleting, tc.TopicName, route.QueueDatas, tc.Perm)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -29,12 +30,12 @@ func (c *benchCluster) Apply(_ context.Context, t fsm.CommandType, cmd any) (any
 	return c.f.Apply(fsm.Entry{Index: c.index, Command: true, Data: buf}), nil
 }
 
-func (c *benchCluster) Register(ctx context.Context, cmd *fsm.RegisterBroker) (fsm.RegisterResult, error) {
+func (c *benchCluster) Register(ctx context.Context, cmd *state.RegisterBroker) (state.RegisterResult, error) {
 	if !c.f.WouldChange(cmd) {
 		return c.f.RegisterResult(cmd), nil
 	}
 	res, err := c.Apply(ctx, fsm.RegisterBrokerType, cmd)
-	r, _ := res.(fsm.RegisterResult)
+	r, _ := res.(state.RegisterResult)
 	return r, err
 }
 
@@ -42,23 +43,23 @@ func (c *benchCluster) ApplyLeaderOnly(ctx context.Context, t fsm.CommandType, c
 	return c.Apply(ctx, t, cmd)
 }
 
-func (c *benchCluster) Heartbeat(fsm.BrokerKey) bool         { return true }
-func (c *benchCluster) RegisterUnchanged(fsm.BrokerKey) bool { return true }
-func (c *benchCluster) RecordAudit(context.Context, fsm.AuditRecord) error {
+func (c *benchCluster) Heartbeat(state.BrokerKey) bool         { return true }
+func (c *benchCluster) RegisterUnchanged(state.BrokerKey) bool { return true }
+func (c *benchCluster) RecordAudit(context.Context, state.AuditRecord) error {
 	return nil
 }
-func (c *benchCluster) BrokerConnected(fsm.BrokerKey)    {}
-func (c *benchCluster) BrokerDisconnected(fsm.BrokerKey) {}
-func (c *benchCluster) Ready() (bool, string)            { return true, "" }
-func (c *benchCluster) Removed() bool                    { return false }
-func (c *benchCluster) LeaderReady() bool                { return true }
-func (c *benchCluster) FSM() *fsm.FSM                    { return c.f }
+func (c *benchCluster) BrokerConnected(state.BrokerKey)    {}
+func (c *benchCluster) BrokerDisconnected(state.BrokerKey) {}
+func (c *benchCluster) Ready() (bool, string)              { return true, "" }
+func (c *benchCluster) Removed() bool                      { return false }
+func (c *benchCluster) LeaderReady() bool                  { return true }
+func (c *benchCluster) FSM() *fsm.FSM                      { return c.f }
 
 // benchTopicConfigs returns topics configs "t<j>" with 8 queues.
-func benchTopicConfigs(topics int) []fsm.TopicConfig {
-	out := make([]fsm.TopicConfig, topics)
+func benchTopicConfigs(topics int) []state.TopicConfig {
+	out := make([]state.TopicConfig, topics)
 	for j := range out {
-		out[j] = fsm.TopicConfig{TopicName: fmt.Sprintf("t%d", j), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}
+		out[j] = state.TopicConfig{TopicName: fmt.Sprintf("t%d", j), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}
 	}
 	return out
 }
@@ -70,9 +71,9 @@ func benchServer(b *testing.B, brokers, topics int) *Server {
 	c := &benchCluster{f: fsm.New(hclog.NewNullLogger())}
 	configs := benchTopicConfigs(topics)
 	for i := range brokers {
-		_, err := c.Register(context.Background(), &fsm.RegisterBroker{
+		_, err := c.Register(context.Background(), &state.RegisterBroker{
 			ClusterName: "bench", BrokerName: fmt.Sprintf("broker-%d", i), BrokerAddr: fmt.Sprintf("10.0.0.%d:10911", i),
-			HaServerAddr: "10.0.0.1:10912", DataVersion: fsm.DataVersion{Timestamp: 1, Counter: 1},
+			HaServerAddr: "10.0.0.1:10912", DataVersion: state.DataVersion{Timestamp: 1, Counter: 1},
 			TopicConfigs: configs, HasFilterServerList: true,
 		})
 		if err != nil {
@@ -113,7 +114,7 @@ func BenchmarkDecodeRegistration(b *testing.B) {
 	for _, topics := range []int{10, 100, 1000, 10000} {
 		for _, compressed := range []bool{false, true} {
 			b.Run(fmt.Sprintf("topics=%d/compressed=%v", topics, compressed), func(b *testing.B) {
-				rb := &body.RegisterBody{DataVersion: fsm.DataVersion{Timestamp: 1, Counter: 1},
+				rb := &body.RegisterBody{DataVersion: state.DataVersion{Timestamp: 1, Counter: 1},
 					TopicConfigs: benchTopicConfigs(topics), HasFilterServerList: true}
 				raw, err := body.EncodeRegisterBody(rb, compressed, 479)
 				if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-msgpack/v2/codec"
 	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 )
 
@@ -45,14 +46,14 @@ func (n naming) topics(group string, count int) []string {
 // broker returns the registration of master i of group carrying configs,
 // at an address no other broker of the run has. Its DataVersion counter
 // starts at 1.
-func (n naming) broker(group string, i int, configs []fsm.TopicConfig) *nsclient.Registration {
+func (n naming) broker(group string, i int, configs []state.TopicConfig) *nsclient.Registration {
 	a := n.next.Add(1)
 	addr := fmt.Sprintf("10.%d.%d.%d:%d", a>>16&255, a>>8&255, a&255, n.port)
 	return &nsclient.Registration{
 		ClusterName: benchCluster, BrokerName: fmt.Sprintf("bench-%s-%s-b%d", n.tag, group, i),
 		BrokerAddr: addr, HaServerAddr: addr, BrokerID: 0,
 		Body: body.RegisterBody{
-			DataVersion:         fsm.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: 1},
+			DataVersion:         state.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: 1},
 			TopicConfigs:        configs,
 			HasFilterServerList: true,
 		},
@@ -80,10 +81,10 @@ func randomTopics(count int) []string {
 }
 
 // topicConfigs returns read/write configs with queues queues for topics.
-func topicConfigs(topics []string, queues int32) []fsm.TopicConfig {
-	out := make([]fsm.TopicConfig, len(topics))
+func topicConfigs(topics []string, queues int32) []state.TopicConfig {
+	out := make([]state.TopicConfig, len(topics))
 	for i, t := range topics {
-		out[i] = fsm.TopicConfig{TopicName: t, ReadQueueNums: queues, WriteQueueNums: queues, Perm: 6}
+		out[i] = state.TopicConfig{TopicName: t, ReadQueueNums: queues, WriteQueueNums: queues, Perm: 6}
 	}
 	return out
 }
@@ -159,7 +160,7 @@ func entrySize(r *nsclient.Registration, version int32) (entry, raw int, err err
 	if err != nil {
 		return 0, 0, err
 	}
-	cmd := &fsm.RegisterBroker{
+	cmd := &state.RegisterBroker{
 		ClusterName: r.ClusterName, BrokerAddr: r.BrokerAddr, BrokerName: r.BrokerName, BrokerID: r.BrokerID,
 		HaServerAddr: r.HaServerAddr, DataVersion: rb.DataVersion, TopicConfigs: rb.TopicConfigs,
 		HasFilterServerList: rb.HasFilterServerList, FilterServerList: rb.FilterServerList,

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
@@ -102,7 +102,7 @@ func (sb *scaleBrokers) requests(c *nsclient.Client, version time.Time) ([]*remo
 	out := make([]*remoting.Command, len(sb.regs))
 	reps := sb.shape.replicas()
 	for b, reg := range sb.regs {
-		reg.Body.DataVersion = fsm.DataVersion{Timestamp: version.UnixMilli(), Counter: 1}
+		reg.Body.DataVersion = state.DataVersion{Timestamp: version.UnixMilli(), Counter: 1}
 		if b%reps != 0 {
 			out[b] = replicaRequest(out[b-b%reps], reg)
 			continue
@@ -137,7 +137,7 @@ func (sb *scaleBrokers) unregisterRequest(b int) *remoting.Command {
 
 // present counts the fleet's brokers an answer to GET_BROKER_CLUSTER_INFO
 // lists at their own address and id.
-func (sb *scaleBrokers) present(ci *fsm.ClusterInfo) int {
+func (sb *scaleBrokers) present(ci *state.ClusterInfo) int {
 	n := 0
 	for _, reg := range sb.regs {
 		if bd, ok := ci.BrokerAddrTable[reg.BrokerName]; ok && bd.BrokerAddrs[reg.BrokerID] == reg.BrokerAddr {

@@ -3,7 +3,7 @@ package nsclient
 import (
 	"context"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -29,7 +29,7 @@ func (c *Client) GetNamesrvConfig(ctx context.Context, addr string) ([]byte, err
 // returns the name server's copy of the broker's DataVersion, nil when it
 // has none. Name servers (the reference and RaftNS) count the request as a
 // heartbeat of that broker.
-func (c *Client) StoredDataVersion(ctx context.Context, addr, cluster, name, brokerAddr string, id int64) (*fsm.DataVersion, error) {
-	_, dv, err := c.QueryDataVersion(ctx, addr, cluster, name, brokerAddr, id, fsm.DataVersion{})
+func (c *Client) StoredDataVersion(ctx context.Context, addr, cluster, name, brokerAddr string, id int64) (*state.DataVersion, error) {
+	_, dv, err := c.QueryDataVersion(ctx, addr, cluster, name, brokerAddr, id, state.DataVersion{})
 	return dv, err
 }

@@ -11,7 +11,7 @@ import (
 	"hash/crc32"
 	"strconv"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -163,7 +163,7 @@ func (c *Client) UnregisterBroker(ctx context.Context, addr, cluster, name, brok
 
 // QueryDataVersion sends QUERY_DATA_VERSION and returns "changed" and the
 // name server's copy of the DataVersion (nil when it has none).
-func (c *Client) QueryDataVersion(ctx context.Context, addr, cluster, name, brokerAddr string, id int64, dv fsm.DataVersion) (bool, *fsm.DataVersion, error) {
+func (c *Client) QueryDataVersion(ctx context.Context, addr, cluster, name, brokerAddr string, id int64, dv state.DataVersion) (bool, *state.DataVersion, error) {
 	resp, err := c.Invoke(ctx, addr, c.request(remoting.QueryDataVersion, map[string]string{
 		"clusterName": cluster, "brokerName": name, "brokerAddr": brokerAddr, "brokerId": strconv.FormatInt(id, 10),
 	}, body.EncodeDataVersion(dv)))
@@ -183,12 +183,12 @@ func (c *Client) QueryDataVersion(ctx context.Context, addr, cluster, name, brok
 
 // GetRoute sends GET_ROUTEINFO_BY_TOPIC; a missing route is a
 // *ResponseError with code TopicNotExist.
-func (c *Client) GetRoute(ctx context.Context, addr, topic string) (*fsm.TopicRouteData, error) {
+func (c *Client) GetRoute(ctx context.Context, addr, topic string) (*state.TopicRouteData, error) {
 	return invokeDecode(ctx, c, addr, c.request(remoting.GetRouteInfoByTopic, map[string]string{"topic": topic}, nil), body.DecodeTopicRouteData)
 }
 
 // GetClusterInfo sends GET_BROKER_CLUSTER_INFO.
-func (c *Client) GetClusterInfo(ctx context.Context, addr string) (*fsm.ClusterInfo, error) {
+func (c *Client) GetClusterInfo(ctx context.Context, addr string) (*state.ClusterInfo, error) {
 	return invokeDecode(ctx, c, addr, c.request(remoting.GetBrokerClusterInfo, nil, nil), body.DecodeClusterInfo)
 }
 

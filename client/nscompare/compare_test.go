@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
@@ -76,8 +76,8 @@ func TestCompare_EveryKindOfDifference(t *testing.T) {
 	b.setKV(DefaultNamespace, "TopicA", "broker-a:8")
 	b.setKV("OTHER_NS", "k", "v")
 	b.with(func(f *fakeNS) { f.config = "orderMessageEnable=TRUE\nlistenPort=9877\nonlyHere=1\n" })
-	a.with(func(f *fakeNS) { f.dv["10.0.0.1:10911"] = fsm.DataVersion{Counter: 2, Timestamp: 5} })
-	b.with(func(f *fakeNS) { f.dv["10.0.0.1:10911"] = fsm.DataVersion{Counter: 1, Timestamp: 5} })
+	a.with(func(f *fakeNS) { f.dv["10.0.0.1:10911"] = state.DataVersion{Counter: 2, Timestamp: 5} })
+	b.with(func(f *fakeNS) { f.dv["10.0.0.1:10911"] = state.DataVersion{Counter: 1, Timestamp: 5} })
 
 	r, err := Compare(testContext(t), newClient(t), []string{a.addr, b.addr}, nil,
 		Options{Namespaces: []string{DefaultNamespace, "OTHER_NS"}, DataVersions: true})

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -23,11 +23,11 @@ type fakeNS struct {
 	addr string
 
 	mu      sync.Mutex
-	brokers map[string]fsm.BrokerData
-	routes  map[string]*fsm.TopicRouteData
+	brokers map[string]state.BrokerData
+	routes  map[string]*state.TopicRouteData
 	kv      map[string]map[string]string
 	config  string
-	dv      map[string]fsm.DataVersion // broker address -> version
+	dv      map[string]state.DataVersion // broker address -> version
 	// garbage lists request codes answered with an unreadable body.
 	garbage map[int32]bool
 	// refuse lists request codes answered with SYSTEM_ERROR "refused".
@@ -42,8 +42,8 @@ type fakeNS struct {
 
 func startFakeNS(t *testing.T) *fakeNS {
 	t.Helper()
-	f := &fakeNS{brokers: map[string]fsm.BrokerData{}, routes: map[string]*fsm.TopicRouteData{},
-		kv: map[string]map[string]string{}, dv: map[string]fsm.DataVersion{}, garbage: map[int32]bool{}, refuse: map[int32]bool{},
+	f := &fakeNS{brokers: map[string]state.BrokerData{}, routes: map[string]*state.TopicRouteData{},
+		kv: map[string]map[string]string{}, dv: map[string]state.DataVersion{}, garbage: map[int32]bool{}, refuse: map[int32]bool{},
 		asked: map[int32]int{}, config: "orderMessageEnable=false\nlistenPort=9876\n"}
 	cfg := remoting.DefaultServerConfig()
 	rs := remoting.NewServer(cfg, remoting.HandlerFunc(f.serve), nil)
@@ -94,7 +94,7 @@ func (f *fakeNS) answer(req *remoting.Command) *remoting.Command {
 	ext := req.ExtFields
 	switch req.Code {
 	case remoting.GetBrokerClusterInfo:
-		ci := &fsm.ClusterInfo{BrokerAddrTable: maps.Clone(f.brokers), ClusterAddrTable: map[string][]string{}}
+		ci := &state.ClusterInfo{BrokerAddrTable: maps.Clone(f.brokers), ClusterAddrTable: map[string][]string{}}
 		for name, b := range f.brokers {
 			ci.ClusterAddrTable[b.Cluster] = append(ci.ClusterAddrTable[b.Cluster], name)
 		}
@@ -105,7 +105,7 @@ func (f *fakeNS) answer(req *remoting.Command) *remoting.Command {
 			topics = append(topics, t)
 		}
 		sort.Strings(topics)
-		return ok(req, body.EncodeTopicList(&fsm.TopicList{Topics: topics}))
+		return ok(req, body.EncodeTopicList(&state.TopicList{Topics: topics}))
 	case remoting.GetRouteInfoByTopic:
 		if r := f.routes[ext["topic"]]; r != nil {
 			return ok(req, body.EncodeTopicRouteData(r))
@@ -162,7 +162,7 @@ func (f *fakeNS) addBroker(name string, id int64, addr string) {
 	defer f.mu.Unlock()
 	b, found := f.brokers[name]
 	if !found {
-		b = fsm.BrokerData{Cluster: "C", BrokerName: name, BrokerAddrs: map[int64]string{}}
+		b = state.BrokerData{Cluster: "C", BrokerName: name, BrokerAddrs: map[int64]string{}}
 	}
 	b.BrokerAddrs[id] = addr
 	f.brokers[name] = b
@@ -172,10 +172,10 @@ func (f *fakeNS) addBroker(name string, id int64, addr string) {
 func (f *fakeNS) addTopic(topic string, perm int32, brokers ...string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	r := &fsm.TopicRouteData{FilterServerTable: map[string][]string{}}
+	r := &state.TopicRouteData{FilterServerTable: map[string][]string{}}
 	for _, b := range brokers {
-		r.QueueDatas = append(r.QueueDatas, fsm.QueueData{BrokerName: b, ReadQueueNums: 4, WriteQueueNums: 4, Perm: perm})
-		r.BrokerDatas = append(r.BrokerDatas, fsm.BrokerData{Cluster: "C", BrokerName: b, BrokerAddrs: map[int64]string{0: "10.0.0.1:10911"}})
+		r.QueueDatas = append(r.QueueDatas, state.QueueData{BrokerName: b, ReadQueueNums: 4, WriteQueueNums: 4, Perm: perm})
+		r.BrokerDatas = append(r.BrokerDatas, state.BrokerData{Cluster: "C", BrokerName: b, BrokerAddrs: map[int64]string{0: "10.0.0.1:10911"}})
 	}
 	f.routes[topic] = r
 }

@@ -1,6 +1,9 @@
 package nscompare
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Kind names what a difference is about.
 type Kind string
@@ -26,12 +29,11 @@ const (
 	KindDataVersion Kind = "data-version"
 )
 
-var kindOrder = map[Kind]int{KindBroker: 0, KindWritePerm: 1, KindTopic: 2, KindKV: 3, KindConfig: 4, KindDataVersion: 5}
+// kinds is every kind in listing order.
+var kinds = []Kind{KindBroker, KindWritePerm, KindTopic, KindKV, KindConfig, KindDataVersion}
 
 // Kinds returns every kind in listing order.
-func Kinds() []Kind {
-	return []Kind{KindBroker, KindWritePerm, KindTopic, KindKV, KindConfig, KindDataVersion}
-}
+func Kinds() []Kind { return slices.Clone(kinds) }
 
 // Problem says how the values of one subject disagree.
 type Problem string
@@ -101,7 +103,7 @@ func (r *Result) OK() bool { return r.Found == 0 }
 func sortDifferences(ds []Difference) {
 	sort.Slice(ds, func(i, j int) bool {
 		if ds[i].Kind != ds[j].Kind {
-			return kindOrder[ds[i].Kind] < kindOrder[ds[j].Kind]
+			return slices.Index(kinds, ds[i].Kind) < slices.Index(kinds, ds[j].Kind)
 		}
 		return ds[i].Subject < ds[j].Subject
 	})

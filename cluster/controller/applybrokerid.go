@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // ApplyBrokerID is CONTROLLER_APPLY_BROKER_ID: a broker claims an id in its
 // group. Its answer is empty.
-type ApplyBrokerID = fsm.ApplyBrokerID
+type ApplyBrokerID = state.ApplyBrokerID
 
 // ApplyBrokerID decides CONTROLLER_APPLY_BROKER_ID.
 func (c *Controller) ApplyBrokerID(ctx context.Context, req ApplyBrokerID) error {

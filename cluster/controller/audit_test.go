@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // A controller request a follower takes is decided on the leader, and the
@@ -39,18 +39,18 @@ func TestController_AuditNamesTheCallerOfARequestAFollowerTook(t *testing.T) {
 	}
 
 	want := []struct{ kind, via string }{
-		{fsm.AuditBrokerID, follower.ID()}, {fsm.AuditMasterElection, follower.ID()}, {fsm.AuditBrokerID, leader.ID()},
+		{state.AuditBrokerID, follower.ID()}, {state.AuditMasterElection, follower.ID()}, {state.AuditBrokerID, leader.ID()},
 	}
 	tc.WaitApplied(leader.FSM().AppliedIndex())
-	var first []fsm.AuditRecord
+	var first []state.AuditRecord
 	for _, n := range tc.Running() {
-		recs := n.FSM().AuditRecords(fsm.AuditQuery{After: after}).Records
+		recs := n.FSM().AuditRecords(state.AuditQuery{After: after}).Records
 		if len(recs) != len(want) {
 			t.Fatalf("%s: records %+v, want %d", n.ID(), recs, len(want))
 		}
 		for i, w := range want {
 			r := recs[i]
-			if r.Kind != w.kind || r.Who != ops.Who || r.From != ops.From || r.Via != w.via || r.Outcome != fsm.OutcomeApplied {
+			if r.Kind != w.kind || r.Who != ops.Who || r.From != ops.From || r.Via != w.via || r.Outcome != state.OutcomeApplied {
 				t.Fatalf("%s record %d: %+v, want %s by %s from %s via %s, applied", n.ID(), i, r, w.kind, ops.Who, ops.From, w.via)
 			}
 		}

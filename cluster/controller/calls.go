@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/raftns/raftns/cluster"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // A request kind decided on the leader is declared once, in its own file,
@@ -66,10 +66,10 @@ var errNotServing = errors.New("raftns: the controller is not enabled on the lea
 
 // outcome is a call's answer on its way from the leader: the answer, or
 // the refusal, which travels as a value so that the caller gets the
-// *fsm.Refused back.
+// *state.Refused back.
 type outcome[A any] struct {
 	Answer  A
-	Refused *fsm.Refused
+	Refused *state.Refused
 }
 
 // register registers the request kind on c's node.
@@ -79,7 +79,7 @@ func (r *request[Req, A]) register(c *Controller) *cluster.LeaderCall[Req, outco
 			return outcome[A]{}, errNotServing
 		}
 		a, err := r.decide(c, ctx, req)
-		var refused *fsm.Refused
+		var refused *state.Refused
 		if errors.As(err, &refused) {
 			return outcome[A]{Refused: refused}, nil
 		}
@@ -88,7 +88,7 @@ func (r *request[Req, A]) register(c *Controller) *cluster.LeaderCall[Req, outco
 }
 
 // call has the leader decide req and returns its answer; a refusal is an
-// *fsm.Refused error.
+// *state.Refused error.
 func (r *request[Req, A]) call(ctx context.Context, c *Controller, req Req) (A, error) {
 	out, err := c.calls[r.slot].(*cluster.LeaderCall[Req, outcome[A]]).Call(ctx, req)
 	if err == nil && out.Refused != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // CleanBrokerData is CLEAN_BROKER_DATA: forget brokers of a group, or the
@@ -29,7 +30,7 @@ func (c *Controller) cleanBrokerData(ctx context.Context, req CleanBrokerData) (
 	g, found := c.fsm.ReplicaGroup(name)
 	if !req.CleanLiving && found {
 		if len(req.BrokerIDs) == 0 && g.HasMaster {
-			return struct{}{}, fsm.RefuseCleanLivingGroup(name)
+			return struct{}{}, state.RefuseCleanLivingGroup(name)
 		}
 		clusterName := req.ClusterName
 		if clusterName == "" {
@@ -37,13 +38,13 @@ func (c *Controller) cleanBrokerData(ctx context.Context, req CleanBrokerData) (
 		}
 		for _, id := range req.BrokerIDs {
 			if c.live.ReplicaAlive(cluster.ReplicaKey{Cluster: clusterName, BrokerName: name, ID: id}) {
-				return struct{}{}, fsm.RefuseCleanLivingBroker(name, id)
+				return struct{}{}, state.RefuseCleanLivingBroker(name, id)
 			}
 		}
 	}
 	if !found {
-		return struct{}{}, fsm.RefuseCleanUnknownGroup(name)
+		return struct{}{}, state.RefuseCleanUnknownGroup(name)
 	}
-	_, err := c.propose(ctx, fsm.CleanBrokerDataType, &fsm.CleanBrokerData{BrokerName: name, BrokerIDs: req.BrokerIDs})
+	_, err := c.propose(ctx, fsm.CleanBrokerDataType, &state.CleanBrokerData{BrokerName: name, BrokerIDs: req.BrokerIDs})
 	return struct{}{}, err
 }

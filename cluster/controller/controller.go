@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // Controller is the RocketMQ 5 controller of one member (docs/operators/controller.md):
@@ -38,7 +39,7 @@ type Liveness interface {
 	HeardReplica(hb cluster.ControllerHeartbeat)
 	ReplicaAlive(key cluster.ReplicaKey) bool
 	ReplicaLive(key cluster.ReplicaKey) (cluster.ReplicaLive, bool)
-	PruneReplicas(groups []fsm.ReplicaGroup)
+	PruneReplicas(groups []state.ReplicaGroup)
 	ReplicasSettleAt() time.Time
 }
 
@@ -66,7 +67,7 @@ type Options struct {
 // to be told: the group afterwards, and which of its brokers the leader
 // counts as alive (asked as each is told).
 type RoleChange struct {
-	Group fsm.ReplicaGroup
+	Group state.ReplicaGroup
 	Alive func(id int64) bool
 }
 
@@ -97,17 +98,17 @@ func (c *Controller) Options() Options {
 	return Options{NotifyBrokerRoleChanged: true}
 }
 
-func replicaKey(g *fsm.ReplicaGroup, id int64) cluster.ReplicaKey {
+func replicaKey(g *state.ReplicaGroup, id int64) cluster.ReplicaKey {
 	return cluster.ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: id}
 }
 
-func (c *Controller) alive(g *fsm.ReplicaGroup, id int64) bool {
+func (c *Controller) alive(g *state.ReplicaGroup, id int64) bool {
 	return c.live.ReplicaAlive(replicaKey(g, id))
 }
 
 // aliveIDs returns the ids of the group's brokers the leader counts as
 // alive.
-func (c *Controller) aliveIDs(g *fsm.ReplicaGroup) []int64 {
+func (c *Controller) aliveIDs(g *state.ReplicaGroup) []int64 {
 	var ids []int64
 	for _, b := range g.Brokers {
 		if c.alive(g, b.ID) {

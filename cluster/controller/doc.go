@@ -11,7 +11,7 @@
 // electmaster.go, ...). Requests are decided on the leader in office,
 // where the brokers' liveness is known, reached through a
 // cluster.LeaderCall per request kind that New registers (calls.go,
-// leader.go); a refusal is an *fsm.Refused error whose remark fsm words. As a
+// leader.go); a refusal is a *state.Refused error whose remark package state words. As a
 // cluster.OfficeHook the Controller scans, while this member is the leader
 // in office, for groups whose master stopped and elects a new one
 // (scan.go, elect.go). It reaches replica liveness through Liveness,

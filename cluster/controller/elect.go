@@ -6,6 +6,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // electOutcome is what an election found.
@@ -31,7 +32,7 @@ const (
 // the policy of docs/operators/controller.md, commits it fenced by the master epoch
 // it read, and has the group's brokers told. It returns the group as it
 // is afterwards.
-func (c *Controller) elect(ctx context.Context, req ElectRequest) (electOutcome, fsm.ReplicaGroup, error) {
+func (c *Controller) elect(ctx context.Context, req ElectRequest) (electOutcome, state.ReplicaGroup, error) {
 	c.electMu.Lock()
 	defer c.electMu.Unlock()
 	g, ok := c.fsm.ReplicaGroup(req.BrokerName)
@@ -51,14 +52,14 @@ func (c *Controller) elect(ctx context.Context, req ElectRequest) (electOutcome,
 	if !found && req.HasBrokerID {
 		return noCandidate, g, nil
 	}
-	res, err := c.proposeCommand(ctx, fsm.ElectMasterType, &fsm.ElectMaster{
+	res, err := c.proposeCommand(ctx, fsm.ElectMasterType, &state.ElectMaster{
 		BrokerName: req.BrokerName, ExpectMasterEpoch: g.MasterEpoch, HasNewMaster: found, NewMasterID: newMaster})
 	switch {
 	case err != nil:
 		return noCandidate, g, err
-	case res.Refusal == fsm.RefusalStaleElection:
+	case res.Refusal == state.RefusalStaleElection:
 		return electionRaced, g, nil
-	case res.Refusal != fsm.RefusalNone:
+	case res.Refusal != state.RefusalNone:
 		return groupUnknown, g, nil
 	case !found:
 		c.logger.Warn("broker group has no master: no alive candidate", "broker", req.BrokerName, "masterEpoch", res.Group.MasterEpoch)
@@ -75,7 +76,7 @@ func (c *Controller) elect(ctx context.Context, req ElectRequest) (electOutcome,
 // master stays if alive and not overridden; a designated broker is taken
 // only if alive; otherwise the highest (epoch, offset) wins, then the
 // lowest election priority value, then the lowest id.
-func (c *Controller) pickMaster(g fsm.ReplicaGroup, req ElectRequest) (int64, bool) {
+func (c *Controller) pickMaster(g state.ReplicaGroup, req ElectRequest) (int64, bool) {
 	if id, ok := c.tryElect(g, g.SyncStateSet, req); ok {
 		return id, true
 	}
@@ -85,7 +86,7 @@ func (c *Controller) pickMaster(g fsm.ReplicaGroup, req ElectRequest) (int64, bo
 	return 0, false
 }
 
-func (c *Controller) tryElect(g fsm.ReplicaGroup, ids []int64, req ElectRequest) (int64, bool) {
+func (c *Controller) tryElect(g state.ReplicaGroup, ids []int64, req ElectRequest) (int64, bool) {
 	type candidate struct {
 		id   int64
 		live cluster.ReplicaLive
@@ -133,7 +134,7 @@ func (c *Controller) tryElect(g fsm.ReplicaGroup, ids []int64, req ElectRequest)
 
 // notifyRoleChange hands a committed election to the notifier, off the
 // caller's goroutine.
-func (c *Controller) notifyRoleChange(g fsm.ReplicaGroup) {
+func (c *Controller) notifyRoleChange(g state.ReplicaGroup) {
 	f := c.notify.Load()
 	if f == nil || !c.Options().NotifyBrokerRoleChanged {
 		return

@@ -9,13 +9,14 @@ import (
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 )
 
 // roleLog records the role-change notices each member sent.
 type roleLog struct {
 	mu   sync.Mutex
-	sent map[string][]fsm.ReplicaGroup
+	sent map[string][]state.ReplicaGroup
 }
 
 func (l *roleLog) hook(id string) func(RoleChange) {
@@ -26,19 +27,19 @@ func (l *roleLog) hook(id string) func(RoleChange) {
 	}
 }
 
-func (l *roleLog) all() map[string][]fsm.ReplicaGroup {
+func (l *roleLog) all() map[string][]state.ReplicaGroup {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := map[string][]fsm.ReplicaGroup{}
+	out := map[string][]state.ReplicaGroup{}
 	for k, v := range l.sent {
-		out[k] = append([]fsm.ReplicaGroup(nil), v...)
+		out[k] = append([]state.ReplicaGroup(nil), v...)
 	}
 	return out
 }
 
 var (
-	ctlMaster = fsm.BrokerKey{Cluster: "c", Addr: "10.0.0.1:10911"}
-	ctlSlave  = fsm.BrokerKey{Cluster: "c", Addr: "10.0.0.2:10911"}
+	ctlMaster = state.BrokerKey{Cluster: "c", Addr: "10.0.0.1:10911"}
+	ctlSlave  = state.BrokerKey{Cluster: "c", Addr: "10.0.0.2:10911"}
 )
 
 // ctlCluster is three members, each with its controller.
@@ -60,7 +61,7 @@ func controllerCluster(t *testing.T) (*ctlCluster, *roleLog) {
 func controllerClusterTuned(t *testing.T, tune func(*cluster.Config)) (*ctlCluster, *roleLog) {
 	t.Helper()
 	tc := &ctlCluster{Members: clustertest.Start(t, 3, tune), ctl: map[string]*Controller{}}
-	log := &roleLog{sent: map[string][]fsm.ReplicaGroup{}}
+	log := &roleLog{sent: map[string][]state.ReplicaGroup{}}
 	for _, n := range tc.Running() {
 		tc.ctl[n.ID()] = New(n, Config{Serving: true, Logger: clustertest.Logger(t)})
 		tc.ctl[n.ID()].SetNotifier(log.hook(n.ID()))
@@ -72,18 +73,18 @@ func controllerClusterTuned(t *testing.T, tune func(*cluster.Config)) (*ctlClust
 		t   fsm.CommandType
 		cmd any
 	}{
-		{fsm.ApplyBrokerIDType, &fsm.ApplyBrokerID{ClusterName: "c", BrokerName: "b", BrokerID: 1, Addr: ctlMaster.Addr, CheckCode: "1"}},
-		{fsm.ApplyBrokerIDType, &fsm.ApplyBrokerID{ClusterName: "c", BrokerName: "b", BrokerID: 2, Addr: ctlSlave.Addr, CheckCode: "2"}},
-		{fsm.ElectMasterType, &fsm.ElectMaster{BrokerName: "b", HasNewMaster: true, NewMasterID: 1}},
-		{fsm.AlterSyncStateSetType, &fsm.AlterSyncStateSet{BrokerName: "b", MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1, 2}}},
+		{fsm.ApplyBrokerIDType, &state.ApplyBrokerID{ClusterName: "c", BrokerName: "b", BrokerID: 1, Addr: ctlMaster.Addr, CheckCode: "1"}},
+		{fsm.ApplyBrokerIDType, &state.ApplyBrokerID{ClusterName: "c", BrokerName: "b", BrokerID: 2, Addr: ctlSlave.Addr, CheckCode: "2"}},
+		{fsm.ElectMasterType, &state.ElectMaster{BrokerName: "b", HasNewMaster: true, NewMasterID: 1}},
+		{fsm.AlterSyncStateSetType, &state.AlterSyncStateSet{BrokerName: "b", MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1, 2}}},
 	} {
-		if res, err := tc.ctl[leader.ID()].proposeCommand(ctx, c.t, c.cmd); err != nil || res.Refusal != fsm.RefusalNone {
+		if res, err := tc.ctl[leader.ID()].proposeCommand(ctx, c.t, c.cmd); err != nil || res.Refusal != state.RefusalNone {
 			t.Fatalf("%s: %+v, %v", c.t, res, err)
 		}
 	}
 	tc.WaitApplied(leader.FSM().AppliedIndex())
 	for _, n := range tc.Running() {
-		for _, k := range []fsm.BrokerKey{ctlMaster, ctlSlave} {
+		for _, k := range []state.BrokerKey{ctlMaster, ctlSlave} {
 			n.BrokerConnected(k)
 		}
 	}
@@ -94,7 +95,7 @@ func heartbeatSlave(n *cluster.Node) {
 	n.Replicas().HeardReplica(cluster.ControllerHeartbeat{Key: cluster.ReplicaKey{Cluster: "c", BrokerName: "b", ID: 2}, Addr: ctlSlave.Addr, Epoch: 1, MaxOffset: 10})
 }
 
-func group(t *testing.T, n *cluster.Node) fsm.ReplicaGroup {
+func group(t *testing.T, n *cluster.Node) state.ReplicaGroup {
 	t.Helper()
 	g, ok := n.FSM().ReplicaGroup("b")
 	if !ok {

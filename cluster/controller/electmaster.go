@@ -3,7 +3,7 @@ package controller
 import (
 	"context"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // ElectRequest asks for an election in a broker group: from a broker
@@ -20,7 +20,7 @@ type ElectRequest struct {
 // Elected answers an election: the group afterwards, and whether the master
 // stayed because it is alive (CONTROLLER_MASTER_STILL_EXIST).
 type Elected struct {
-	Group            fsm.ReplicaGroup
+	Group            state.ReplicaGroup
 	MasterStillAlive bool
 }
 
@@ -42,11 +42,11 @@ func (c *Controller) electMaster(ctx context.Context, req ElectRequest) (Elected
 	case masterStillAlive:
 		return Elected{Group: g, MasterStillAlive: true}, nil
 	case groupUnknown:
-		return Elected{}, fsm.RefuseElectUnknownGroup()
+		return Elected{}, state.RefuseElectUnknownGroup()
 	case noCandidate:
 		if !req.HasBrokerID {
-			return Elected{}, fsm.RefuseMasterNotAvailable()
+			return Elected{}, state.RefuseMasterNotAvailable()
 		}
 	}
-	return Elected{}, fsm.RefuseElectFailed()
+	return Elected{}, state.RefuseElectFailed()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // The leader's side of the controller's requests: it decides them on the
@@ -14,24 +15,24 @@ import (
 
 // propose proposes a controller command and returns the group afterwards,
 // or the command's refusal.
-func (c *Controller) propose(ctx context.Context, t fsm.CommandType, cmd any) (fsm.ReplicaGroup, error) {
+func (c *Controller) propose(ctx context.Context, t fsm.CommandType, cmd any) (state.ReplicaGroup, error) {
 	res, err := c.proposeCommand(ctx, t, cmd)
 	if err != nil {
-		return fsm.ReplicaGroup{}, err
+		return state.ReplicaGroup{}, err
 	}
 	return res.Group, res.Err()
 }
 
 // proposeCommand proposes a controller command as the leader in office (a
 // follower never proposes one) and returns the FSM's answer.
-func (c *Controller) proposeCommand(ctx context.Context, t fsm.CommandType, cmd any) (fsm.ControllerResult, error) {
+func (c *Controller) proposeCommand(ctx context.Context, t fsm.CommandType, cmd any) (state.ControllerResult, error) {
 	res, err := c.node.ApplyLeaderOnly(ctx, t, cmd)
 	if err != nil {
-		return fsm.ControllerResult{}, err
+		return state.ControllerResult{}, err
 	}
-	r, ok := res.(fsm.ControllerResult)
+	r, ok := res.(state.ControllerResult)
 	if !ok {
-		return fsm.ControllerResult{}, fmt.Errorf("%s answered %T", t, res)
+		return state.ControllerResult{}, fmt.Errorf("%s answered %T", t, res)
 	}
 	return r, nil
 }

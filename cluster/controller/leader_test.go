@@ -10,12 +10,12 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/cluster/clustertest"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // Every member gets the leader's answer, whichever it asks: a follower's
 // typed answer equals the leader's, and a refusal comes back as the same
-// *fsm.Refused.
+// *state.Refused.
 func TestController_FollowersGetTheLeadersAnswers(t *testing.T) {
 	tc, _ := controllerCluster(t)
 	leader := tc.Leader()
@@ -46,28 +46,28 @@ func TestController_FollowersGetTheLeadersAnswers(t *testing.T) {
 	refusals := []struct {
 		name string
 		ask  func(c *Controller) error
-		want *fsm.Refused
+		want *state.Refused
 	}{
 		{"register an unknown group", func(c *Controller) error {
 			_, err := c.RegisterBroker(ctx, RegisterBroker{ClusterName: "c", BrokerName: "z", BrokerID: 1, Addr: "x"})
 			return err
-		}, fsm.RefuseUnknownGroup("z")},
+		}, state.RefuseUnknownGroup("z")},
 		{"apply a taken id", func(c *Controller) error {
 			return c.ApplyBrokerID(ctx, ApplyBrokerID{ClusterName: "c", BrokerName: "b", BrokerID: 1, Addr: "x", CheckCode: "other"})
-		}, &fsm.Refused{Reason: fsm.RefusalBrokerIDInvalid, Remark: "Fail to apply brokerId: 1 in broker-set: b"}},
+		}, &state.Refused{Reason: state.RefusalBrokerIDInvalid, Remark: "Fail to apply brokerId: 1 in broker-set: b"}},
 		{"clean a living broker", func(c *Controller) error {
 			return c.CleanBrokerData(ctx, CleanBrokerData{BrokerName: "b", BrokerIDs: []int64{1}})
-		}, fsm.RefuseCleanLivingBroker("b", 1)},
+		}, state.RefuseCleanLivingBroker("b", 1)},
 		{"alter with a stale epoch", func(c *Controller) error {
 			_, err := c.AlterSyncStateSet(ctx, AlterSyncStateSet{BrokerName: "b", MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1}})
 			return err
-		}, &fsm.Refused{Reason: fsm.RefusalFencedSyncStateSetEpoch, Remark: "Rejecting alter syncStateSet request because the current syncStateSet epoch is:{2}, not {1}"}},
+		}, &state.Refused{Reason: state.RefusalFencedSyncStateSetEpoch, Remark: "Rejecting alter syncStateSet request because the current syncStateSet epoch is:{2}, not {1}"}},
 	}
 	before := leader.FSM().DigestWithoutAudit()
 	audited := leader.FSM().LastAuditIndex()
 	for _, r := range refusals {
 		for _, n := range tc.Running() {
-			var got *fsm.Refused
+			var got *state.Refused
 			if err := r.ask(tc.ctl[n.ID()]); !errors.As(err, &got) || *got != *r.want {
 				t.Fatalf("%s from %s: %v, want %#v", r.name, n.ID(), err, r.want)
 			}
@@ -76,7 +76,7 @@ func TestController_FollowersGetTheLeadersAnswers(t *testing.T) {
 	if leader.FSM().DigestWithoutAudit() != before {
 		t.Fatal("a refused request changed the state")
 	}
-	for _, rec := range leader.FSM().AuditRecords(fsm.AuditQuery{After: audited}).Records {
+	for _, rec := range leader.FSM().AuditRecords(state.AuditQuery{After: audited}).Records {
 		if !strings.HasPrefix(rec.Outcome, "refused") {
 			t.Fatalf("audit record of a refused request: outcome %q", rec.Outcome)
 		}

@@ -3,7 +3,7 @@ package controller
 import (
 	"context"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // NextBrokerID is CONTROLLER_GET_NEXT_BROKER_ID: the id the next broker of a
@@ -24,5 +24,5 @@ func (c *Controller) nextBrokerID(_ context.Context, req NextBrokerID) (int64, e
 	if g, found := c.fsm.ReplicaGroup(req.BrokerName); found {
 		return g.NextID, nil
 	}
-	return fsm.FirstControllerBrokerID, nil
+	return state.FirstControllerBrokerID, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // RegisterBroker is CONTROLLER_REGISTER_BROKER: a broker with an id tells
@@ -19,7 +20,7 @@ type RegisterBroker struct {
 // registered, and whether the leader counts its master as alive (the
 // answer names the master only then).
 type Registered struct {
-	Group       fsm.ReplicaGroup
+	Group       state.ReplicaGroup
 	MasterAlive bool
 }
 
@@ -33,16 +34,16 @@ var registerBrokerCall = onLeader("RegisterBroker", (*Controller).registerBroker
 func (c *Controller) registerBroker(ctx context.Context, req RegisterBroker) (Registered, error) {
 	g, found := c.fsm.ReplicaGroup(req.BrokerName)
 	if !found {
-		return Registered{}, fsm.RefuseUnknownGroup(req.BrokerName)
+		return Registered{}, state.RefuseUnknownGroup(req.BrokerName)
 	}
 	b, found := g.Broker(req.BrokerID)
 	if !found {
-		return Registered{}, fsm.RefuseUnknownBroker(req.BrokerName, req.BrokerID)
+		return Registered{}, state.RefuseUnknownBroker(req.BrokerName, req.BrokerID)
 	}
 	reg := Registered{Group: g, MasterAlive: g.HasMaster && c.alive(&g, g.MasterID)}
 	if b.Addr != req.Addr {
 		if _, err := c.propose(ctx, fsm.UpdateBrokerAddressType,
-			&fsm.UpdateBrokerAddress{BrokerName: req.BrokerName, BrokerID: req.BrokerID, Addr: req.Addr}); err != nil {
+			&state.UpdateBrokerAddress{BrokerName: req.BrokerName, BrokerID: req.BrokerID, Addr: req.Addr}); err != nil {
 			return Registered{}, err
 		}
 	}

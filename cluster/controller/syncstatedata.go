@@ -3,7 +3,7 @@ package controller
 import (
 	"context"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // GetSyncStateData is CONTROLLER_GET_SYNC_STATE_DATA: the groups of the
@@ -13,7 +13,7 @@ type GetSyncStateData struct{ BrokerNames []string }
 // GroupState is one group of a GetSyncStateData answer with the ids of
 // the brokers the leader counts as alive.
 type GroupState struct {
-	Group fsm.ReplicaGroup
+	Group state.ReplicaGroup
 	Alive []int64
 }
 

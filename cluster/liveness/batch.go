@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // ConnEvent is what Heard learned about a broker's connection to this
@@ -26,14 +26,14 @@ const (
 // it to the leader about once a second.
 type Batch struct {
 	From    string
-	Touched []fsm.BrokerKey
-	Held    []fsm.BrokerKey
-	Closed  []fsm.BrokerKey
+	Touched []state.BrokerKey
+	Held    []state.BrokerKey
+	Closed  []state.BrokerKey
 	// Replicas are the controller heartbeats heard (the latest of each).
 	Replicas []ControllerHeartbeat
 	// RecentlyClosed are brokers whose last connection here closed lately
 	// and has not reopened; repeated in every batch while it lasts.
-	RecentlyClosed []fsm.BrokerKey
+	RecentlyClosed []state.BrokerKey
 	// SenderReadiness says whether the sending member serves reads:
 	// SenderReady, SenderNotReady, or zero from a member of a release
 	// that does not say. This package neither sets nor reads it: the
@@ -53,16 +53,16 @@ const (
 // showed a sign of life, brokers with a live connection here (by count of
 // connections) and connections that closed.
 type heardBatch struct {
-	touched map[fsm.BrokerKey]struct{}
-	held    map[fsm.BrokerKey]int
-	closed  map[fsm.BrokerKey]struct{}
+	touched map[state.BrokerKey]struct{}
+	held    map[state.BrokerKey]int
+	closed  map[state.BrokerKey]struct{}
 	// replicas holds the latest controller heartbeat of each replica.
 	replicas map[ReplicaKey]ControllerHeartbeat
 	// recentlyClosed holds brokers whose last connection here closed, and
 	// when, until they connect again or the report ages out; every batch
 	// repeats them, so a leader that took office after the close still
 	// learns of it (docs/operators/controller.md, "Liveness").
-	recentlyClosed map[fsm.BrokerKey]time.Time
+	recentlyClosed map[state.BrokerKey]time.Time
 }
 
 // drain takes this member's batch for the leader and starts a new one.
@@ -109,8 +109,8 @@ func (l *Lessor) restore(b *Batch) {
 	}
 }
 
-func sortedKeys[V any](m map[fsm.BrokerKey]V) []fsm.BrokerKey {
-	out := make([]fsm.BrokerKey, 0, len(m))
+func sortedKeys[V any](m map[state.BrokerKey]V) []state.BrokerKey {
+	out := make([]state.BrokerKey, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}

@@ -4,13 +4,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // pausingLessor is a leader's lessor of brokers a (heard from all along)
 // and d (dead from the start), with scans every second and a pause gap of
 // five seconds.
-func pausingLessor(t *testing.T) (*Lessor, *fakeClock, fsm.BrokerRegistration, fsm.BrokerRegistration) {
+func pausingLessor(t *testing.T) (*Lessor, *fakeClock, state.BrokerRegistration, state.BrokerRegistration) {
 	t.Helper()
 	a, d := reg("a", 1, 0), reg("d", 2, 0)
 	l, clk := testLessor(a, d)
@@ -21,7 +21,7 @@ func pausingLessor(t *testing.T) (*Lessor, *fakeClock, fsm.BrokerRegistration, f
 
 // scanFor advances the clock by d in one-second scans, touching live
 // brokers before each, and returns what the scans found due.
-func scanFor(l *Lessor, clk *fakeClock, d time.Duration, live ...fsm.BrokerRegistration) []string {
+func scanFor(l *Lessor, clk *fakeClock, d time.Duration, live ...state.BrokerRegistration) []string {
 	var due []string
 	for end := clk.now().Add(d); clk.now().Before(end); {
 		clk.advance(time.Second)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // A batch the leader did not take is sent again, with what was heard
@@ -16,7 +16,7 @@ func TestCourier_RetriesAnUndeliveredBatch(t *testing.T) {
 	a, b := reg("a", 1, 0), reg("b", 2, 0)
 	l := New(Config{Self: "n2", BrokerExpiry: 10 * time.Second, ConnCloseGrace: time.Second,
 		HeartbeatBatchInterval: 20 * time.Millisecond, ControllerHeartbeatTimeout: 10 * time.Second,
-		Registrations: func() []fsm.BrokerRegistration { return []fsm.BrokerRegistration{a, b} }})
+		Registrations: func() []state.BrokerRegistration { return []state.BrokerRegistration{a, b} }})
 	type delivery struct {
 		addr  string
 		batch *Batch

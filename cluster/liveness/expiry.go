@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // massExpiryMinBrokers is the smallest broker count at which the mass-expiry
@@ -68,7 +69,7 @@ func (e *Expirer) Scan() {
 
 // expire proposes due in batches while the deciding term lasts; capped
 // stops after one batch.
-func (e *Expirer) expire(epoch uint64, due []fsm.ExpiredBroker, reason string, capped bool) {
+func (e *Expirer) expire(epoch uint64, due []state.ExpiredBroker, reason string, capped bool) {
 	for len(due) > 0 {
 		batch := due[:min(len(due), e.cfg.ExpiryBatchMax)]
 		due = due[len(batch):]
@@ -80,7 +81,7 @@ func (e *Expirer) expire(epoch uint64, due []fsm.ExpiredBroker, reason string, c
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), e.cfg.ApplyTimeout)
-		_, err := e.cfg.Propose(ctx, fsm.ExpireBrokersType, &fsm.ExpireBrokers{Brokers: batch, Reason: reason})
+		_, err := e.cfg.Propose(ctx, fsm.ExpireBrokersType, &state.ExpireBrokers{Brokers: batch, Reason: reason})
 		cancel()
 		if err != nil {
 			e.cfg.Logger.Error("expiry proposal failed", "brokers", len(batch), "error", err)

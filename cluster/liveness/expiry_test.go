@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // expiryBench is an expirer over a leader's lessor whose brokers b0..bN-1
@@ -18,8 +19,8 @@ type expiryBench struct {
 	l        *Lessor
 	clk      *fakeClock
 	e        *Expirer
-	regs     []fsm.BrokerRegistration
-	proposed [][]fsm.ExpiredBroker
+	regs     []state.BrokerRegistration
+	proposed [][]state.ExpiredBroker
 	inOffice bool
 	verify   error
 	expired  atomic.Uint64
@@ -38,7 +39,7 @@ func newExpiryBench(brokers int) *expiryBench {
 			if t != fsm.ExpireBrokersType {
 				return nil, fmt.Errorf("proposed %s", t)
 			}
-			b.proposed = append(b.proposed, cmd.(*fsm.ExpireBrokers).Brokers)
+			b.proposed = append(b.proposed, cmd.(*state.ExpireBrokers).Brokers)
 			return nil, nil
 		}})
 	b.l.Promote(1)
@@ -115,23 +116,23 @@ func TestLessor_ClosesAskForAScanAfterTheGrace(t *testing.T) {
 	var told atomic.Int32
 	l := New(Config{Self: "n1", BrokerExpiry: 10 * time.Second, ConnCloseGrace: 20 * time.Millisecond,
 		HeartbeatBatchInterval: time.Second, ControllerHeartbeatTimeout: 10 * time.Second,
-		Registrations: func() []fsm.BrokerRegistration { return []fsm.BrokerRegistration{a} },
+		Registrations: func() []state.BrokerRegistration { return []state.BrokerRegistration{a} },
 		ConnClosed:    func() { told.Add(1) }})
 	scans := NewExpirer(l, ExpiryConfig{}).ScanRequests()
 	l.Heard(a.Key, ConnOpened)
 	l.Heard(a.Key, ConnClosed)
-	l.Receive(&Batch{From: "n2", Closed: []fsm.BrokerKey{a.Key}})
+	l.Receive(&Batch{From: "n2", Closed: []state.BrokerKey{a.Key}})
 	if told.Load() != 0 {
 		t.Fatal("a follower told of a close it does not decide on")
 	}
-	l.Receive(&Batch{From: "n2", RecentlyClosed: []fsm.BrokerKey{a.Key}})
+	l.Receive(&Batch{From: "n2", RecentlyClosed: []state.BrokerKey{a.Key}})
 	if told.Load() != 1 {
 		t.Fatalf("told %d times of a batch with recent closes, want once", told.Load())
 	}
 	l.Promote(1)
 	for i, close := range []func(){
 		func() { l.Heard(a.Key, ConnOpened); l.Heard(a.Key, ConnClosed) },
-		func() { l.Receive(&Batch{From: "n2", Closed: []fsm.BrokerKey{a.Key}}) },
+		func() { l.Receive(&Batch{From: "n2", Closed: []state.BrokerKey{a.Key}}) },
 	} {
 		start := time.Now()
 		close()
@@ -153,22 +154,22 @@ func TestLessor_ClosesAskForAScanAfterTheGrace(t *testing.T) {
 // ask for: one per scanSlack at most, each after the grace of every close
 // it serves.
 func TestLessor_ClosesTogetherShareAScan(t *testing.T) {
-	keys := make([]fsm.BrokerKey, 200)
-	regs := make([]fsm.BrokerRegistration, len(keys))
+	keys := make([]state.BrokerKey, 200)
+	regs := make([]state.BrokerRegistration, len(keys))
 	for i := range keys {
 		regs[i] = reg(fmt.Sprintf("b%d", i), uint64(i+1), 0)
 		keys[i] = regs[i].Key
 	}
 	l := New(Config{Self: "n1", BrokerExpiry: 10 * time.Second, ConnCloseGrace: 20 * time.Millisecond,
 		HeartbeatBatchInterval: time.Second, ControllerHeartbeatTimeout: 10 * time.Second,
-		Registrations: func() []fsm.BrokerRegistration { return regs }})
+		Registrations: func() []state.BrokerRegistration { return regs }})
 	scans := NewExpirer(l, ExpiryConfig{}).ScanRequests()
 	l.Promote(1)
 	start := time.Now()
 	for _, k := range keys {
 		l.Heard(k, ConnOpened)
 		l.Heard(k, ConnClosed)
-		l.Receive(&Batch{From: "n2", Closed: []fsm.BrokerKey{k}})
+		l.Receive(&Batch{From: "n2", Closed: []state.BrokerKey{k}})
 	}
 	elapsed := time.Since(start)
 	select {

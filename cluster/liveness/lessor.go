@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // heldReportMaxAge is how many heartbeat batch intervals a member's report
@@ -33,9 +33,9 @@ type Config struct {
 	// every lease restarts instead of expiring (docs/contributors/design.md, "Time").
 	PauseGap time.Duration
 	// Registrations lists the registered brokers.
-	Registrations func() []fsm.BrokerRegistration
+	Registrations func() []state.BrokerRegistration
 	// ReplicaGroups lists the controller's replica groups (nil: none).
-	ReplicaGroups func() []fsm.ReplicaGroup
+	ReplicaGroups func() []state.ReplicaGroup
 	// OtherVoters counts the voters besides this member (nil: none).
 	OtherVoters func() int
 	// ConnClosed is told, off the lessor's lock, when a broker's
@@ -77,11 +77,11 @@ func New(cfg Config) *Lessor {
 	return &Lessor{
 		cfg: cfg, clock: clock, scanNow: make(chan struct{}, 1),
 		batch: heardBatch{
-			touched:        map[fsm.BrokerKey]struct{}{},
-			held:           map[fsm.BrokerKey]int{},
-			closed:         map[fsm.BrokerKey]struct{}{},
+			touched:        map[state.BrokerKey]struct{}{},
+			held:           map[state.BrokerKey]int{},
+			closed:         map[state.BrokerKey]struct{}{},
 			replicas:       map[ReplicaKey]ControllerHeartbeat{},
-			recentlyClosed: map[fsm.BrokerKey]time.Time{},
+			recentlyClosed: map[state.BrokerKey]time.Time{},
 		},
 	}
 }
@@ -91,7 +91,7 @@ func New(cfg Config) *Lessor {
 // What this member queued meanwhile moves into it.
 func (l *Lessor) Promote(epoch uint64) {
 	regs := l.cfg.Registrations()
-	var groups []fsm.ReplicaGroup
+	var groups []state.ReplicaGroup
 	if l.cfg.ReplicaGroups != nil {
 		groups = l.cfg.ReplicaGroups()
 	}
@@ -127,7 +127,7 @@ func (l *Lessor) Epoch() uint64 {
 // the broker's last connection here closed while this member leads: then
 // the lessor asks for an expiry scan once the close grace has passed, and
 // tells Config.ConnClosed.
-func (l *Lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (closedOnLeader bool) {
+func (l *Lessor) Heard(key state.BrokerKey, ev ConnEvent) (closedOnLeader bool) {
 	l.mu.Lock()
 	closedOnLeader = l.heardLocked(key, ev)
 	l.mu.Unlock()
@@ -138,7 +138,7 @@ func (l *Lessor) Heard(key fsm.BrokerKey, ev ConnEvent) (closedOnLeader bool) {
 	return closedOnLeader
 }
 
-func (l *Lessor) heardLocked(key fsm.BrokerKey, ev ConnEvent) bool {
+func (l *Lessor) heardLocked(key state.BrokerKey, ev ConnEvent) bool {
 	switch ev {
 	case ConnNone:
 		if l.leases != nil {
@@ -213,7 +213,7 @@ type dueExpiries struct {
 	// while it lasts.
 	epoch            uint64
 	registered       int
-	timedOut, closed []fsm.ExpiredBroker
+	timedOut, closed []state.ExpiredBroker
 	// paused is the gap since the previous scan when it was a pause of
 	// this member: the leases restarted and nothing is due.
 	paused time.Duration
@@ -234,7 +234,7 @@ func (l *Lessor) due(now time.Time) (dueExpiries, bool) {
 }
 
 // LastSeenAgo reports how long ago the leader heard from a broker.
-func (l *Lessor) LastSeenAgo(key fsm.BrokerKey) (time.Duration, bool) {
+func (l *Lessor) LastSeenAgo(key state.BrokerKey) (time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.leases == nil {
@@ -264,7 +264,7 @@ func (l *Lessor) Leases() ([]Lease, bool) {
 
 // Lease is what the leader knows of one registered broker's liveness.
 type Lease struct {
-	Key fsm.BrokerKey
+	Key state.BrokerKey
 	// SinceHeard is how long ago any member last heard from the broker.
 	SinceHeard time.Duration
 	// TTL is how long the broker may stay silent before it is expired.

@@ -4,14 +4,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
-func testLessor(regs ...fsm.BrokerRegistration) (*Lessor, *fakeClock) {
+func testLessor(regs ...state.BrokerRegistration) (*Lessor, *fakeClock) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	cfg := Config{Self: "n1", BrokerExpiry: 10 * time.Second, ConnCloseGrace: time.Second, HeartbeatBatchInterval: time.Second,
 		ControllerHeartbeatTimeout: 10 * time.Second, Clock: clk.now,
-		Registrations: func() []fsm.BrokerRegistration { return regs }}
+		Registrations: func() []state.BrokerRegistration { return regs }}
 	return New(cfg), clk
 }
 
@@ -89,7 +89,7 @@ func TestLessor_AFollowersHeldConnectionKeepsTheBrokerAfterALocalClose(t *testin
 	l, clk := testLessor(a)
 	l.Promote(1)
 	l.Heard(a.Key, ConnOpened)
-	if ok := l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{a.Key}}); !ok {
+	if ok := l.Receive(&Batch{From: "n2", Held: []state.BrokerKey{a.Key}}); !ok {
 		t.Fatal("the leader refused a batch")
 	}
 	l.Heard(a.Key, ConnClosed)

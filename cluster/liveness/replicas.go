@@ -3,7 +3,7 @@ package liveness
 import (
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // ReplicaKey names one broker of a controller-managed group, the way the
@@ -68,18 +68,18 @@ type replicaLeases struct {
 	leases      map[ReplicaKey]*replicaLease
 	// selfClosed is when a broker's connection to this leader closed while
 	// in office: the reference controller's "channel inactive".
-	selfClosed map[fsm.BrokerKey]time.Time
+	selfClosed map[state.BrokerKey]time.Time
 	// reportedClosed is when a member's batch first reported a broker's
 	// connection closed (since the last sign of life).
-	reportedClosed map[fsm.BrokerKey]time.Time
+	reportedClosed map[state.BrokerKey]time.Time
 }
 
-func newReplicaLeases(now func() time.Time, defTimeout, settle time.Duration, otherVoters int, groups []fsm.ReplicaGroup) *replicaLeases {
+func newReplicaLeases(now func() time.Time, defTimeout, settle time.Duration, otherVoters int, groups []state.ReplicaGroup) *replicaLeases {
 	start := now()
 	r := &replicaLeases{now: now, defTimeout: defTimeout, settledAt: start.Add(settle),
 		start: start, otherVoters: otherVoters, reporters: map[string]bool{},
-		leases: map[ReplicaKey]*replicaLease{}, selfClosed: map[fsm.BrokerKey]time.Time{},
-		reportedClosed: map[fsm.BrokerKey]time.Time{}}
+		leases: map[ReplicaKey]*replicaLease{}, selfClosed: map[state.BrokerKey]time.Time{},
+		reportedClosed: map[state.BrokerKey]time.Time{}}
 	for _, g := range groups {
 		for _, b := range g.Brokers {
 			k := ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: b.ID}
@@ -118,7 +118,7 @@ func (r *replicaLeases) alive(key ReplicaKey, now time.Time, routes *tracker) bo
 	if !ok || now.Sub(l.lastSeen) > l.timeout {
 		return false
 	}
-	bk := fsm.BrokerKey{Cluster: key.Cluster, Addr: l.addr}
+	bk := state.BrokerKey{Cluster: key.Cluster, Addr: l.addr}
 	if at, ok := r.selfClosed[bk]; ok && !l.lastSeen.After(at) && !routes.lastSeen[bk].After(at) {
 		return false
 	}
@@ -149,13 +149,13 @@ func (r *replicaLeases) settled(now time.Time) bool {
 
 // prune forgets replicas and connection reports of brokers no longer in
 // groups.
-func (r *replicaLeases) prune(groups []fsm.ReplicaGroup) {
+func (r *replicaLeases) prune(groups []state.ReplicaGroup) {
 	known := map[ReplicaKey]bool{}
-	addrs := map[fsm.BrokerKey]bool{}
+	addrs := map[state.BrokerKey]bool{}
 	for _, g := range groups {
 		for _, b := range g.Brokers {
 			known[ReplicaKey{Cluster: g.ClusterName, BrokerName: g.BrokerName, ID: b.ID}] = true
-			addrs[fsm.BrokerKey{Cluster: g.ClusterName, Addr: b.Addr}] = true
+			addrs[state.BrokerKey{Cluster: g.ClusterName, Addr: b.Addr}] = true
 		}
 	}
 	for k := range r.leases {
@@ -163,7 +163,7 @@ func (r *replicaLeases) prune(groups []fsm.ReplicaGroup) {
 			delete(r.leases, k)
 		}
 	}
-	for _, m := range []map[fsm.BrokerKey]time.Time{r.selfClosed, r.reportedClosed} {
+	for _, m := range []map[state.BrokerKey]time.Time{r.selfClosed, r.reportedClosed} {
 		for k := range m {
 			if !addrs[k] {
 				delete(m, k)
@@ -175,7 +175,7 @@ func (r *replicaLeases) prune(groups []fsm.ReplicaGroup) {
 // reportClosed records a member's report that a broker's connection closed;
 // a repeated report keeps the first time unless the broker was heard from
 // since.
-func (r *replicaLeases) reportClosed(key fsm.BrokerKey) {
+func (r *replicaLeases) reportClosed(key state.BrokerKey) {
 	at, ok := r.reportedClosed[key]
 	if ok && !r.heardSince(key, at) {
 		return
@@ -185,7 +185,7 @@ func (r *replicaLeases) reportClosed(key fsm.BrokerKey) {
 
 // heardSince reports whether a replica at the broker's address was heard
 // from after t.
-func (r *replicaLeases) heardSince(key fsm.BrokerKey, t time.Time) bool {
+func (r *replicaLeases) heardSince(key state.BrokerKey, t time.Time) bool {
 	for k, l := range r.leases {
 		if k.Cluster == key.Cluster && l.addr == key.Addr && l.lastSeen.After(t) {
 			return true
@@ -195,7 +195,7 @@ func (r *replicaLeases) heardSince(key fsm.BrokerKey, t time.Time) bool {
 }
 
 // connClosed records that a broker's connection to this leader closed.
-func (r *replicaLeases) connClosed(key fsm.BrokerKey) { r.selfClosed[key] = r.now() }
+func (r *replicaLeases) connClosed(key state.BrokerKey) { r.selfClosed[key] = r.now() }
 
 // SettleMargin is added to half a heartbeat batch interval to give every
 // live follower time to report after a change of leader: a follower sends
@@ -229,7 +229,7 @@ func (l *Lessor) ReplicaAlive(key ReplicaKey) bool {
 
 // PruneReplicas forgets what the leader holds about replicas no longer in
 // groups.
-func (l *Lessor) PruneReplicas(groups []fsm.ReplicaGroup) {
+func (l *Lessor) PruneReplicas(groups []state.ReplicaGroup) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.replicas != nil {

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // replicaLessor is a lessor whose FSM has one controller group: master 1
@@ -13,9 +13,9 @@ func replicaLessor(t *testing.T) (*Lessor, *fakeClock, ReplicaKey, ReplicaKey) {
 	t.Helper()
 	l, clk := testLessor(reg("m", 1, 0), reg("s", 2, 0))
 	l.cfg.OtherVoters = func() int { return 2 }
-	l.cfg.ReplicaGroups = func() []fsm.ReplicaGroup {
-		return []fsm.ReplicaGroup{{ClusterName: "c", BrokerName: "b", HasMaster: true, MasterID: 1, MasterEpoch: 1,
-			Brokers: []fsm.ReplicaBroker{{ID: 1, Addr: "m"}, {ID: 2, Addr: "s"}}, SyncStateSet: []int64{1, 2}}}
+	l.cfg.ReplicaGroups = func() []state.ReplicaGroup {
+		return []state.ReplicaGroup{{ClusterName: "c", BrokerName: "b", HasMaster: true, MasterID: 1, MasterEpoch: 1,
+			Brokers: []state.ReplicaBroker{{ID: 1, Addr: "m"}, {ID: 2, Addr: "s"}}, SyncStateSet: []int64{1, 2}}}
 	}
 	return l, clk, ReplicaKey{"c", "b", 1}, ReplicaKey{"c", "b", 2}
 }
@@ -57,7 +57,7 @@ func TestReplicaLeases_OnlyTheLeaderKnowsAndANewOneStartsFresh(t *testing.T) {
 func TestReplicaLeases_ConnectionCloseOnTheLeaderKillsAtOnce(t *testing.T) {
 	l, clk, master, _ := replicaLessor(t)
 	l.Promote(7)
-	mk := fsm.BrokerKey{Cluster: "c", Addr: "m"}
+	mk := state.BrokerKey{Cluster: "c", Addr: "m"}
 	l.Heard(mk, ConnOpened)
 	clk.advance(5 * time.Second)
 	l.HeardReplica(ControllerHeartbeat{Key: master, Addr: "m"})
@@ -78,7 +78,7 @@ func TestReplicaLeases_ConnectionCloseOnTheLeaderKillsAtOnce(t *testing.T) {
 
 func TestReplicaLeases_NewLeaderUsesTheMembersConnectionReports(t *testing.T) {
 	l, clk, master, slave := replicaLessor(t)
-	mk, sk := fsm.BrokerKey{Cluster: "c", Addr: "m"}, fsm.BrokerKey{Cluster: "c", Addr: "s"}
+	mk, sk := state.BrokerKey{Cluster: "c", Addr: "m"}, state.BrokerKey{Cluster: "c", Addr: "s"}
 	// As a follower this member saw the master's connection close; the
 	// slave stays connected here.
 	l.Heard(mk, ConnOpened)
@@ -89,14 +89,14 @@ func TestReplicaLeases_NewLeaderUsesTheMembersConnectionReports(t *testing.T) {
 		t.Fatal("a close seen before taking office counted before the members could report")
 	}
 	// Another member still holds a connection from the master: alive.
-	l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{mk, sk}})
+	l.Receive(&Batch{From: "n2", Held: []state.BrokerKey{mk, sk}})
 	clk.advance(1500 * time.Millisecond)
 	if !l.ReplicaAlive(master) {
 		t.Fatal("master dead although a member reports its connection")
 	}
 	// That member's next report no longer has it: dead, long before the
 	// heartbeat timeout.
-	l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{sk}, Closed: []fsm.BrokerKey{mk}})
+	l.Receive(&Batch{From: "n2", Held: []state.BrokerKey{sk}, Closed: []state.BrokerKey{mk}})
 	if l.ReplicaAlive(master) || !l.ReplicaAlive(slave) {
 		t.Fatal("want the master dead and the slave alive once no member holds the master")
 	}
@@ -105,9 +105,9 @@ func TestReplicaLeases_NewLeaderUsesTheMembersConnectionReports(t *testing.T) {
 func TestReplicaLeases_ForgetsCleanedReplicas(t *testing.T) {
 	l, _, master, slave := replicaLessor(t)
 	l.Promote(7)
-	l.Heard(fsm.BrokerKey{Cluster: "c", Addr: "m"}, ConnOpened)
-	l.Heard(fsm.BrokerKey{Cluster: "c", Addr: "m"}, ConnClosed)
-	l.PruneReplicas([]fsm.ReplicaGroup{{ClusterName: "c", BrokerName: "b", Brokers: []fsm.ReplicaBroker{{ID: 2, Addr: "s"}}}})
+	l.Heard(state.BrokerKey{Cluster: "c", Addr: "m"}, ConnOpened)
+	l.Heard(state.BrokerKey{Cluster: "c", Addr: "m"}, ConnClosed)
+	l.PruneReplicas([]state.ReplicaGroup{{ClusterName: "c", BrokerName: "b", Brokers: []state.ReplicaBroker{{ID: 2, Addr: "s"}}}})
 	if _, ok := l.ReplicaLive(master); ok || len(l.replicas.selfClosed) != 0 {
 		t.Fatalf("a cleaned replica is still tracked: leases %v, closes %v", l.replicas.leases, l.replicas.selfClosed)
 	}
@@ -118,7 +118,7 @@ func TestReplicaLeases_ForgetsCleanedReplicas(t *testing.T) {
 
 func TestReplicaLeases_AMajorityOfReportsSettlesEarly(t *testing.T) {
 	l, clk, master, _ := replicaLessor(t)
-	mk := fsm.BrokerKey{Cluster: "c", Addr: "m"}
+	mk := state.BrokerKey{Cluster: "c", Addr: "m"}
 	l.Heard(mk, ConnOpened)
 	l.Heard(mk, ConnClosed)
 	l.Promote(9)
@@ -126,7 +126,7 @@ func TestReplicaLeases_AMajorityOfReportsSettlesEarly(t *testing.T) {
 	if !l.ReplicaAlive(master) {
 		t.Fatal("a close counted before any other member reported")
 	}
-	l.Receive(&Batch{From: "n2", Held: []fsm.BrokerKey{{Cluster: "c", Addr: "s"}}})
+	l.Receive(&Batch{From: "n2", Held: []state.BrokerKey{{Cluster: "c", Addr: "s"}}})
 	if l.ReplicaAlive(master) {
 		t.Fatal("with a majority reported and none holding the master, it is still alive")
 	}

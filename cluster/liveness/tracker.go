@@ -3,7 +3,7 @@ package liveness
 import (
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // tracker is the leader's soft state about broker liveness: when each
@@ -19,8 +19,8 @@ type tracker struct {
 	// heldTTL is how long a member's report of held connections counts.
 	heldTTL time.Duration
 
-	lastSeen map[fsm.BrokerKey]time.Time
-	closedAt map[fsm.BrokerKey]time.Time
+	lastSeen map[state.BrokerKey]time.Time
+	closedAt map[state.BrokerKey]time.Time
 	held     map[string]heldReport
 
 	// pauseGap is the longest time between two looks (due) that is not a
@@ -32,18 +32,18 @@ type tracker struct {
 
 // heldReport is one member's set of brokers with a live connection to it.
 type heldReport struct {
-	keys map[fsm.BrokerKey]struct{}
+	keys map[state.BrokerKey]struct{}
 	at   time.Time
 }
 
-func newTracker(now func() time.Time, defaultTTL, grace, heldTTL time.Duration, regs []fsm.BrokerRegistration) *tracker {
+func newTracker(now func() time.Time, defaultTTL, grace, heldTTL time.Duration, regs []state.BrokerRegistration) *tracker {
 	t := &tracker{
 		now:        now,
 		defaultTTL: defaultTTL,
 		grace:      grace,
 		heldTTL:    heldTTL,
-		lastSeen:   make(map[fsm.BrokerKey]time.Time, len(regs)),
-		closedAt:   make(map[fsm.BrokerKey]time.Time),
+		lastSeen:   make(map[state.BrokerKey]time.Time, len(regs)),
+		closedAt:   make(map[state.BrokerKey]time.Time),
 		held:       make(map[string]heldReport),
 	}
 	start := now()
@@ -55,13 +55,13 @@ func newTracker(now func() time.Time, defaultTTL, grace, heldTTL time.Duration, 
 }
 
 // touch records that a broker was heard from now.
-func (t *tracker) touch(key fsm.BrokerKey) {
+func (t *tracker) touch(key state.BrokerKey) {
 	t.lastSeen[key] = t.now()
 }
 
 // setHeld replaces a member's report of the brokers connected to it.
-func (t *tracker) setHeld(member string, keys []fsm.BrokerKey) {
-	set := make(map[fsm.BrokerKey]struct{}, len(keys))
+func (t *tracker) setHeld(member string, keys []state.BrokerKey) {
+	set := make(map[state.BrokerKey]struct{}, len(keys))
 	for _, k := range keys {
 		set[k] = struct{}{}
 	}
@@ -69,7 +69,7 @@ func (t *tracker) setHeld(member string, keys []fsm.BrokerKey) {
 }
 
 // connClosed records that member lost the connection a broker registered on.
-func (t *tracker) connClosed(member string, key fsm.BrokerKey) {
+func (t *tracker) connClosed(member string, key state.BrokerKey) {
 	if r, ok := t.held[member]; ok {
 		delete(r.keys, key)
 	}
@@ -78,7 +78,7 @@ func (t *tracker) connClosed(member string, key fsm.BrokerKey) {
 
 // heldByAny reports whether a fresh report says some member still holds a
 // connection from the broker.
-func (t *tracker) heldByAny(key fsm.BrokerKey, now time.Time) bool {
+func (t *tracker) heldByAny(key state.BrokerKey, now time.Time) bool {
 	for _, r := range t.held {
 		if now.Sub(r.at) > t.heldTTL {
 			continue
@@ -92,7 +92,7 @@ func (t *tracker) heldByAny(key fsm.BrokerKey, now time.Time) bool {
 
 // ttl is the expiry time of one broker: its own registered timeout, or the
 // configured default when it registered none.
-func (t *tracker) ttl(r fsm.BrokerRegistration) time.Duration {
+func (t *tracker) ttl(r state.BrokerRegistration) time.Duration {
 	if r.HeartbeatTimeoutMillis <= 0 {
 		return t.defaultTTL
 	}
@@ -110,14 +110,14 @@ func (t *tracker) ttl(r fsm.BrokerRegistration) time.Duration {
 // virtual machine) or its clock jumped: what it did not hear meanwhile
 // says nothing about the brokers, so every lease restarts as on taking
 // office and nothing is due; paused says how long the gap was.
-func (t *tracker) due(now time.Time, regs []fsm.BrokerRegistration) (timedOut, closed []fsm.ExpiredBroker, paused time.Duration) {
+func (t *tracker) due(now time.Time, regs []state.BrokerRegistration) (timedOut, closed []state.ExpiredBroker, paused time.Duration) {
 	gap := now.Sub(t.lastLook)
 	t.lastLook = now
 	if t.pauseGap > 0 && (gap > t.pauseGap || gap < 0) {
 		t.restart(now)
 		return nil, nil, gap
 	}
-	known := make(map[fsm.BrokerKey]struct{}, len(regs))
+	known := make(map[state.BrokerKey]struct{}, len(regs))
 	for _, r := range regs {
 		known[r.Key] = struct{}{}
 		seen, ok := t.lastSeen[r.Key]
@@ -125,7 +125,7 @@ func (t *tracker) due(now time.Time, regs []fsm.BrokerRegistration) (timedOut, c
 			t.lastSeen[r.Key] = now
 			continue
 		}
-		exp := fsm.ExpiredBroker{Key: r.Key, RegEpoch: r.RegEpoch}
+		exp := state.ExpiredBroker{Key: r.Key, RegEpoch: r.RegEpoch}
 		if now.Sub(seen) > t.ttl(r) {
 			timedOut = append(timedOut, exp)
 			continue
@@ -153,7 +153,7 @@ func (t *tracker) restart(now time.Time) {
 	}
 }
 
-func (t *tracker) closeDue(key fsm.BrokerKey, seen, now time.Time) bool {
+func (t *tracker) closeDue(key state.BrokerKey, seen, now time.Time) bool {
 	at, ok := t.closedAt[key]
 	if !ok {
 		return false
@@ -165,7 +165,7 @@ func (t *tracker) closeDue(key fsm.BrokerKey, seen, now time.Time) bool {
 	return now.Sub(at) >= t.grace
 }
 
-func (t *tracker) forgetUnknown(known map[fsm.BrokerKey]struct{}) {
+func (t *tracker) forgetUnknown(known map[state.BrokerKey]struct{}) {
 	for k := range t.lastSeen {
 		if _, ok := known[k]; !ok {
 			delete(t.lastSeen, k)
@@ -179,7 +179,7 @@ func (t *tracker) forgetUnknown(known map[fsm.BrokerKey]struct{}) {
 }
 
 // lastSeenAgo reports how long ago a broker was heard from, for admin output.
-func (t *tracker) lastSeenAgo(key fsm.BrokerKey) (time.Duration, bool) {
+func (t *tracker) lastSeenAgo(key state.BrokerKey) (time.Duration, bool) {
 	seen, ok := t.lastSeen[key]
 	if !ok {
 		return 0, false

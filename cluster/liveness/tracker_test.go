@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 type fakeClock struct{ t time.Time }
@@ -12,15 +12,15 @@ type fakeClock struct{ t time.Time }
 func (c *fakeClock) now() time.Time          { return c.t }
 func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
-func reg(addr string, epoch uint64, timeoutMillis int64) fsm.BrokerRegistration {
-	return fsm.BrokerRegistration{
-		Key:                    fsm.BrokerKey{Cluster: "c", Addr: addr},
+func reg(addr string, epoch uint64, timeoutMillis int64) state.BrokerRegistration {
+	return state.BrokerRegistration{
+		Key:                    state.BrokerKey{Cluster: "c", Addr: addr},
 		RegEpoch:               epoch,
 		HeartbeatTimeoutMillis: timeoutMillis,
 	}
 }
 
-func keys(list []fsm.ExpiredBroker) []string {
+func keys(list []state.ExpiredBroker) []string {
 	var out []string
 	for _, e := range list {
 		out = append(out, e.Key.Addr)
@@ -30,7 +30,7 @@ func keys(list []fsm.ExpiredBroker) []string {
 
 func TestTracker_NewLeaderCountsEveryBrokerAsJustHeard(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	regs := []fsm.BrokerRegistration{reg("a", 1, 0), reg("b", 2, 0)}
+	regs := []state.BrokerRegistration{reg("a", 1, 0), reg("b", 2, 0)}
 	tr := newTracker(clk.now, 10*time.Second, time.Second, 3*time.Second, regs)
 
 	clk.advance(10 * time.Second)
@@ -49,7 +49,7 @@ func TestTracker_NewLeaderCountsEveryBrokerAsJustHeard(t *testing.T) {
 
 func TestTracker_TouchPostponesExpiry(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	regs := []fsm.BrokerRegistration{reg("a", 1, 0), reg("b", 1, 0)}
+	regs := []state.BrokerRegistration{reg("a", 1, 0), reg("b", 1, 0)}
 	tr := newTracker(clk.now, 10*time.Second, time.Second, 3*time.Second, regs)
 	clk.advance(8 * time.Second)
 	tr.touch(regs[0].Key)
@@ -62,7 +62,7 @@ func TestTracker_TouchPostponesExpiry(t *testing.T) {
 
 func TestTracker_OwnHeartbeatTimeoutWins(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
-	regs := []fsm.BrokerRegistration{reg("short", 1, 2000), reg("default", 1, 0)}
+	regs := []state.BrokerRegistration{reg("short", 1, 2000), reg("default", 1, 0)}
 	tr := newTracker(clk.now, 10*time.Second, time.Second, 3*time.Second, regs)
 	clk.advance(3 * time.Second)
 	out, _, _ := tr.due(clk.now(), regs)
@@ -75,7 +75,7 @@ func TestTracker_NewRegistrationStartsClockAtFirstScan(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	tr := newTracker(clk.now, 10*time.Second, time.Second, 3*time.Second, nil)
 	clk.advance(time.Hour)
-	regs := []fsm.BrokerRegistration{reg("late", 5, 0)}
+	regs := []state.BrokerRegistration{reg("late", 5, 0)}
 	if out, _, _ := tr.due(clk.now(), regs); len(out) != 0 {
 		t.Fatalf("a registration the tracker never saw expired at once: %v", keys(out))
 	}
@@ -99,23 +99,23 @@ func TestTracker_ClosedConnection(t *testing.T) {
 			tr.touch(a.Key)
 		}, false},
 		{"another member holding a connection saves it", func(tr *tracker, clk *fakeClock) {
-			tr.setHeld("m2", []fsm.BrokerKey{a.Key})
+			tr.setHeld("m2", []state.BrokerKey{a.Key})
 		}, false},
 		{"a stale holder report does not save it", func(tr *tracker, clk *fakeClock) {
-			tr.setHeld("m2", []fsm.BrokerKey{a.Key})
+			tr.setHeld("m2", []state.BrokerKey{a.Key})
 			clk.advance(4 * time.Second)
 		}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := &fakeClock{t: time.Unix(1000, 0)}
-			tr := newTracker(clk.now, 120*time.Second, 2*time.Second, 3*time.Second, []fsm.BrokerRegistration{a})
-			tr.setHeld("m1", []fsm.BrokerKey{a.Key})
+			tr := newTracker(clk.now, 120*time.Second, 2*time.Second, 3*time.Second, []state.BrokerRegistration{a})
+			tr.setHeld("m1", []state.BrokerKey{a.Key})
 			clk.advance(time.Second)
 			tr.connClosed("m1", a.Key)
 			tc.between(tr, clk)
 			clk.advance(2 * time.Second)
-			_, closed, _ := tr.due(clk.now(), []fsm.BrokerRegistration{a})
+			_, closed, _ := tr.due(clk.now(), []state.BrokerRegistration{a})
 			if got := len(closed) == 1; got != tc.want {
 				t.Fatalf("expired = %v, want %v", got, tc.want)
 			}
@@ -129,7 +129,7 @@ func TestTracker_ClosedConnection(t *testing.T) {
 func TestTracker_ForgetsUnregisteredBrokers(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	a := reg("a", 1, 0)
-	tr := newTracker(clk.now, 10*time.Second, time.Second, 3*time.Second, []fsm.BrokerRegistration{a})
+	tr := newTracker(clk.now, 10*time.Second, time.Second, 3*time.Second, []state.BrokerRegistration{a})
 	tr.connClosed("m1", a.Key)
 	tr.due(clk.now(), nil)
 	if _, ok := tr.lastSeenAgo(a.Key); ok {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -248,18 +248,18 @@ func TestProcess_CallerHeadersCannotForgeTheAuditTrail(t *testing.T) {
 	req.Header.Del("X-Raftns-Forwarded")
 	send(req)
 
-	var transfer, restore *fsm.AuditRecord
+	var transfer, restore *state.AuditRecord
 	poll.For(t, 30*time.Second, "both records", func() bool {
 		trail, ok := trailOf(t, leaderOf(t, ps))
 		if !ok {
 			return false
 		}
 		for _, r := range trail {
-			rec := fsm.AuditRecord{From: r.From, Via: r.Via, Who: r.Who}
+			rec := state.AuditRecord{From: r.From, Via: r.Via, Who: r.Who}
 			switch r.Kind {
-			case fsm.AuditLeaderTransfer:
+			case state.AuditLeaderTransfer:
 				transfer = &rec
-			case fsm.AuditSnapshotRestore:
+			case state.AuditSnapshotRestore:
 				restore = &rec
 			}
 		}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
@@ -133,7 +133,7 @@ func auditedChanges(t *testing.T, ps []*proc, tokenFile string) []adminapi.Audit
 	// brings back no broker to expire again.
 	poll.For(t, 30*time.Second, "the silent broker's expiry", func() bool {
 		trail, ok := trailOf(t, leader)
-		return ok && strings.Contains(fmt.Sprint(trail), fsm.AuditBrokerExpiry)
+		return ok && strings.Contains(fmt.Sprint(trail), state.AuditBrokerExpiry)
 	})
 	backup := filepath.Join(t.TempDir(), "backup.snap")
 	follower := survivors(ps, leader)[0]
@@ -143,7 +143,7 @@ func auditedChanges(t *testing.T, ps []*proc, tokenFile string) []adminapi.Audit
 	poll.For(t, 20*time.Second, "the restore's record", func() bool {
 		var ok bool
 		trail, ok = trailOf(t, leader)
-		return ok && strings.Contains(fmt.Sprint(trail), fsm.AuditSnapshotRestore)
+		return ok && strings.Contains(fmt.Sprint(trail), state.AuditSnapshotRestore)
 	})
 	return trail
 }
@@ -163,17 +163,17 @@ func wantCallers(t *testing.T, ps []*proc, trail []adminapi.AuditRecord) {
 		host, _, _ := strings.Cut(r.From, ":")
 		return host == "127.0.0.1" && members[r.Via]
 	}
-	for _, kind := range []string{fsm.AuditWipeWritePerm, fsm.AuditPutKV} {
-		if r := recordOf(t, trail, kind); r.Who != catAdminKey || !local(r) || r.Outcome != fsm.OutcomeApplied {
+	for _, kind := range []string{state.AuditWipeWritePerm, state.AuditPutKV} {
+		if r := recordOf(t, trail, kind); r.Who != catAdminKey || !local(r) || r.Outcome != state.OutcomeApplied {
 			t.Fatalf("%s record = %+v", kind, r)
 		}
 	}
-	for _, kind := range []string{fsm.AuditLeaderTransfer, fsm.AuditSnapshotRestore} {
-		if r := recordOf(t, trail, kind); r.Who != "admin-token" || !local(r) || r.Outcome != fsm.OutcomeApplied {
+	for _, kind := range []string{state.AuditLeaderTransfer, state.AuditSnapshotRestore} {
+		if r := recordOf(t, trail, kind); r.Who != "admin-token" || !local(r) || r.Outcome != state.OutcomeApplied {
 			t.Fatalf("%s record = %+v", kind, r)
 		}
 	}
-	if r := recordOf(t, trail, fsm.AuditBrokerExpiry); r.Who != "raftns" || r.Broker != "broker-a" {
+	if r := recordOf(t, trail, state.AuditBrokerExpiry); r.Who != "raftns" || r.Broker != "broker-a" {
 		t.Fatalf("expiry record = %+v", r)
 	}
 	if n := len(trail); n != 5 {

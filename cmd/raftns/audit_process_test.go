@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -82,16 +82,16 @@ func TestProcess_AuditTrailNamesCallersKeepsNoSecretAndSurvivesARestart(t *testi
 		return len(before.Records) == 3
 	})
 	wiped, cfg, restored := before.Records[0], before.Records[1], before.Records[2]
-	if restored.Kind != fsm.AuditSnapshotRestore || restored.Who != "admin-token" || !strings.HasPrefix(restored.From, "127.0.0.1:") ||
-		restored.Via != "n1" || restored.Outcome != fsm.OutcomeApplied {
+	if restored.Kind != state.AuditSnapshotRestore || restored.Who != "admin-token" || !strings.HasPrefix(restored.From, "127.0.0.1:") ||
+		restored.Via != "n1" || restored.Outcome != state.OutcomeApplied {
 		t.Fatalf("restore record = %+v", restored)
 	}
-	if wiped.Kind != fsm.AuditWipeWritePerm || wiped.Who != catAdminKey || wiped.Broker != "broker-a" ||
+	if wiped.Kind != state.AuditWipeWritePerm || wiped.Who != catAdminKey || wiped.Broker != "broker-a" ||
 		!strings.HasPrefix(wiped.From, "127.0.0.1:") || wiped.Detail != "topics=1" {
 		t.Fatalf("wipe record = %+v", wiped)
 	}
-	if cfg.Kind != fsm.AuditConfigUpdate || cfg.Who != catAdminKey ||
-		cfg.Detail != "name server: externalSecretKey=(hidden) orderMessageEnable=true" || cfg.Outcome != fsm.OutcomeApplied {
+	if cfg.Kind != state.AuditConfigUpdate || cfg.Who != catAdminKey ||
+		cfg.Detail != "name server: externalSecretKey=(hidden) orderMessageEnable=true" || cfg.Outcome != state.OutcomeApplied {
 		t.Fatalf("config record = %+v", cfg)
 	}
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // maxWatchBuffer bounds the changes queued per watcher.
@@ -13,8 +13,8 @@ const maxWatchBuffer = 1 << 16
 // validateAuditWatch checks the audit trail's bounds and the watchers'.
 func (c *config) validateAuditWatch() error {
 	switch {
-	case c.AuditMaxRecords < 1 || c.AuditMaxRecords > fsm.MaxAuditRecords:
-		return fmt.Errorf("audit max records %d must be from 1 to %d", c.AuditMaxRecords, fsm.MaxAuditRecords)
+	case c.AuditMaxRecords < 1 || c.AuditMaxRecords > state.MaxAuditRecords:
+		return fmt.Errorf("audit max records %d must be from 1 to %d", c.AuditMaxRecords, state.MaxAuditRecords)
 	case c.AuditMaxAge < 0:
 		return fmt.Errorf("audit max age %v must not be negative (0: no age bound)", c.AuditMaxAge)
 	case c.AuditQueryRate < 1:

@@ -16,6 +16,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -224,7 +225,7 @@ func TestProcess_BadInputCatalogue(t *testing.T) {
 	})
 
 	// Cluster port: without the key nothing gets through.
-	putCmd, _ := fsm.Encode(fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: "k", Value: "evil", HasValue: true})
+	putCmd, _ := fsm.Encode(fsm.PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "evil", HasValue: true})
 	refused := func(name string, call func() error) {
 		clusterPort(name, func(t *testing.T) {
 			before := metricValue(t, p, "ns_cluster_conns_rejected_total")

@@ -15,7 +15,7 @@ import (
 	"github.com/apache/rocketmq-client-go/v2/admin"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -134,7 +134,7 @@ func TestProcess_RegistrationsThroughFollowerContinueAcrossLeaderChange(t *testi
 	dv, ok := 0, false
 	for _, p := range survivors(ps, leader) {
 		poll.For(t, 10*time.Second, "the last data version on "+p.ID, func() bool {
-			changed, stored, err := c.QueryDataVersion(ctx, p.ClientAddr, "c1", "broker-a", "10.0.0.1:10911", 0, fsm.DataVersion{Timestamp: 1700000000000, Counter: counter})
+			changed, stored, err := c.QueryDataVersion(ctx, p.ClientAddr, "c1", "broker-a", "10.0.0.1:10911", 0, state.DataVersion{Timestamp: 1700000000000, Counter: counter})
 			return err == nil && !changed && stored != nil
 		})
 		dv, ok = dv+1, true

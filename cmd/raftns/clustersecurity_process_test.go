@@ -10,6 +10,7 @@ import (
 
 	"github.com/raftns/raftns/cluster"
 	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/transport/tlstest"
 )
@@ -59,7 +60,7 @@ func TestProcess_ClusterPortRefusesOutsiders(t *testing.T) {
 			st, _ := leader.status()
 			term := st.Term
 
-			put, err := fsm.Encode(fsm.PutKVType, &fsm.PutKV{Namespace: "ns", Key: "k", Value: "intruder", HasValue: true})
+			put, err := fsm.Encode(fsm.PutKVType, &state.PutKV{Namespace: "ns", Key: "k", Value: "intruder", HasValue: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -112,7 +112,7 @@ func expectProductionError(t *testing.T, c *nsclient.Client, ps []*proc, topic s
 	}
 }
 
-func routesTo(route *fsm.TopicRouteData, broker, addr string) bool {
+func routesTo(route *state.TopicRouteData, broker, addr string) bool {
 	return route != nil && len(route.BrokerDatas) == 1 && route.BrokerDatas[0].BrokerName == broker &&
 		route.BrokerDatas[0].BrokerAddrs[0] == addr
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
@@ -202,12 +202,12 @@ func brokerRegistration(cluster, name, addr string, id int64, counter int64, top
 	r := &nsclient.Registration{
 		ClusterName: cluster, BrokerName: name, BrokerAddr: addr, HaServerAddr: haAddr(addr), BrokerID: id,
 		Body: body.RegisterBody{
-			DataVersion:         fsm.DataVersion{Timestamp: 1700000000000, Counter: counter},
+			DataVersion:         state.DataVersion{Timestamp: 1700000000000, Counter: counter},
 			HasFilterServerList: true,
 		},
 	}
 	for _, topic := range topics {
-		r.Body.TopicConfigs = append(r.Body.TopicConfigs, fsm.TopicConfig{TopicName: topic, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6})
+		r.Body.TopicConfigs = append(r.Body.TopicConfigs, state.TopicConfig{TopicName: topic, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6})
 	}
 	return r
 }

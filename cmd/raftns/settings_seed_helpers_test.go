@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
 	"github.com/raftns/raftns/internal/poll"
 )
@@ -13,7 +13,7 @@ import (
 // isSettingsSeed reports the audit record of a seed of the cluster's
 // run-time settings, which a new cluster's leader writes once per scope.
 func isSettingsSeed(r adminapi.AuditRecord) bool {
-	return r.Kind == fsm.AuditConfigUpdate && strings.Contains(r.Detail, "(seed from ")
+	return r.Kind == state.AuditConfigUpdate && strings.Contains(r.Detail, "(seed from ")
 }
 
 // withoutSeeds returns trail without the seeds of the settings.
@@ -36,7 +36,7 @@ func waitSettingsSeeded(t *testing.T, p *proc) {
 		trail, ok := trailOf(t, p)
 		seeds := 0
 		for _, r := range trail {
-			if isSettingsSeed(r) && r.Outcome == fsm.OutcomeApplied {
+			if isSettingsSeed(r) && r.Outcome == state.OutcomeApplied {
 				seeds++
 			}
 		}

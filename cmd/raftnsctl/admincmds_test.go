@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 func TestPerm_WipeAndAddChangeTheRoute(t *testing.T) {
 	registerBroker(t, "PermCluster", "perm-a", "127.0.0.1:40911", 0,
-		fsm.TopicConfig{TopicName: "PermTopic1", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6},
-		fsm.TopicConfig{TopicName: "PermTopic2", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6})
+		state.TopicConfig{TopicName: "PermTopic1", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6},
+		state.TopicConfig{TopicName: "PermTopic2", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6})
 
 	r := memberCtl(t, "perm", "wipe", "perm-a").mustSucceed(t)
 	if r.stdout != "write permission wiped on 2 topics of perm-a\n" {
@@ -32,7 +32,7 @@ func TestPerm_WipeAndAddChangeTheRoute(t *testing.T) {
 
 func TestDeleteTopic_RemovesTheRoute(t *testing.T) {
 	registerBroker(t, "DelCluster", "del-a", "127.0.0.1:41911", 0,
-		fsm.TopicConfig{TopicName: "DelTopic", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6})
+		state.TopicConfig{TopicName: "DelTopic", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6})
 	memberCtl(t, "route", "DelTopic").mustSucceed(t)
 	r := memberCtl(t, "delete-topic", "DelTopic", "--cluster", "DelCluster", "-o", "json").mustSucceed(t)
 	if !strings.Contains(r.stdout, `"result": "deleted"`) || !strings.Contains(r.stdout, `"cluster": "DelCluster"`) {
@@ -94,7 +94,7 @@ func TestCompletion_PrintsScripts(t *testing.T) {
 // --cluster) is reported as not found and nothing is deleted.
 func TestDeleteTopic_MissingTopicIsNotReportedDeleted(t *testing.T) {
 	registerBroker(t, "KeepCluster", "keep-a", "127.0.0.1:42911", 0,
-		fsm.TopicConfig{TopicName: "KeepTopic", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6})
+		state.TopicConfig{TopicName: "KeepTopic", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6})
 	r := memberCtl(t, "delete-topic", "NoSuchTopic").mustFail(t, 1, "delete-topic NoSuchTopic: name server")
 	if !strings.Contains(r.stderr, "nothing deleted") || strings.Contains(r.stdout, "deleted topic") {
 		t.Fatalf("delete-topic of a missing topic: stdout %q stderr %q", r.stdout, r.stderr)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -59,9 +59,9 @@ func (f *fleet) ctx() context.Context {
 // with each name server.
 func (f *fleet) register(name string, id int64, addr string, topics []string, servers ...*launch.Member) {
 	f.t.Helper()
-	rb := body.RegisterBody{DataVersion: fsm.DataVersion{Timestamp: 1700000000000, Counter: 1}, HasFilterServerList: true}
+	rb := body.RegisterBody{DataVersion: state.DataVersion{Timestamp: 1700000000000, Counter: 1}, HasFilterServerList: true}
 	for _, tp := range topics {
-		rb.TopicConfigs = append(rb.TopicConfigs, fsm.TopicConfig{TopicName: tp, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6})
+		rb.TopicConfigs = append(rb.TopicConfigs, state.TopicConfig{TopicName: tp, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6})
 	}
 	for _, s := range servers {
 		reg := &nsclient.Registration{ClusterName: "MigCluster", BrokerName: name, BrokerAddr: addr, HaServerAddr: addr, BrokerID: id, Body: rb}

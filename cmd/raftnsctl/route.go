@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +35,7 @@ read goes to the admin API at --addr and is leader-checked.`,
 
 func (a *app) runRoute(cmd *cobra.Command, topic string, consistent bool) error {
 	if consistent {
-		var route fsm.TopicRouteData
+		var route state.TopicRouteData
 		if err := a.consistentGet(cmd, routePath(topic), &route); err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func (a *app) runRoute(cmd *cobra.Command, topic string, consistent bool) error 
 	})
 }
 
-func (a *app) printRouteData(topic string, route *fsm.TopicRouteData) error {
+func (a *app) printRouteData(topic string, route *state.TopicRouteData) error {
 	if a.json() {
 		return printJSON(a.stdout, newRouteJSON(route))
 	}
@@ -93,12 +93,12 @@ type mappingJSON struct {
 	CurrIDMap   map[int32]int32 `json:"currIdMap,omitempty"`
 }
 
-func newBrokerJSON(b fsm.BrokerData) brokerJSON {
+func newBrokerJSON(b state.BrokerData) brokerJSON {
 	return brokerJSON{Cluster: b.Cluster, BrokerName: b.BrokerName, BrokerAddrs: b.BrokerAddrs,
 		EnableActingMaster: b.EnableActingMaster, ZoneName: b.ZoneName}
 }
 
-func newRouteJSON(r *fsm.TopicRouteData) routeJSON {
+func newRouteJSON(r *state.TopicRouteData) routeJSON {
 	out := routeJSON{OrderTopicConf: r.OrderTopicConf, BrokerDatas: []brokerJSON{}, QueueDatas: []queueJSON{},
 		FilterServerTable: r.FilterServerTable}
 	if out.FilterServerTable == nil {
@@ -120,7 +120,7 @@ func newRouteJSON(r *fsm.TopicRouteData) routeJSON {
 }
 
 // printRoute renders a route as a broker table and a queue table.
-func printRoute(w io.Writer, topic string, r *fsm.TopicRouteData) error {
+func printRoute(w io.Writer, topic string, r *state.TopicRouteData) error {
 	fmt.Fprintf(w, "Topic: %s\n", printable(topic))
 	if r.OrderTopicConf != "" {
 		fmt.Fprintf(w, "Order topic config: %s\n", printable(r.OrderTopicConf))
@@ -212,9 +212,9 @@ each group's broker id -> address (id 0 is the master).`,
 }
 
 func (a *app) runClusters(cmd *cobra.Command, _ []string) error {
-	return nsQuery(a, cmd, "cluster info", func(ctx context.Context, ns *nameServer) (*fsm.ClusterInfo, error) {
+	return nsQuery(a, cmd, "cluster info", func(ctx context.Context, ns *nameServer) (*state.ClusterInfo, error) {
 		return ns.c.GetClusterInfo(ctx, ns.addr)
-	}, func(info *fsm.ClusterInfo) any { return newClusterJSON(info) }, func(info *fsm.ClusterInfo) error {
+	}, func(info *state.ClusterInfo) any { return newClusterJSON(info) }, func(info *state.ClusterInfo) error {
 		tw := newTable(a.stdout, "CLUSTER", "BROKER", "ID", "ADDRESS")
 		for _, c := range sortedKeys(info.ClusterAddrTable) {
 			names := append([]string(nil), info.ClusterAddrTable[c]...)
@@ -234,7 +234,7 @@ type clusterJSON struct {
 	ClusterAddrTable map[string][]string   `json:"clusterAddrTable"`
 }
 
-func newClusterJSON(ci *fsm.ClusterInfo) clusterJSON {
+func newClusterJSON(ci *state.ClusterInfo) clusterJSON {
 	out := clusterJSON{BrokerAddrTable: map[string]brokerJSON{}, ClusterAddrTable: map[string][]string{}}
 	for name, b := range ci.BrokerAddrTable {
 		out.BrokerAddrTable[name] = newBrokerJSON(b)

@@ -8,13 +8,13 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
 
 // registerBroker registers a broker with the real member, as a broker does.
-func registerBroker(t *testing.T, cluster, name, addr string, id int64, topics ...fsm.TopicConfig) {
+func registerBroker(t *testing.T, cluster, name, addr string, id int64, topics ...state.TopicConfig) {
 	t.Helper()
 	c := nsclient.New(remoting.ClientConfig{RequestTimeout: 10 * time.Second})
 	defer c.Close()
@@ -23,7 +23,7 @@ func registerBroker(t *testing.T, cluster, name, addr string, id int64, topics .
 	reg := &nsclient.Registration{
 		ClusterName: cluster, BrokerName: name, BrokerAddr: addr, HaServerAddr: addr, BrokerID: id,
 		Body: body.RegisterBody{
-			DataVersion:         fsm.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: 1},
+			DataVersion:         state.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: 1},
 			TopicConfigs:        topics,
 			HasFilterServerList: true,
 		},
@@ -35,11 +35,11 @@ func registerBroker(t *testing.T, cluster, name, addr string, id int64, topics .
 
 func TestRoute_ShowsBrokersAndQueues(t *testing.T) {
 	registerBroker(t, "RouteCluster", "route-b", "127.0.0.1:20911", 0,
-		fsm.TopicConfig{TopicName: "RouteTopic", ReadQueueNums: 8, WriteQueueNums: 4, Perm: 6})
+		state.TopicConfig{TopicName: "RouteTopic", ReadQueueNums: 8, WriteQueueNums: 4, Perm: 6})
 	registerBroker(t, "RouteCluster", "route-a", "127.0.0.1:10911", 0,
-		fsm.TopicConfig{TopicName: "RouteTopic", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 4})
+		state.TopicConfig{TopicName: "RouteTopic", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 4})
 	registerBroker(t, "RouteCluster", "route-a", "127.0.0.1:10921", 1,
-		fsm.TopicConfig{TopicName: "RouteTopic", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 4})
+		state.TopicConfig{TopicName: "RouteTopic", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 4})
 
 	r := memberCtl(t, "route", "RouteTopic").mustSucceed(t)
 	want := `Topic: RouteTopic
@@ -80,9 +80,9 @@ func TestRoute_UnknownTopicExitsOne(t *testing.T) {
 
 func TestClustersAndTopics_ListRegisteredBrokers(t *testing.T) {
 	registerBroker(t, "ListCluster", "list-b", "127.0.0.1:30911", 0,
-		fsm.TopicConfig{TopicName: "ListTopicB", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6})
+		state.TopicConfig{TopicName: "ListTopicB", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6})
 	registerBroker(t, "ListCluster", "list-a", "127.0.0.1:31911", 0,
-		fsm.TopicConfig{TopicName: "ListTopicA", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6})
+		state.TopicConfig{TopicName: "ListTopicA", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6})
 
 	r := memberCtl(t, "clusters").mustSucceed(t)
 	if !strings.HasPrefix(r.stdout, "CLUSTER ") {

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/snapshots"
 )
 
-// recordName names a snapshot record type (fsm.RecordTypeName); a type
+// recordName names a snapshot record type (state.RecordTypeName); a type
 // this release does not know, written by a newer one, prints by number.
 func recordName(t uint8) string {
-	if n, ok := fsm.RecordTypeName(t); ok {
+	if n, ok := state.RecordTypeName(t); ok {
 		return n
 	}
 	return fmt.Sprintf("type-%d (unknown to this release)", t)

@@ -1,6 +1,6 @@
 package watch
 
-import "github.com/raftns/raftns/fsm"
+import "github.com/raftns/raftns/fsm/state"
 
 // maxListedTopics bounds the topics a change lists; a change touching
 // more says AllTopics.
@@ -23,34 +23,34 @@ func ChangeOf(index uint64, cmd any) Change {
 	switch v := cmd.(type) {
 	case nil:
 		c.Kinds, c.AllTopics = AllKinds, true
-	case *fsm.RegisterBroker:
+	case *state.RegisterBroker:
 		c.Kinds, c.Clusters = Route|Broker, []string{v.ClusterName}
 		c.listTopics(len(v.TopicConfigs), func(i int) string { return v.TopicConfigs[i].TopicName })
-	case *fsm.DropUnlistedTopics:
+	case *state.DropUnlistedTopics:
 		c.Kinds, c.Clusters = Route, []string{v.ClusterName}
 		c.listTopics(len(v.Topics), func(i int) string { return v.Topics[i] })
-	case *fsm.UnregisterBroker:
+	case *state.UnregisterBroker:
 		c.Kinds, c.AllTopics, c.Clusters = Route|Broker, true, []string{v.ClusterName}
-	case *fsm.ExpireBrokers:
+	case *state.ExpireBrokers:
 		c.Kinds, c.AllTopics = Route|Broker, true
-	case *fsm.WipeWritePerm, *fsm.AddWritePerm:
+	case *state.WipeWritePerm, *state.AddWritePerm:
 		c.Kinds, c.AllTopics = Route, true
-	case *fsm.DeleteTopic:
+	case *state.DeleteTopic:
 		c.Kinds, c.Topics = Route, []string{v.Topic}
 		if v.ClusterName != "" {
 			c.Clusters = []string{v.ClusterName}
 		}
-	case *fsm.RegisterTopic:
+	case *state.RegisterTopic:
 		c.Kinds, c.Topics = Route, []string{v.Topic}
-	case *fsm.PutKV:
+	case *state.PutKV:
 		c.Kinds, c.Topics = KV, kvTopics(v.Namespace, v.Key)
-	case *fsm.DeleteKV:
+	case *state.DeleteKV:
 		c.Kinds, c.Topics = KV, kvTopics(v.Namespace, v.Key)
-	case *fsm.SetMember, *fsm.RemoveMember, *fsm.SetMemberDraining, *fsm.SetClusterVersion:
+	case *state.SetMember, *state.RemoveMember, *state.SetMemberDraining, *state.SetClusterVersion:
 		c.Kinds = Member
-	case *fsm.RecordAudit:
+	case *state.RecordAudit:
 		c.Kinds = Audit
-	case *fsm.AckMinBrokerIDNotice:
+	case *state.AckMinBrokerIDNotice:
 		c.Kinds = Broker
 	default:
 		// The controller's commands and anything added later.

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 func TestChangeOf_NamesTheTopicsARegistrationOrItsDropsTouch(t *testing.T) {
-	drops := &fsm.DropUnlistedTopics{ClusterName: "C", BrokerName: "b", Topics: []string{"T1", "T2"}}
+	drops := &state.DropUnlistedTopics{ClusterName: "C", BrokerName: "b", Topics: []string{"T1", "T2"}}
 	c := ChangeOf(7, drops)
 	if c.Kinds != Route || c.AllTopics || !slices.Equal(c.Topics, drops.Topics) || !slices.Equal(c.Clusters, []string{"C"}) {
 		t.Fatalf("drops: %+v", c)
@@ -23,7 +23,7 @@ func TestChangeOf_NamesTheTopicsARegistrationOrItsDropsTouch(t *testing.T) {
 	if c = ChangeOf(8, drops); !c.AllTopics || c.Topics != nil {
 		t.Fatalf("drops of more than %d topics: %+v, want AllTopics", maxListedTopics, c)
 	}
-	reg := &fsm.RegisterBroker{ClusterName: "C", TopicConfigs: []fsm.TopicConfig{{TopicName: "T1"}}}
+	reg := &state.RegisterBroker{ClusterName: "C", TopicConfigs: []state.TopicConfig{{TopicName: "T1"}}}
 	if c = ChangeOf(9, reg); c.Kinds != Route|Broker || c.AllTopics || !slices.Equal(c.Topics, []string{"T1"}) {
 		t.Fatalf("registration: %+v", c)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/namesrv"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -106,7 +106,7 @@ type answer struct{ route []byte }
 
 // Route returns production's route of topic, found false when production
 // does not know it either. A busy refusal wraps namesrv.ErrProductionBusy.
-func (l *Lookup) Route(ctx context.Context, topic string) (*fsm.TopicRouteData, bool, error) {
+func (l *Lookup) Route(ctx context.Context, topic string) (*state.TopicRouteData, bool, error) {
 	a, ok := l.cache.get(topic)
 	if ok {
 		l.metrics.cacheHits.Inc()

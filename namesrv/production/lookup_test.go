@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/namesrv"
@@ -63,10 +63,10 @@ func startHeldProduction(t testing.TB, topics map[string]string, hold chan struc
 	return fp
 }
 
-func routeOf(broker string) *fsm.TopicRouteData {
-	return &fsm.TopicRouteData{
-		QueueDatas:        []fsm.QueueData{{BrokerName: broker, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6}},
-		BrokerDatas:       []fsm.BrokerData{{Cluster: "prod", BrokerName: broker, BrokerAddrs: map[int64]string{0: "127.0.0.1:10911"}}},
+func routeOf(broker string) *state.TopicRouteData {
+	return &state.TopicRouteData{
+		QueueDatas:        []state.QueueData{{BrokerName: broker, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6}},
+		BrokerDatas:       []state.BrokerData{{Cluster: "prod", BrokerName: broker, BrokerAddrs: map[int64]string{0: "127.0.0.1:10911"}}},
 		FilterServerTable: map[string][]string{},
 	}
 }

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
-func clusterInfoExample() *fsm.ClusterInfo {
-	return &fsm.ClusterInfo{
-		BrokerAddrTable: map[string]fsm.BrokerData{"broker-a": {
+func clusterInfoExample() *state.ClusterInfo {
+	return &state.ClusterInfo{
+		BrokerAddrTable: map[string]state.BrokerData{"broker-a": {
 			Cluster: "DefaultCluster", BrokerName: "broker-a", ZoneName: "zone1",
 			BrokerAddrs: map[int64]string{0: "10.0.0.1:10911", 1: "10.0.0.2:10911"},
 		}},
@@ -22,11 +22,11 @@ func clusterInfoExample() *fsm.ClusterInfo {
 func TestEncodeClusterInfo_Golden(t *testing.T) {
 	cases := []struct {
 		name   string
-		ci     *fsm.ClusterInfo
+		ci     *state.ClusterInfo
 		golden string
 	}{
 		{"protocol example", clusterInfoExample(), "clusterinfo.json"},
-		{"empty state", &fsm.ClusterInfo{}, "clusterinfo_empty.json"},
+		{"empty state", &state.ClusterInfo{}, "clusterinfo_empty.json"},
 		{"nil", nil, "clusterinfo_empty.json"},
 	}
 	for _, tc := range cases {
@@ -39,8 +39,8 @@ func TestEncodeClusterInfo_Golden(t *testing.T) {
 }
 
 func TestEncodeClusterInfo_SortedAndUnquoted(t *testing.T) {
-	ci := &fsm.ClusterInfo{
-		BrokerAddrTable: map[string]fsm.BrokerData{
+	ci := &state.ClusterInfo{
+		BrokerAddrTable: map[string]state.BrokerData{
 			"broker-b": {Cluster: "c2", BrokerName: "broker-b", BrokerAddrs: map[int64]string{10: "b10", 2: "b2"}},
 			"broker-a": {Cluster: "c1", BrokerName: "broker-a", BrokerAddrs: map[int64]string{0: "a/0"}, EnableActingMaster: true},
 		},
@@ -78,15 +78,15 @@ func TestDecodeClusterInfo_Golden(t *testing.T) {
 func TestEncodeTopicList_Golden(t *testing.T) {
 	cases := []struct {
 		name string
-		tl   *fsm.TopicList
+		tl   *state.TopicList
 		want string
 	}{
-		{"topics", &fsm.TopicList{Topics: []string{"TopicA", "TopicB"}}, string(readGolden(t, "topiclist.json"))},
-		{"system list with broker address", &fsm.TopicList{Topics: []string{"DefaultCluster", "broker-a"}, BrokerAddr: "10.0.0.1:10911"},
+		{"topics", &state.TopicList{Topics: []string{"TopicA", "TopicB"}}, string(readGolden(t, "topiclist.json"))},
+		{"system list with broker address", &state.TopicList{Topics: []string{"DefaultCluster", "broker-a"}, BrokerAddr: "10.0.0.1:10911"},
 			string(readGolden(t, "topiclist_system.json"))},
-		{"empty", &fsm.TopicList{}, `{"topicList":[]}`},
+		{"empty", &state.TopicList{}, `{"topicList":[]}`},
 		{"nil", nil, `{"topicList":[]}`},
-		{"escaping stays default", &fsm.TopicList{Topics: []string{"é/\u2028"}}, `{"topicList":["é/\u2028"]}`},
+		{"escaping stays default", &state.TopicList{Topics: []string{"é/\u2028"}}, `{"topicList":["é/\u2028"]}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,7 +98,7 @@ func TestEncodeTopicList_Golden(t *testing.T) {
 }
 
 func TestTopicList_RoundTrip(t *testing.T) {
-	for _, tl := range []*fsm.TopicList{
+	for _, tl := range []*state.TopicList{
 		{Topics: []string{"TopicB", "TopicA", "%RETRY%g"}},
 		{Topics: []string{"c"}, BrokerAddr: "[::1]:10911"},
 		{Topics: []string{}},
@@ -135,7 +135,7 @@ func TestKVTable_GoldenAndRoundTrip(t *testing.T) {
 }
 
 func TestBrokerMemberGroup_GoldenAndRoundTrip(t *testing.T) {
-	g := &fsm.BrokerMemberGroup{Cluster: "DefaultCluster", BrokerName: "broker-a",
+	g := &state.BrokerMemberGroup{Cluster: "DefaultCluster", BrokerName: "broker-a",
 		BrokerAddrs: map[int64]string{1: "10.0.0.2:10911", 0: "10.0.0.1:10911"}}
 	if got, want := EncodeBrokerMemberGroup(g), readGolden(t, "membergroup.json"); string(got) != string(want) {
 		t.Fatalf("got %s, want %s", got, want)
@@ -159,21 +159,21 @@ func TestBrokerMemberGroup_GoldenAndRoundTrip(t *testing.T) {
 }
 
 func TestDataVersion_GoldenAndDefaults(t *testing.T) {
-	dv := fsm.DataVersion{Timestamp: ts, Counter: 12, StateVersion: 3}
+	dv := state.DataVersion{Timestamp: ts, Counter: 12, StateVersion: 3}
 	if got, want := EncodeDataVersion(dv), readGolden(t, "dataversion.json"); string(got) != string(want) {
 		t.Fatalf("got %s, want %s", got, want)
 	}
 	cases := []struct {
 		name string
 		in   string
-		want fsm.DataVersion
+		want state.DataVersion
 	}{
 		{"golden", string(readGolden(t, "dataversion.json")), dv},
-		{"4.x shape without stateVersion", `{"counter":12,"timestamp":1700000000000}`, fsm.DataVersion{Timestamp: ts, Counter: 12}},
-		{"missing timestamp takes the default", `{"counter":1}`, fsm.DataVersion{Timestamp: 555, Counter: 1}},
-		{"null timestamp takes the default", `{"timestamp":null}`, fsm.DataVersion{Timestamp: 555}},
+		{"4.x shape without stateVersion", `{"counter":12,"timestamp":1700000000000}`, state.DataVersion{Timestamp: ts, Counter: 12}},
+		{"missing timestamp takes the default", `{"counter":1}`, state.DataVersion{Timestamp: 555, Counter: 1}},
+		{"null timestamp takes the default", `{"timestamp":null}`, state.DataVersion{Timestamp: 555}},
 		{"negative and extreme values", `{"counter":-1,"stateVersion":9223372036854775807,"timestamp":-9223372036854775808}`,
-			fsm.DataVersion{Timestamp: -1 << 63, Counter: -1, StateVersion: 1<<63 - 1}},
+			state.DataVersion{Timestamp: -1 << 63, Counter: -1, StateVersion: 1<<63 - 1}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,7 +1,7 @@
 package body
 
 import (
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/fastjson"
 )
 
@@ -9,9 +9,9 @@ import (
 // ClusterInfo), always in Default mode so brokerAddrs keys are bare numbers
 // for every client version. Map keys are sorted for determinism; the broker
 // name lists are written in the order given. A nil ci is the empty state.
-func EncodeClusterInfo(ci *fsm.ClusterInfo) []byte {
+func EncodeClusterInfo(ci *state.ClusterInfo) []byte {
 	if ci == nil {
-		ci = &fsm.ClusterInfo{}
+		ci = &state.ClusterInfo{}
 	}
 	dst := make([]byte, 0, 64+160*len(ci.BrokerAddrTable)+40*len(ci.ClusterAddrTable))
 	dst = append(dst, `{"brokerAddrTable":{`...)
@@ -28,9 +28,9 @@ func EncodeClusterInfo(ci *fsm.ClusterInfo) []byte {
 }
 
 // DecodeClusterInfo reads a ClusterInfo body. Both maps are non-nil.
-func DecodeClusterInfo(b []byte) (*fsm.ClusterInfo, error) {
-	ci := &fsm.ClusterInfo{
-		BrokerAddrTable:  map[string]fsm.BrokerData{},
+func DecodeClusterInfo(b []byte) (*state.ClusterInfo, error) {
+	ci := &state.ClusterInfo{
+		BrokerAddrTable:  map[string]state.BrokerData{},
 		ClusterAddrTable: map[string][]string{},
 	}
 	err := decodeTop(b, func(l *lexer) error {

@@ -3,7 +3,7 @@ package body
 import (
 	"strconv"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // SyncStateSet is the controller's SyncStateSet body (Java SyncStateSet).
@@ -88,7 +88,7 @@ func DecodeStringList(b []byte) ([]string, error) {
 
 // EncodeElectMasterResponseBody writes Java ElectMasterResponseBody; a nil
 // group is left out, as fastjson leaves out null fields.
-func EncodeElectMasterResponseBody(group *fsm.BrokerMemberGroup, syncStateSet []int64) []byte {
+func EncodeElectMasterResponseBody(group *state.BrokerMemberGroup, syncStateSet []int64) []byte {
 	dst := append([]byte(nil), '{')
 	if group != nil {
 		dst = append(dst, `"brokerMemberGroup":{"brokerAddrs":`...)

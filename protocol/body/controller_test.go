@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 func TestSyncStateSet_RoundTripAndJavaForms(t *testing.T) {
@@ -28,7 +28,7 @@ func TestSyncStateSet_RoundTripAndJavaForms(t *testing.T) {
 }
 
 func TestElectMasterResponseBody_Golden(t *testing.T) {
-	g := &fsm.BrokerMemberGroup{Cluster: "c", BrokerName: "b", BrokerAddrs: map[int64]string{2: "h:2", 1: "h:1"}}
+	g := &state.BrokerMemberGroup{Cluster: "c", BrokerName: "b", BrokerAddrs: map[int64]string{2: "h:2", 1: "h:1"}}
 	want := `{"brokerMemberGroup":{"brokerAddrs":{1:"h:1",2:"h:2"},"brokerName":"b","cluster":"c"},"syncStateSet":[1]}`
 	if got := string(EncodeElectMasterResponseBody(g, []int64{1})); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)

@@ -1,17 +1,17 @@
 package body
 
-import "github.com/raftns/raftns/fsm"
+import "github.com/raftns/raftns/fsm/state"
 
 // EncodeDataVersion returns a DataVersion body in the 5.x shape,
 // {"counter":…,"stateVersion":…,"timestamp":…} (QUERY_DATA_VERSION answer).
 // 4.x brokers ignore the stateVersion property.
-func EncodeDataVersion(dv fsm.DataVersion) []byte {
+func EncodeDataVersion(dv state.DataVersion) []byte {
 	return appendDataVersion(make([]byte, 0, 64), dv, true)
 }
 
 // appendDataVersion writes a Java DataVersion; withState selects the 5.x
 // shape with stateVersion (R49's class has no such property).
-func appendDataVersion(dst []byte, dv fsm.DataVersion, withState bool) []byte {
+func appendDataVersion(dst []byte, dv state.DataVersion, withState bool) []byte {
 	dst = append(dst, `{"counter":`...)
 	dst = AppendLong(dst, dv.Counter, Default)
 	if withState {
@@ -27,21 +27,21 @@ func appendDataVersion(dst []byte, dv fsm.DataVersion, withState bool) []byte {
 // Missing counter and stateVersion are 0; a missing timestamp takes
 // defaultTimestamp, since Java's field default is the time the object was
 // created. An empty body or null gives ErrEmptyBody.
-func DecodeDataVersion(b []byte, defaultTimestamp int64) (fsm.DataVersion, error) {
-	var dv fsm.DataVersion
+func DecodeDataVersion(b []byte, defaultTimestamp int64) (state.DataVersion, error) {
+	var dv state.DataVersion
 	err := decodeTop(b, func(l *lexer) error {
 		var err error
 		dv, err = readDataVersion(l, defaultTimestamp)
 		return err
 	})
 	if err != nil {
-		return fsm.DataVersion{}, decodeFailed("DataVersion", err)
+		return state.DataVersion{}, decodeFailed("DataVersion", err)
 	}
 	return dv, nil
 }
 
-func readDataVersion(l *lexer, defaultTimestamp int64) (fsm.DataVersion, error) {
-	dv := fsm.DataVersion{Timestamp: defaultTimestamp}
+func readDataVersion(l *lexer, defaultTimestamp int64) (state.DataVersion, error) {
+	dv := state.DataVersion{Timestamp: defaultTimestamp}
 	err := l.object(func(key string) error {
 		var err error
 		switch key {

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // dedupeTopicsByIndex is dedupeTopics without its scan for short lists,
 // the model the scan is held to.
-func dedupeTopicsByIndex(list []fsm.TopicConfig) []fsm.TopicConfig {
-	var out []fsm.TopicConfig
+func dedupeTopicsByIndex(list []state.TopicConfig) []state.TopicConfig {
+	var out []state.TopicConfig
 	index := map[string]int{}
 	for _, tc := range list {
 		out = putAt(out, index, tc.TopicName, tc)
@@ -26,21 +26,21 @@ func dedupeTopicsByIndex(list []fsm.TopicConfig) []fsm.TopicConfig {
 // repeat is.
 func TestDedupeTopics_ShortAndLongListsAlike(t *testing.T) {
 	for _, n := range []int{0, 1, 2, dedupeScanMax - 1, dedupeScanMax, dedupeScanMax + 1, 3 * dedupeScanMax} {
-		unique := make([]fsm.TopicConfig, n)
+		unique := make([]state.TopicConfig, n)
 		for i := range unique {
-			unique[i] = fsm.TopicConfig{TopicName: fmt.Sprintf("T%d", i), Perm: 6}
+			unique[i] = state.TopicConfig{TopicName: fmt.Sprintf("T%d", i), Perm: 6}
 		}
-		lists := [][]fsm.TopicConfig{unique}
+		lists := [][]state.TopicConfig{unique}
 		for _, at := range []int{0, n / 2, n - 1} {
 			if n < 2 {
 				break
 			}
 			// The topic at position at repeats at the end, under n-1 others.
-			rep := append(append([]fsm.TopicConfig(nil), unique[:n-1]...), fsm.TopicConfig{TopicName: unique[at].TopicName, Perm: 2})
+			rep := append(append([]state.TopicConfig(nil), unique[:n-1]...), state.TopicConfig{TopicName: unique[at].TopicName, Perm: 2})
 			lists = append(lists, rep)
 		}
 		for i, list := range lists {
-			got, want := dedupeTopics(append([]fsm.TopicConfig(nil), list...)), dedupeTopicsByIndex(list)
+			got, want := dedupeTopics(append([]state.TopicConfig(nil), list...)), dedupeTopicsByIndex(list)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("n=%d list %d: got %v\nwant %v", n, i, got, want)
 			}
@@ -51,8 +51,8 @@ func TestDedupeTopics_ShortAndLongListsAlike(t *testing.T) {
 // topicTableModel is what the topic table decodes to by the rules of
 // DecodeRegisterBody (a repeated key keeps its first position and last
 // value; then a repeated topicName likewise), computed with maps.
-func topicTableModel(keys []string, configs []fsm.TopicConfig) []fsm.TopicConfig {
-	var byKey []fsm.TopicConfig
+func topicTableModel(keys []string, configs []state.TopicConfig) []state.TopicConfig {
+	var byKey []state.TopicConfig
 	index := map[string]int{}
 	for i, key := range keys {
 		byKey = putAt(byKey, index, key, configs[i])
@@ -69,7 +69,7 @@ func TestTopicTable_DecodesAsTheModel(t *testing.T) {
 		n := []int{0, 1, 2, 5, dedupeScanMax - 1, dedupeScanMax, dedupeScanMax + 1, 150}[r.Intn(8)]
 		mode := r.Intn(4)
 		var keys []string
-		var configs []fsm.TopicConfig
+		var configs []state.TopicConfig
 		var js strings.Builder
 		js.WriteString(`{"topicConfigSerializeWrapper":{"topicConfigTable":{`)
 		for j := range n {
@@ -80,7 +80,7 @@ func TestTopicTable_DecodesAsTheModel(t *testing.T) {
 			}
 			perm := int32(r.Intn(8))
 			keys = append(keys, key)
-			configs = append(configs, fsm.TopicConfig{TopicName: name, ReadQueueNums: 16, WriteQueueNums: 16, Perm: perm})
+			configs = append(configs, state.TopicConfig{TopicName: name, ReadQueueNums: 16, WriteQueueNums: 16, Perm: perm})
 			if j > 0 {
 				js.WriteByte(',')
 			}

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 var sentinels = []error{ErrEmptyBody, ErrSyntax, ErrTooDeep, ErrTooLarge, ErrType, ErrRange, ErrCompressed, ErrInvalid}
@@ -22,7 +22,7 @@ func checkErr(t *testing.T, err error) {
 }
 
 // normalizeInfo applies the Java defaults an encode/decode cycle restores.
-func normalizeInfo(info fsm.TopicQueueMappingInfo) fsm.TopicQueueMappingInfo {
+func normalizeInfo(info state.TopicQueueMappingInfo) state.TopicQueueMappingInfo {
 	if info.Scope == "" {
 		info.Scope = metadataScopeGlobal
 	}
@@ -71,16 +71,16 @@ func FuzzDecodeRegisterBody(f *testing.F) {
 	})
 }
 
-func normalizeRoute(r *fsm.TopicRouteData) *fsm.TopicRouteData {
+func normalizeRoute(r *state.TopicRouteData) *state.TopicRouteData {
 	n := *r
 	if n.BrokerDatas == nil {
-		n.BrokerDatas = []fsm.BrokerData{}
+		n.BrokerDatas = []state.BrokerData{}
 	}
 	if n.QueueDatas == nil {
-		n.QueueDatas = []fsm.QueueData{}
+		n.QueueDatas = []state.QueueData{}
 	}
 	if r.TopicQueueMappingByBroker != nil {
-		n.TopicQueueMappingByBroker = map[string]fsm.TopicQueueMappingInfo{}
+		n.TopicQueueMappingByBroker = map[string]state.TopicQueueMappingInfo{}
 		for k, info := range r.TopicQueueMappingByBroker {
 			n.TopicQueueMappingByBroker[k] = normalizeInfo(info)
 		}

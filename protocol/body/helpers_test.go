@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 var update = flag.Bool("update", false, "regenerate the compressed goldens in testdata/bodies from their hand-built layouts")
@@ -91,20 +91,20 @@ func (l layout) i32(v int32) layout {
 func (l layout) chunk(s string) layout { return append(l.i32(int32(len(s))), s...) }
 
 // oneGroupRoute is the single broker group with ids 0, 1 and 12 of testdata/bodies/route_*.json.
-func oneGroupRoute() *fsm.TopicRouteData {
-	return &fsm.TopicRouteData{
-		BrokerDatas: []fsm.BrokerData{{
+func oneGroupRoute() *state.TopicRouteData {
+	return &state.TopicRouteData{
+		BrokerDatas: []state.BrokerData{{
 			Cluster:     "DefaultCluster",
 			BrokerName:  "broker-a",
 			BrokerAddrs: map[int64]string{0: "10.0.0.1:10911", 1: "10.0.0.2:10911", 12: "10.0.0.3:10911"},
 		}},
-		QueueDatas:        []fsm.QueueData{{BrokerName: "broker-a", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6}},
+		QueueDatas:        []state.QueueData{{BrokerName: "broker-a", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6}},
 		FilterServerTable: map[string][]string{},
 	}
 }
 
 // zoneRoute is oneGroupRoute with a zone and a non-ASCII orderTopicConf.
-func zoneRoute() *fsm.TopicRouteData {
+func zoneRoute() *state.TopicRouteData {
 	r := oneGroupRoute()
 	r.BrokerDatas[0].ZoneName = "zone1"
 	r.OrderTopicConf = "broker-a:4;broker-é/b:2"
@@ -112,13 +112,13 @@ func zoneRoute() *fsm.TopicRouteData {
 }
 
 // twoGroupRoute is a typical route: two broker groups, master and slave each.
-func twoGroupRoute() *fsm.TopicRouteData {
-	return &fsm.TopicRouteData{
-		BrokerDatas: []fsm.BrokerData{
+func twoGroupRoute() *state.TopicRouteData {
+	return &state.TopicRouteData{
+		BrokerDatas: []state.BrokerData{
 			{Cluster: "DefaultCluster", BrokerName: "broker-a", BrokerAddrs: map[int64]string{0: "10.0.0.1:10911", 1: "10.0.0.2:10911"}},
 			{Cluster: "DefaultCluster", BrokerName: "broker-b", BrokerAddrs: map[int64]string{0: "10.0.1.1:10911", 1: "10.0.1.2:10911"}},
 		},
-		QueueDatas: []fsm.QueueData{
+		QueueDatas: []state.QueueData{
 			{BrokerName: "broker-a", ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6},
 			{BrokerName: "broker-b", ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6},
 		},

@@ -1,11 +1,11 @@
 package body
 
-import "github.com/raftns/raftns/fsm"
+import "github.com/raftns/raftns/fsm/state"
 
 // EncodeBrokerMemberGroup returns the GET_BROKER_MEMBER_GROUP body (Java
 // GetBrokerMemberGroupResponseBody) in Default mode, with bare numeric
 // brokerAddrs keys in ascending order. A nil g writes {}.
-func EncodeBrokerMemberGroup(g *fsm.BrokerMemberGroup) []byte {
+func EncodeBrokerMemberGroup(g *state.BrokerMemberGroup) []byte {
 	if g == nil {
 		return []byte("{}")
 	}
@@ -22,8 +22,8 @@ func EncodeBrokerMemberGroup(g *fsm.BrokerMemberGroup) []byte {
 // DecodeBrokerMemberGroup reads a GetBrokerMemberGroupResponseBody. An
 // absent or null brokerMemberGroup gives an empty group; BrokerAddrs is
 // never nil.
-func DecodeBrokerMemberGroup(b []byte) (*fsm.BrokerMemberGroup, error) {
-	g := &fsm.BrokerMemberGroup{BrokerAddrs: map[int64]string{}}
+func DecodeBrokerMemberGroup(b []byte) (*state.BrokerMemberGroup, error) {
+	g := &state.BrokerMemberGroup{BrokerAddrs: map[int64]string{}}
 	err := decodeTop(b, func(l *lexer) error {
 		return l.object(func(key string) error {
 			switch {
@@ -41,7 +41,7 @@ func DecodeBrokerMemberGroup(b []byte) (*fsm.BrokerMemberGroup, error) {
 	return g, nil
 }
 
-func readMemberGroup(l *lexer, g *fsm.BrokerMemberGroup) error {
+func readMemberGroup(l *lexer, g *state.BrokerMemberGroup) error {
 	return l.object(func(key string) error {
 		var err error
 		switch key {

@@ -3,7 +3,7 @@ package body
 import (
 	"fmt"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/fastjson"
 )
 
@@ -35,16 +35,16 @@ func RouteMode(requestVersion int32, acceptStandardJSONOnly bool) Mode {
 // RegisterBody is a decoded REGISTER_BROKER body (Java RegisterBrokerBody or,
 // below version 37, TopicConfigSerializeWrapper). Empty lists are nil.
 type RegisterBody struct {
-	DataVersion fsm.DataVersion
+	DataVersion state.DataVersion
 	// TopicConfigs in the order of the body; each is keyed by its TopicName.
-	TopicConfigs []fsm.TopicConfig
+	TopicConfigs []state.TopicConfig
 	// HasFilterServerList is false when the body carries no list (legacy
 	// body, null list, or no body at all): the filter table stays untouched.
 	HasFilterServerList bool
 	FilterServerList    []string
 	// MappingInfos are the static-topic mappings of a 5.x broker; each is
 	// keyed by its Topic.
-	MappingInfos []fsm.TopicQueueMappingInfo
+	MappingInfos []state.TopicQueueMappingInfo
 }
 
 // topicFilterSingleTag is the TopicConfig.topicFilterType RaftNS writes; the
@@ -147,15 +147,15 @@ func appendWrapper(dst []byte, b *RegisterBody, v5 bool) []byte {
 	dst = appendDataVersion(dst, b.DataVersion, v5)
 	if v5 {
 		dst = append(dst, `,"mappingDataVersion":`...)
-		dst = appendDataVersion(dst, fsm.DataVersion{Timestamp: b.DataVersion.Timestamp}, true)
+		dst = appendDataVersion(dst, state.DataVersion{Timestamp: b.DataVersion.Timestamp}, true)
 	}
 	dst = append(dst, `,"topicConfigTable":`...)
-	dst = appendObject(dst, b.TopicConfigs, func(dst []byte, tc *fsm.TopicConfig) []byte {
+	dst = appendObject(dst, b.TopicConfigs, func(dst []byte, tc *state.TopicConfig) []byte {
 		return appendTopicConfig(AppendKey(dst, tc.TopicName, Default), tc, v5)
 	})
 	if v5 {
 		dst = append(dst, `,"topicQueueMappingDetailMap":{},"topicQueueMappingInfoMap":`...)
-		dst = appendObject(dst, b.MappingInfos, func(dst []byte, info *fsm.TopicQueueMappingInfo) []byte {
+		dst = appendObject(dst, b.MappingInfos, func(dst []byte, info *state.TopicQueueMappingInfo) []byte {
 			return appendMappingInfo(AppendKey(dst, info.Topic, Default), info, Default)
 		})
 	}
@@ -163,7 +163,7 @@ func appendWrapper(dst []byte, b *RegisterBody, v5 bool) []byte {
 }
 
 // appendTopicConfig writes a Java TopicConfig; 5.x adds "attributes":{}.
-func appendTopicConfig(dst []byte, tc *fsm.TopicConfig, v5 bool) []byte {
+func appendTopicConfig(dst []byte, tc *state.TopicConfig, v5 bool) []byte {
 	dst = append(dst, '{')
 	if v5 {
 		dst = append(dst, `"attributes":{},`...)

@@ -5,18 +5,18 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // benchRegisterBody is a 5.x registration of topics topics and a few
 // static-topic mappings.
 func benchRegisterBody(topics int) *RegisterBody {
-	rb := &RegisterBody{DataVersion: fsm.DataVersion{Timestamp: ts, Counter: 12}, HasFilterServerList: true}
+	rb := &RegisterBody{DataVersion: state.DataVersion{Timestamp: ts, Counter: 12}, HasFilterServerList: true}
 	for i := range topics {
-		rb.TopicConfigs = append(rb.TopicConfigs, fsm.TopicConfig{TopicName: fmt.Sprintf("topic-%d", i), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
+		rb.TopicConfigs = append(rb.TopicConfigs, state.TopicConfig{TopicName: fmt.Sprintf("topic-%d", i), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6})
 	}
 	for i := range 4 {
-		rb.MappingInfos = append(rb.MappingInfos, fsm.TopicQueueMappingInfo{Topic: fmt.Sprintf("static-%d", i), Scope: "__global__",
+		rb.MappingInfos = append(rb.MappingInfos, state.TopicQueueMappingInfo{Topic: fmt.Sprintf("static-%d", i), Scope: "__global__",
 			TotalQueues: 4, Bname: "broker-a", CurrIDMap: map[int32]int32{0: 0, 1: 1, 2: 2, 3: 3}})
 	}
 	return rb

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/fastjson"
 )
 
@@ -75,7 +75,7 @@ func appendChunk(dst, chunk []byte) []byte {
 
 // appendTopicConfigString writes Java TopicConfig.encode():
 // "name read write perm SINGLE_TAG", plus " {}" in 5.x.
-func appendTopicConfigString(dst []byte, tc *fsm.TopicConfig, v5 bool) []byte {
+func appendTopicConfigString(dst []byte, tc *state.TopicConfig, v5 bool) []byte {
 	dst = append(dst, tc.TopicName...)
 	dst = append(dst, ' ')
 	dst = append(fastjson.AppendInt(dst, tc.ReadQueueNums), ' ')
@@ -273,16 +273,16 @@ func keyedChunks[T any](r *chunkReader, what string, parse func(i int, c []byte)
 
 // topicConfigs reads the topic configs: a count, then TopicConfig string
 // chunks, each stored under its topicName.
-func (r *chunkReader) topicConfigs() ([]fsm.TopicConfig, error) {
-	return keyedChunks(r, "topic config", func(i int, c []byte) (fsm.TopicConfig, string, error) {
+func (r *chunkReader) topicConfigs() ([]state.TopicConfig, error) {
+	return keyedChunks(r, "topic config", func(i int, c []byte) (state.TopicConfig, string, error) {
 		// What the parsed config holds besides the chunk: its name, its
 		// slot in the table and the index.
 		if r.charge != nil && !r.charge(len(c)+topicConfigOverhead) {
-			return fsm.TopicConfig{}, "", fmt.Errorf("%w: topic config %d", ErrNoMemory, i)
+			return state.TopicConfig{}, "", fmt.Errorf("%w: topic config %d", ErrNoMemory, i)
 		}
 		tc, err := parseTopicConfigString(fastjson.ValidString(c))
 		if err != nil {
-			return fsm.TopicConfig{}, "", atPath("topicConfig["+strconv.Itoa(i)+"]", err)
+			return state.TopicConfig{}, "", atPath("topicConfig["+strconv.Itoa(i)+"]", err)
 		}
 		return tc, tc.TopicName, nil
 	})
@@ -292,36 +292,36 @@ func (r *chunkReader) topicConfigs() ([]fsm.TopicConfig, error) {
 // single spaces, which drops trailing empty tokens; at least 5 tokens;
 // Integer.parseInt for the numbers; a known TopicFilterType; the attributes
 // token is ignored. topicSysFlag is not in this form and reads as 0.
-func parseTopicConfigString(s string) (fsm.TopicConfig, error) {
+func parseTopicConfigString(s string) (state.TopicConfig, error) {
 	tokens := strings.Split(s, " ")
 	for len(tokens) > 0 && tokens[len(tokens)-1] == "" {
 		tokens = tokens[:len(tokens)-1]
 	}
 	if len(tokens) < 5 {
-		return fsm.TopicConfig{}, fmt.Errorf("%w: topic config %.60q has %d fields, want at least 5", ErrCompressed, s, len(tokens))
+		return state.TopicConfig{}, fmt.Errorf("%w: topic config %.60q has %d fields, want at least 5", ErrCompressed, s, len(tokens))
 	}
-	tc := fsm.TopicConfig{TopicName: tokens[0]}
+	tc := state.TopicConfig{TopicName: tokens[0]}
 	if tc.TopicName == "" {
-		return fsm.TopicConfig{}, fmt.Errorf("%w: topic config %.60q without topicName", ErrInvalid, s)
+		return state.TopicConfig{}, fmt.Errorf("%w: topic config %.60q without topicName", ErrInvalid, s)
 	}
 	for i, p := range []*int32{&tc.ReadQueueNums, &tc.WriteQueueNums, &tc.Perm} {
 		v, err := strconv.ParseInt(tokens[i+1], 10, 32)
 		if err != nil {
-			return fsm.TopicConfig{}, fmt.Errorf("%w: topic config %.60q: field %d is not an int", ErrCompressed, s, i+2)
+			return state.TopicConfig{}, fmt.Errorf("%w: topic config %.60q: field %d is not an int", ErrCompressed, s, i+2)
 		}
 		*p = int32(v)
 	}
 	if tokens[4] != topicFilterSingleTag && tokens[4] != "MULTI_TAG" {
-		return fsm.TopicConfig{}, fmt.Errorf("%w: topic config %.60q: unknown topicFilterType", ErrCompressed, s)
+		return state.TopicConfig{}, fmt.Errorf("%w: topic config %.60q: unknown topicFilterType", ErrCompressed, s)
 	}
 	return tc, nil
 }
 
 // mappingInfos reads part 5: a count, then TopicQueueMappingInfo JSON
 // chunks, each stored under its topic property.
-func (r *chunkReader) mappingInfos() ([]fsm.TopicQueueMappingInfo, error) {
-	return keyedChunks(r, "mapping info", func(i int, c []byte) (fsm.TopicQueueMappingInfo, string, error) {
-		var info fsm.TopicQueueMappingInfo
+func (r *chunkReader) mappingInfos() ([]state.TopicQueueMappingInfo, error) {
+	return keyedChunks(r, "mapping info", func(i int, c []byte) (state.TopicQueueMappingInfo, string, error) {
+		var info state.TopicQueueMappingInfo
 		err := decodeTop(c, func(l *lexer) (err error) {
 			info, err = readMappingInfo(l)
 			return err

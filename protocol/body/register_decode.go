@@ -3,13 +3,13 @@ package body
 import (
 	"fmt"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // Java TopicConfig field defaults for properties a body leaves out.
 const (
 	defaultQueueNums int32 = 16
-	defaultPerm            = fsm.PermRead | fsm.PermWrite
+	defaultPerm            = state.PermRead | state.PermWrite
 )
 
 // DecodeRegisterBody reads a REGISTER_BROKER body as the Java NameServer's
@@ -123,7 +123,7 @@ func readWrapper(l *lexer, body *RegisterBody) error {
 // its topicName, so a later config for the same topicName wins as well; the
 // result has unique names in order of first appearance. A table in the
 // compact shape brokers write is scanned directly (topictable_compact.go).
-func readTopicConfigTable(l *lexer) ([]fsm.TopicConfig, error) {
+func readTopicConfigTable(l *lexer) ([]state.TopicConfig, error) {
 	if l.isNull() {
 		return nil, nil
 	}
@@ -135,9 +135,9 @@ func readTopicConfigTable(l *lexer) ([]fsm.TopicConfig, error) {
 
 // readTopicConfigObject is readTopicConfigTable for a table in any form the
 // lexer accepts.
-func readTopicConfigObject(l *lexer) ([]fsm.TopicConfig, error) {
+func readTopicConfigObject(l *lexer) ([]state.TopicConfig, error) {
 	// Room for a usual broker's topics at once, instead of five doublings.
-	byKey := make([]fsm.TopicConfig, 0, topicTableStart)
+	byKey := make([]state.TopicConfig, 0, topicTableStart)
 	var index topicIndex
 	err := l.object(func(key string) error {
 		tc, err := readTopicConfig(l, key)
@@ -167,7 +167,7 @@ type topicIndex struct{ m map[string]int }
 
 // put stores tc under key in list: in place when key was seen, appended
 // otherwise.
-func (x *topicIndex) put(list []fsm.TopicConfig, key string, tc fsm.TopicConfig) []fsm.TopicConfig {
+func (x *topicIndex) put(list []state.TopicConfig, key string, tc state.TopicConfig) []state.TopicConfig {
 	if x.m == nil && (key != tc.TopicName || len(list) >= dedupeScanMax) {
 		x.m = make(map[string]int, len(list)+1)
 		for i := range list {
@@ -198,11 +198,11 @@ func putAt[T any](list []T, index map[string]int, key string, v T) []T {
 
 // dedupeTopics keeps one config per topicName: the last one, at the position
 // of the first.
-func dedupeTopics(list []fsm.TopicConfig) []fsm.TopicConfig {
+func dedupeTopics(list []state.TopicConfig) []state.TopicConfig {
 	if len(list) <= dedupeScanMax && !repeatsTopicName(list) {
 		return list // the usual case, without building a second list
 	}
-	var out []fsm.TopicConfig
+	var out []state.TopicConfig
 	index := make(map[string]int, len(list))
 	for _, tc := range list {
 		out = putAt(out, index, tc.TopicName, tc)
@@ -216,7 +216,7 @@ const dedupeScanMax = 16
 
 // repeatsTopicName reports whether two configs of list have the same
 // topicName.
-func repeatsTopicName(list []fsm.TopicConfig) bool {
+func repeatsTopicName(list []state.TopicConfig) bool {
 	for i := range list {
 		for j := i + 1; j < len(list); j++ {
 			if list[i].TopicName == list[j].TopicName {
@@ -231,8 +231,8 @@ func repeatsTopicName(list []fsm.TopicConfig) bool {
 // tableKey is the table key it is under, which is usually its topicName and
 // then becomes it without a copy. Property names are matched as bytes: a
 // registration has a dozen per topic.
-func readTopicConfig(l *lexer, tableKey string) (fsm.TopicConfig, error) {
-	tc := fsm.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
+func readTopicConfig(l *lexer, tableKey string) (state.TopicConfig, error) {
+	tc := state.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
 	err := l.objectBytes(func(key []byte) error {
 		switch string(key) {
 		case "topicName":
@@ -260,11 +260,11 @@ func readTopicConfig(l *lexer, tableKey string) (fsm.TopicConfig, error) {
 // readMappingInfoList reads Map<String,TopicQueueMappingInfo>. Java
 // RouteInfoManager keys the mapping by the map key, so Topic is set to it;
 // an empty key is rejected like a missing topic in the compressed form.
-func readMappingInfoList(l *lexer) ([]fsm.TopicQueueMappingInfo, error) {
+func readMappingInfoList(l *lexer) ([]state.TopicQueueMappingInfo, error) {
 	if l.isNull() {
 		return nil, nil
 	}
-	var out []fsm.TopicQueueMappingInfo
+	var out []state.TopicQueueMappingInfo
 	index := map[string]int{}
 	err := l.object(func(key string) error {
 		info, err := readMappingInfo(l)

@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // BenchmarkCompressedRegisterBody100kTopics measures the compressed
@@ -19,14 +19,14 @@ import (
 // to the request-memory budget, and the decode time.
 func BenchmarkCompressedRegisterBody100kTopics(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	rb := &RegisterBody{DataVersion: fsm.DataVersion{Timestamp: 1700000000000, Counter: 100000}}
+	rb := &RegisterBody{DataVersion: state.DataVersion{Timestamp: 1700000000000, Counter: 100000}}
 	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789_-"
 	for i := range 100000 {
 		name := make([]byte, 20+rng.IntN(29))
 		for j := range name {
 			name[j] = alphabet[rng.IntN(len(alphabet))]
 		}
-		rb.TopicConfigs = append(rb.TopicConfigs, fsm.TopicConfig{
+		rb.TopicConfigs = append(rb.TopicConfigs, state.TopicConfig{
 			TopicName: fmt.Sprintf("%s-%d", name, i), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6,
 		})
 	}

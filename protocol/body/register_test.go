@@ -9,17 +9,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 const ts = 1700000000000
 
 func r5Body() *RegisterBody {
 	return &RegisterBody{
-		DataVersion:         fsm.DataVersion{Timestamp: ts, Counter: 12},
-		TopicConfigs:        []fsm.TopicConfig{{TopicName: "TopicA", ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}},
+		DataVersion:         state.DataVersion{Timestamp: ts, Counter: 12},
+		TopicConfigs:        []state.TopicConfig{{TopicName: "TopicA", ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}},
 		HasFilterServerList: true,
-		MappingInfos: []fsm.TopicQueueMappingInfo{{
+		MappingInfos: []state.TopicQueueMappingInfo{{
 			Topic: "TopicS", Scope: "__global__", TotalQueues: 2, Bname: "broker-a", CurrIDMap: map[int32]int32{0: 0, 1: 1},
 		}},
 	}
@@ -27,10 +27,10 @@ func r5Body() *RegisterBody {
 
 func r49Body() *RegisterBody {
 	return &RegisterBody{
-		DataVersion: fsm.DataVersion{Timestamp: ts, Counter: 12},
-		TopicConfigs: []fsm.TopicConfig{
+		DataVersion: state.DataVersion{Timestamp: ts, Counter: 12},
+		TopicConfigs: []state.TopicConfig{
 			{TopicName: "TopicA", ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6},
-			{TopicName: "TopicB", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 4, TopicSysFlag: fsm.FlagUnit},
+			{TopicName: "TopicB", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 4, TopicSysFlag: state.FlagUnit},
 		},
 		HasFilterServerList: true,
 	}
@@ -38,8 +38,8 @@ func r49Body() *RegisterBody {
 
 func legacyBody() *RegisterBody {
 	return &RegisterBody{
-		DataVersion:  fsm.DataVersion{Timestamp: ts, Counter: 3},
-		TopicConfigs: []fsm.TopicConfig{{TopicName: "TopicA", ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}},
+		DataVersion:  state.DataVersion{Timestamp: ts, Counter: 3},
+		TopicConfigs: []state.TopicConfig{{TopicName: "TopicA", ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6}},
 	}
 }
 
@@ -55,8 +55,8 @@ var (
 
 func compressed4xBody() *RegisterBody {
 	return &RegisterBody{
-		DataVersion: fsm.DataVersion{Timestamp: ts, Counter: 7},
-		TopicConfigs: []fsm.TopicConfig{
+		DataVersion: state.DataVersion{Timestamp: ts, Counter: 7},
+		TopicConfigs: []state.TopicConfig{
 			{TopicName: "TopicA", ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6},
 			{TopicName: "TopicB", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 4},
 		},
@@ -66,13 +66,13 @@ func compressed4xBody() *RegisterBody {
 
 func compressed5xBody() *RegisterBody {
 	return &RegisterBody{
-		DataVersion: fsm.DataVersion{Timestamp: ts, Counter: 7, StateVersion: 3},
-		TopicConfigs: []fsm.TopicConfig{
+		DataVersion: state.DataVersion{Timestamp: ts, Counter: 7, StateVersion: 3},
+		TopicConfigs: []state.TopicConfig{
 			{TopicName: "TopicA", ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6},
 			{TopicName: "TopicS", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6},
 		},
 		HasFilterServerList: true,
-		MappingInfos: []fsm.TopicQueueMappingInfo{{
+		MappingInfos: []state.TopicQueueMappingInfo{{
 			Topic: "TopicS", Scope: "__global__", TotalQueues: 2, Bname: "broker-a", CurrIDMap: map[int32]int32{0: 0, 1: 1},
 		}},
 	}
@@ -182,8 +182,8 @@ func TestDecodeRegisterBody_Goldens(t *testing.T) {
 }
 
 func TestDecodeRegisterBody_PlainDefaultsAndLeniency(t *testing.T) {
-	tc16 := func(name string) fsm.TopicConfig {
-		return fsm.TopicConfig{TopicName: name, ReadQueueNums: 16, WriteQueueNums: 16, Perm: 6}
+	tc16 := func(name string) state.TopicConfig {
+		return state.TopicConfig{TopicName: name, ReadQueueNums: 16, WriteQueueNums: 16, Perm: 6}
 	}
 	cases := []struct {
 		name string
@@ -194,31 +194,31 @@ func TestDecodeRegisterBody_PlainDefaultsAndLeniency(t *testing.T) {
 		{"null filter list leaves table untouched", `{"filterServerList":null}`, &RegisterBody{}},
 		{"filter list with number", `{"filterServerList":["a:1",7]}`, &RegisterBody{HasFilterServerList: true, FilterServerList: []string{"a:1", "7"}}},
 		{"topic config defaults", `{"topicConfigSerializeWrapper":{"topicConfigTable":{"x":{"topicName":"T"}}}}`,
-			&RegisterBody{HasFilterServerList: true, TopicConfigs: []fsm.TopicConfig{tc16("T")}}},
+			&RegisterBody{HasFilterServerList: true, TopicConfigs: []state.TopicConfig{tc16("T")}}},
 		{"topic key is topicName, not the map key", `{"topicConfigSerializeWrapper":{"topicConfigTable":{"K":{"topicName":"T","perm":2}}}}`,
-			&RegisterBody{HasFilterServerList: true, TopicConfigs: []fsm.TopicConfig{{TopicName: "T", ReadQueueNums: 16, WriteQueueNums: 16, Perm: 2}}}},
+			&RegisterBody{HasFilterServerList: true, TopicConfigs: []state.TopicConfig{{TopicName: "T", ReadQueueNums: 16, WriteQueueNums: 16, Perm: 2}}}},
 		{"duplicate key keeps first position and last value",
 			`{"topicConfigSerializeWrapper":{"topicConfigTable":{"A":{"topicName":"A","perm":2},"B":{"topicName":"B"},"A":{"topicName":"A","perm":4}}}}`,
-			&RegisterBody{HasFilterServerList: true, TopicConfigs: []fsm.TopicConfig{
+			&RegisterBody{HasFilterServerList: true, TopicConfigs: []state.TopicConfig{
 				{TopicName: "A", ReadQueueNums: 16, WriteQueueNums: 16, Perm: 4}, tc16("B")}}},
 		{"same topicName under two keys: the later wins",
 			`{"topicConfigSerializeWrapper":{"topicConfigTable":{"K1":{"topicName":"A","perm":2},"K2":{"topicName":"B"},"K3":{"topicName":"A","perm":4}}}}`,
-			&RegisterBody{HasFilterServerList: true, TopicConfigs: []fsm.TopicConfig{
+			&RegisterBody{HasFilterServerList: true, TopicConfigs: []state.TopicConfig{
 				{TopicName: "A", ReadQueueNums: 16, WriteQueueNums: 16, Perm: 4}, tc16("B")}}},
 		{"repeated map key drops the earlier topic",
 			`{"topicConfigSerializeWrapper":{"topicConfigTable":{"K":{"topicName":"A"},"K":{"topicName":"B"}}}}`,
-			&RegisterBody{HasFilterServerList: true, TopicConfigs: []fsm.TopicConfig{tc16("B")}}},
+			&RegisterBody{HasFilterServerList: true, TopicConfigs: []state.TopicConfig{tc16("B")}}},
 		{"ref attributes and unknown properties", `{"topicConfigSerializeWrapper":{"topicConfigTable":{"A":{"topicName":"A","attributes":{"$ref":"$.x"},"order":true,"topicMessageType":"NORMAL"}}},"extra":1}`,
-			&RegisterBody{HasFilterServerList: true, TopicConfigs: []fsm.TopicConfig{tc16("A")}}},
+			&RegisterBody{HasFilterServerList: true, TopicConfigs: []state.TopicConfig{tc16("A")}}},
 		{"unquoted keys, single quotes, numeric strings",
 			`{topicConfigSerializeWrapper:{dataVersion:{counter:'5',timestamp:"1",stateVersion:2,},topicConfigTable:{A:{topicName:'A',readQueueNums:'4',writeQueueNums:4,perm:"6",topicSysFlag:'1'},},},}`,
-			&RegisterBody{HasFilterServerList: true, DataVersion: fsm.DataVersion{Timestamp: 1, Counter: 5, StateVersion: 2},
-				TopicConfigs: []fsm.TopicConfig{{TopicName: "A", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6, TopicSysFlag: 1}}}},
+			&RegisterBody{HasFilterServerList: true, DataVersion: state.DataVersion{Timestamp: 1, Counter: 5, StateVersion: 2},
+				TopicConfigs: []state.TopicConfig{{TopicName: "A", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6, TopicSysFlag: 1}}}},
 		{"missing timestamp reads as zero", `{"topicConfigSerializeWrapper":{"dataVersion":{"counter":9}}}`,
-			&RegisterBody{HasFilterServerList: true, DataVersion: fsm.DataVersion{Counter: 9}}},
+			&RegisterBody{HasFilterServerList: true, DataVersion: state.DataVersion{Counter: 9}}},
 		{"mapping keyed by map key, mixed currIdMap keys, defaults",
 			`{"topicConfigSerializeWrapper":{"topicQueueMappingInfoMap":{"K":{"topic":"other","bname":"b","currIdMap":{"0":0,1:"1"},"epoch":"5","dirty":"true"},"E":{}}}}`,
-			&RegisterBody{HasFilterServerList: true, MappingInfos: []fsm.TopicQueueMappingInfo{
+			&RegisterBody{HasFilterServerList: true, MappingInfos: []state.TopicQueueMappingInfo{
 				{Topic: "K", Scope: "__global__", Bname: "b", Epoch: 5, Dirty: true, CurrIDMap: map[int32]int32{0: 0, 1: 1}},
 				{Topic: "E", Scope: "__global__", CurrIDMap: map[int32]int32{}},
 			}}},
@@ -265,14 +265,14 @@ func TestDecodeRegisterBody_CompressedTokenRules(t *testing.T) {
 	cases := []struct {
 		name  string
 		topic string
-		want  fsm.TopicConfig
+		want  state.TopicConfig
 	}{
-		{"five tokens", "T 1 2 6 SINGLE_TAG", fsm.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
-		{"trailing space dropped like Java split", "T 1 2 6 SINGLE_TAG ", fsm.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
-		{"several trailing spaces", "T 1 2 6 SINGLE_TAG   ", fsm.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
-		{"attributes token", `T 1 2 6 MULTI_TAG {"k":"v"}`, fsm.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
-		{"attributes with spaces split apart", `T 1 2 6 SINGLE_TAG {"k":"a b"} x`, fsm.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
-		{"signed numbers as Integer.parseInt", "T +1 -2 6 SINGLE_TAG", fsm.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: -2, Perm: 6}},
+		{"five tokens", "T 1 2 6 SINGLE_TAG", state.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
+		{"trailing space dropped like Java split", "T 1 2 6 SINGLE_TAG ", state.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
+		{"several trailing spaces", "T 1 2 6 SINGLE_TAG   ", state.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
+		{"attributes token", `T 1 2 6 MULTI_TAG {"k":"v"}`, state.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
+		{"attributes with spaces split apart", `T 1 2 6 SINGLE_TAG {"k":"a b"} x`, state.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: 2, Perm: 6}},
+		{"signed numbers as Integer.parseInt", "T +1 -2 6 SINGLE_TAG", state.TopicConfig{TopicName: "T", ReadQueueNums: 1, WriteQueueNums: -2, Perm: 6}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -443,17 +443,17 @@ func TestDecodeRegisterBody_ChargesInflatedBytes(t *testing.T) {
 
 func TestRegisterBody_RoundTrip(t *testing.T) {
 	rich := &RegisterBody{
-		DataVersion: fsm.DataVersion{Timestamp: ts, Counter: 1 << 40, StateVersion: 9},
-		TopicConfigs: []fsm.TopicConfig{
+		DataVersion: state.DataVersion{Timestamp: ts, Counter: 1 << 40, StateVersion: 9},
+		TopicConfigs: []state.TopicConfig{
 			{TopicName: "%RETRY%group", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6},
-			{TopicName: "主题-é", ReadQueueNums: 16, WriteQueueNums: 8, Perm: 2, TopicSysFlag: fsm.FlagUnit | fsm.FlagUnitSub},
+			{TopicName: "主题-é", ReadQueueNums: 16, WriteQueueNums: 8, Perm: 2, TopicSysFlag: state.FlagUnit | state.FlagUnitSub},
 			{TopicName: `odd"\/topic`, ReadQueueNums: 0, WriteQueueNums: 0, Perm: 0},
 		},
 		HasFilterServerList: true,
 		FilterServerList:    []string{"10.0.0.1:30000", "10.0.0.2:30000"},
 	}
 	withMapping := *rich
-	withMapping.MappingInfos = []fsm.TopicQueueMappingInfo{
+	withMapping.MappingInfos = []state.TopicQueueMappingInfo{
 		{Topic: "S1", Scope: "__global__", TotalQueues: 4, Bname: "broker-a", Epoch: 77, Dirty: true, CurrIDMap: map[int32]int32{0: 3, 2: 1}},
 		{Topic: "S2", Scope: "custom", TotalQueues: 1, Bname: "broker-b", CurrIDMap: map[int32]int32{}},
 	}
@@ -490,7 +490,7 @@ func TestRegisterBody_RoundTrip(t *testing.T) {
 				want.DataVersion.StateVersion = 0 // the 4.x DataVersion has no stateVersion
 			}
 			if tc.compressed { // the string form carries no topicSysFlag
-				want.TopicConfigs = append([]fsm.TopicConfig(nil), want.TopicConfigs...)
+				want.TopicConfigs = append([]state.TopicConfig(nil), want.TopicConfigs...)
 				for i := range want.TopicConfigs {
 					want.TopicConfigs[i].TopicSysFlag = 0
 				}
@@ -512,12 +512,12 @@ func TestEncodeRegisterBody_Errors(t *testing.T) {
 	}{
 		{"negative version", &RegisterBody{}, false, -1, "negative broker version"},
 		{"compressed below 37", &RegisterBody{}, true, 36, "compressed form needs"},
-		{"mapping below 413", &RegisterBody{MappingInfos: []fsm.TopicQueueMappingInfo{{Topic: "T"}}}, false, 412, "mapping infos need"},
-		{"nameless topic", &RegisterBody{TopicConfigs: []fsm.TopicConfig{{}}}, false, 479, "without topicName"},
-		{"duplicate topic", &RegisterBody{TopicConfigs: []fsm.TopicConfig{{TopicName: "A"}, {TopicName: "A"}}}, false, 479, `duplicate topic "A"`},
-		{"space in compressed topic", &RegisterBody{TopicConfigs: []fsm.TopicConfig{{TopicName: "A B"}}}, true, 409, "has a space"},
-		{"mapping without topic", &RegisterBody{MappingInfos: []fsm.TopicQueueMappingInfo{{}}}, false, 479, "mapping info without topic"},
-		{"duplicate mapping", &RegisterBody{MappingInfos: []fsm.TopicQueueMappingInfo{{Topic: "T"}, {Topic: "T"}}}, true, 479, "duplicate mapping info"},
+		{"mapping below 413", &RegisterBody{MappingInfos: []state.TopicQueueMappingInfo{{Topic: "T"}}}, false, 412, "mapping infos need"},
+		{"nameless topic", &RegisterBody{TopicConfigs: []state.TopicConfig{{}}}, false, 479, "without topicName"},
+		{"duplicate topic", &RegisterBody{TopicConfigs: []state.TopicConfig{{TopicName: "A"}, {TopicName: "A"}}}, false, 479, `duplicate topic "A"`},
+		{"space in compressed topic", &RegisterBody{TopicConfigs: []state.TopicConfig{{TopicName: "A B"}}}, true, 409, "has a space"},
+		{"mapping without topic", &RegisterBody{MappingInfos: []state.TopicQueueMappingInfo{{}}}, false, 479, "mapping info without topic"},
+		{"duplicate mapping", &RegisterBody{MappingInfos: []state.TopicQueueMappingInfo{{Topic: "T"}, {Topic: "T"}}}, true, 479, "duplicate mapping info"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // metadataScopeGlobal is the default TopicQueueMappingInfo.scope (Java
@@ -15,8 +15,8 @@ const metadataScopeGlobal = "__global__"
 // REGISTER_TOPIC_IN_NAMESRV request body, or a GET_ROUTEINFO_BY_TOPIC answer
 // read by our client). FilterServerTable is never nil; brokerAddrs maps are
 // never nil; TopicQueueMappingByBroker stays nil when absent.
-func DecodeTopicRouteData(b []byte) (*fsm.TopicRouteData, error) {
-	r := &fsm.TopicRouteData{FilterServerTable: map[string][]string{}}
+func DecodeTopicRouteData(b []byte) (*state.TopicRouteData, error) {
+	r := &state.TopicRouteData{FilterServerTable: map[string][]string{}}
 	err := decodeTop(b, func(l *lexer) error { return readRoute(l, r) })
 	if err != nil {
 		return nil, decodeFailed("TopicRouteData", err)
@@ -46,7 +46,7 @@ func decodeTop(b []byte, read func(l *lexer) error) error {
 	return l.finish()
 }
 
-func readRoute(l *lexer, r *fsm.TopicRouteData) error {
+func readRoute(l *lexer, r *state.TopicRouteData) error {
 	return l.object(func(key string) error {
 		var err error
 		switch key {
@@ -92,8 +92,8 @@ func readList[T any](l *lexer, read func(*lexer) (T, error)) ([]T, error) {
 
 // readBrokerData reads a Java BrokerData; a missing or null brokerAddrs
 // gives an empty map.
-func readBrokerData(l *lexer) (fsm.BrokerData, error) {
-	bd := fsm.BrokerData{BrokerAddrs: map[int64]string{}}
+func readBrokerData(l *lexer) (state.BrokerData, error) {
+	bd := state.BrokerData{BrokerAddrs: map[int64]string{}}
 	err := l.object(func(key string) error {
 		var err error
 		switch key {
@@ -133,8 +133,8 @@ func readAddrMap(l *lexer, addrs map[int64]string) error {
 	})
 }
 
-func readQueueData(l *lexer) (fsm.QueueData, error) {
-	var q fsm.QueueData
+func readQueueData(l *lexer) (state.QueueData, error) {
+	var q state.QueueData
 	err := l.object(func(key string) error {
 		var err error
 		switch key {
@@ -158,11 +158,11 @@ func readQueueData(l *lexer) (fsm.QueueData, error) {
 
 // readMappingInfoMap reads a Map<String,TopicQueueMappingInfo>; null gives
 // nil.
-func readMappingInfoMap(l *lexer) (map[string]fsm.TopicQueueMappingInfo, error) {
+func readMappingInfoMap(l *lexer) (map[string]state.TopicQueueMappingInfo, error) {
 	if l.isNull() {
 		return nil, nil
 	}
-	out := map[string]fsm.TopicQueueMappingInfo{}
+	out := map[string]state.TopicQueueMappingInfo{}
 	err := l.object(func(key string) error {
 		info, err := readMappingInfo(l)
 		out[key] = info
@@ -173,8 +173,8 @@ func readMappingInfoMap(l *lexer) (map[string]fsm.TopicQueueMappingInfo, error) 
 
 // readMappingInfo reads a Java TopicQueueMappingInfo with its field
 // defaults: scope "__global__" and an empty currIdMap when absent.
-func readMappingInfo(l *lexer) (fsm.TopicQueueMappingInfo, error) {
-	info := fsm.TopicQueueMappingInfo{Scope: metadataScopeGlobal, CurrIDMap: map[int32]int32{}}
+func readMappingInfo(l *lexer) (state.TopicQueueMappingInfo, error) {
+	info := state.TopicQueueMappingInfo{Scope: metadataScopeGlobal, CurrIDMap: map[int32]int32{}}
 	err := l.object(func(key string) error {
 		var err error
 		switch key {

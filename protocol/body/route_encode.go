@@ -3,7 +3,7 @@ package body
 import (
 	"slices"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/fastjson"
 )
 
@@ -12,19 +12,19 @@ import (
 // mode). brokerDatas, filterServerTable and queueDatas are always present;
 // orderTopicConf only when non-empty and topicQueueMappingByBroker only when
 // non-nil. Element order of the two arrays is taken from r as it is.
-func EncodeRoute(r *fsm.TopicRouteData, m Mode) []byte {
+func EncodeRoute(r *state.TopicRouteData, m Mode) []byte {
 	return AppendRoute(make([]byte, 0, routeSizeHint(r)), r, m)
 }
 
 // EncodeTopicRouteData returns the REGISTER_TOPIC_IN_NAMESRV request body for
 // r; a 5.x broker sends it in Default mode.
-func EncodeTopicRouteData(r *fsm.TopicRouteData) []byte { return EncodeRoute(r, Default) }
+func EncodeTopicRouteData(r *state.TopicRouteData) []byte { return EncodeRoute(r, Default) }
 
 // AppendRoute appends the body EncodeRoute returns to dst, so that a caller
 // can reuse a buffer. A nil r is written as an empty route.
-func AppendRoute(dst []byte, r *fsm.TopicRouteData, m Mode) []byte {
+func AppendRoute(dst []byte, r *state.TopicRouteData, m Mode) []byte {
 	if r == nil {
-		r = &fsm.TopicRouteData{}
+		r = &state.TopicRouteData{}
 	}
 	dst = append(dst, `{"brokerDatas":[`...)
 	for i := range r.BrokerDatas {
@@ -63,7 +63,7 @@ func AppendRoute(dst []byte, r *fsm.TopicRouteData, m Mode) []byte {
 
 // routeSizeHint estimates the encoded size so that EncodeRoute allocates once
 // for typical routes.
-func routeSizeHint(r *fsm.TopicRouteData) int {
+func routeSizeHint(r *state.TopicRouteData) int {
 	if r == nil {
 		return 64
 	}
@@ -73,7 +73,7 @@ func routeSizeHint(r *fsm.TopicRouteData) int {
 
 // appendBrokerData writes a Java BrokerData as 5.x does: enableActingMaster
 // always, zoneName when set, brokerAddrs never null.
-func appendBrokerData(dst []byte, b *fsm.BrokerData, m Mode) []byte {
+func appendBrokerData(dst []byte, b *state.BrokerData, m Mode) []byte {
 	dst = append(dst, `{"brokerAddrs":`...)
 	dst = appendAddrMap(dst, b.BrokerAddrs, m)
 	dst = append(dst, `,"brokerName":`...)
@@ -119,7 +119,7 @@ func appendSortedMap[K int32 | int64, V any](dst []byte, t map[K]V, member func(
 	return append(dst, '}')
 }
 
-func appendQueueData(dst []byte, q *fsm.QueueData, m Mode) []byte {
+func appendQueueData(dst []byte, q *state.QueueData, m Mode) []byte {
 	dst = append(dst, `{"brokerName":`...)
 	dst = AppendString(dst, q.BrokerName, m)
 	dst = append(dst, `,"perm":`...)
@@ -160,7 +160,7 @@ func appendStringList(dst []byte, list []string, m Mode) []byte {
 // appendMappingInfo writes a Java TopicQueueMappingInfo. Empty strings count
 // as null and are omitted; a nil CurrIDMap is omitted, a non-nil one is
 // written with its Integer keys in ascending order.
-func appendMappingInfo(dst []byte, info *fsm.TopicQueueMappingInfo, m Mode) []byte {
+func appendMappingInfo(dst []byte, info *state.TopicQueueMappingInfo, m Mode) []byte {
 	dst = append(dst, '{')
 	if info.Bname != "" {
 		dst = append(dst, `"bname":`...)

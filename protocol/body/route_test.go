@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 func TestEncodeRoute_Golden(t *testing.T) {
 	cases := []struct {
 		name   string
-		route  *fsm.TopicRouteData
+		route  *state.TopicRouteData
 		mode   Mode
 		golden string
 	}{
@@ -65,14 +65,14 @@ func TestEncodeRoute_BrokerAddrsNumericOrder(t *testing.T) {
 func TestEncodeRoute_EmptyAndNil(t *testing.T) {
 	cases := []struct {
 		name  string
-		route *fsm.TopicRouteData
+		route *state.TopicRouteData
 		want  string
 	}{
 		{"nil route", nil, `{"brokerDatas":[],"filterServerTable":{},"queueDatas":[]}`},
-		{"zero route", &fsm.TopicRouteData{}, `{"brokerDatas":[],"filterServerTable":{},"queueDatas":[]}`},
-		{"nil brokerAddrs written as object", &fsm.TopicRouteData{BrokerDatas: []fsm.BrokerData{{Cluster: "c", BrokerName: "b"}}},
+		{"zero route", &state.TopicRouteData{}, `{"brokerDatas":[],"filterServerTable":{},"queueDatas":[]}`},
+		{"nil brokerAddrs written as object", &state.TopicRouteData{BrokerDatas: []state.BrokerData{{Cluster: "c", BrokerName: "b"}}},
 			`{"brokerDatas":[{"brokerAddrs":{},"brokerName":"b","cluster":"c","enableActingMaster":false}],"filterServerTable":{},"queueDatas":[]}`},
-		{"empty mapping map kept", &fsm.TopicRouteData{TopicQueueMappingByBroker: map[string]fsm.TopicQueueMappingInfo{}},
+		{"empty mapping map kept", &state.TopicRouteData{TopicQueueMappingByBroker: map[string]state.TopicQueueMappingInfo{}},
 			`{"brokerDatas":[],"filterServerTable":{},"queueDatas":[],"topicQueueMappingByBroker":{}}`},
 	}
 	for _, tc := range cases {
@@ -87,9 +87,9 @@ func TestEncodeRoute_EmptyAndNil(t *testing.T) {
 }
 
 func TestEncodeRoute_FilterServerTableAndMapping(t *testing.T) {
-	r := &fsm.TopicRouteData{
+	r := &state.TopicRouteData{
 		FilterServerTable: map[string][]string{"10.0.0.2:10911": {"f2"}, "10.0.0.1:10911": {"f1/x", "f1b"}, "10.0.0.3:10911": nil},
-		TopicQueueMappingByBroker: map[string]fsm.TopicQueueMappingInfo{
+		TopicQueueMappingByBroker: map[string]state.TopicQueueMappingInfo{
 			"broker-b": {Topic: "TopicS", Scope: "__global__", TotalQueues: 2, Bname: "broker-b", Epoch: 1 << 53, CurrIDMap: map[int32]int32{10: 1, 2: 0}},
 			"broker-a": {Topic: "TopicS", TotalQueues: 2, Bname: "broker-a", Dirty: true},
 		},
@@ -149,7 +149,7 @@ func TestRouteMode_Selection(t *testing.T) {
 func TestDecodeTopicRouteData_Goldens(t *testing.T) {
 	cases := []struct {
 		golden string
-		want   *fsm.TopicRouteData
+		want   *state.TopicRouteData
 	}{
 		{"route_v317_default.json", oneGroupRoute()},
 		{"route_v409_standard.json", oneGroupRoute()},
@@ -174,15 +174,15 @@ func TestRoute_RoundTrip(t *testing.T) {
 	withMapping.OrderTopicConf = "broker-a:8;broker-b:8"
 	withMapping.BrokerDatas[1].EnableActingMaster = true
 	withMapping.BrokerDatas[1].ZoneName = "zone-ü"
-	withMapping.QueueDatas[1].TopicSysFlag = fsm.FlagUnit
+	withMapping.QueueDatas[1].TopicSysFlag = state.FlagUnit
 	withMapping.FilterServerTable["10.0.0.1:10911"] = []string{"10.0.0.1:30000"}
-	withMapping.TopicQueueMappingByBroker = map[string]fsm.TopicQueueMappingInfo{
+	withMapping.TopicQueueMappingByBroker = map[string]state.TopicQueueMappingInfo{
 		"broker-a": {Topic: "T", Scope: "__global__", TotalQueues: 4, Bname: "broker-a", Epoch: 1 << 60, Dirty: true, CurrIDMap: map[int32]int32{0: 0, 3: 1}},
 	}
 	odd := oneGroupRoute()
 	odd.BrokerDatas[0].BrokerName = "b\"\\/\x01\u2028\u0085😀"
 	odd.BrokerDatas[0].BrokerAddrs = map[int64]string{-1: "[::1]:10911", 1 << 62: "x"}
-	for name, r := range map[string]*fsm.TopicRouteData{"one group": oneGroupRoute(), "two groups with extras": withMapping, "odd characters": odd} {
+	for name, r := range map[string]*state.TopicRouteData{"one group": oneGroupRoute(), "two groups with extras": withMapping, "odd characters": odd} {
 		for _, m := range []Mode{Default, Standard} {
 			got, err := DecodeTopicRouteData(EncodeRoute(r, m))
 			if err != nil {
@@ -199,19 +199,19 @@ func TestDecodeTopicRouteData_Lenient(t *testing.T) {
 	cases := []struct {
 		name string
 		in   string
-		want *fsm.TopicRouteData
+		want *state.TopicRouteData
 	}{
 		{"single quotes and bare keys",
 			`{brokerDatas:[{'brokerAddrs':{0:'a:1'},brokerName:'b',cluster:'c'}],queueDatas:[{brokerName:'b',perm:6}]}`,
-			&fsm.TopicRouteData{
-				BrokerDatas:       []fsm.BrokerData{{Cluster: "c", BrokerName: "b", BrokerAddrs: map[int64]string{0: "a:1"}}},
-				QueueDatas:        []fsm.QueueData{{BrokerName: "b", Perm: 6}},
+			&state.TopicRouteData{
+				BrokerDatas:       []state.BrokerData{{Cluster: "c", BrokerName: "b", BrokerAddrs: map[int64]string{0: "a:1"}}},
+				QueueDatas:        []state.QueueData{{BrokerName: "b", Perm: 6}},
 				FilterServerTable: map[string][]string{},
 			}},
 		{"mixed quoted and bare ids, extra commas",
 			`{"brokerDatas":[,{"brokerAddrs":{0:"a:1",,"1":"b:2",},},],}`,
-			&fsm.TopicRouteData{
-				BrokerDatas:       []fsm.BrokerData{{BrokerAddrs: map[int64]string{0: "a:1", 1: "b:2"}}},
+			&state.TopicRouteData{
+				BrokerDatas:       []state.BrokerData{{BrokerAddrs: map[int64]string{0: "a:1", 1: "b:2"}}},
 				FilterServerTable: map[string][]string{},
 			}},
 		{"numbers as strings and strings as numbers",
@@ -219,13 +219,13 @@ func TestDecodeTopicRouteData_Lenient(t *testing.T) {
 			nil},
 		{"ref object reads as empty",
 			`{"brokerDatas":[{"brokerAddrs":{"$ref":"$.brokerDatas[0]"},"brokerName":"b"}],"filterServerTable":{"$ref":"@"}}`,
-			&fsm.TopicRouteData{
-				BrokerDatas:       []fsm.BrokerData{{BrokerName: "b", BrokerAddrs: map[int64]string{}}},
+			&state.TopicRouteData{
+				BrokerDatas:       []state.BrokerData{{BrokerName: "b", BrokerAddrs: map[int64]string{}}},
 				FilterServerTable: map[string][]string{},
 			}},
 		{"nulls and unknown keys",
 			`{"brokerDatas":null,"queueDatas":null,"filterServerTable":null,"orderTopicConf":null,"extra":{"x":[1,2,{}]},"topicQueueMappingByBroker":null}`,
-			&fsm.TopicRouteData{FilterServerTable: map[string][]string{}}},
+			&state.TopicRouteData{FilterServerTable: map[string][]string{}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -251,7 +251,7 @@ func TestDecodeTopicRouteData_StringsFromScalars(t *testing.T) {
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	want := []fsm.QueueData{{BrokerName: "7", Perm: 6, ReadQueueNums: 4}}
+	want := []state.QueueData{{BrokerName: "7", Perm: 6, ReadQueueNums: 4}}
 	if !reflect.DeepEqual(got.QueueDatas, want) || got.OrderTopicConf != "true" {
 		t.Fatalf("got %+v / %q, want %+v / \"true\"", got.QueueDatas, got.OrderTopicConf, want)
 	}

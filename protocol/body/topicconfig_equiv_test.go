@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // readTopicConfigByName is the general form of readTopicConfig: every
 // property name made a string by object and matched as one. readTopicConfig
 // matches names as bytes and must read everything exactly as this does.
-func readTopicConfigByName(l *lexer) (fsm.TopicConfig, error) {
-	tc := fsm.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
+func readTopicConfigByName(l *lexer) (state.TopicConfig, error) {
+	tc := state.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
 	err := l.object(func(key string) error {
 		var err error
 		switch key {
@@ -41,12 +41,12 @@ func readTopicConfigByName(l *lexer) (fsm.TopicConfig, error) {
 
 // topicConfigOutcome is what reading one topic config leaves behind.
 type topicConfigOutcome struct {
-	TC     fsm.TopicConfig
+	TC     state.TopicConfig
 	Err    string
 	Offset int
 }
 
-func readOutcome(data []byte, read func(*lexer) (fsm.TopicConfig, error)) (topicConfigOutcome, bool) {
+func readOutcome(data []byte, read func(*lexer) (state.TopicConfig, error)) (topicConfigOutcome, bool) {
 	l, err := newLexer(data)
 	if err != nil {
 		return topicConfigOutcome{}, false
@@ -68,7 +68,7 @@ func checkTopicConfigEquivalence(t *testing.T, data []byte) {
 		return
 	}
 	for _, tableKey := range []string{"", "TopicA", "t\u00e9"} {
-		got, _ := readOutcome(data, func(l *lexer) (fsm.TopicConfig, error) { return readTopicConfig(l, tableKey) })
+		got, _ := readOutcome(data, func(l *lexer) (state.TopicConfig, error) { return readTopicConfig(l, tableKey) })
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q under table key %q:\n got  %+v\n want %+v", data, tableKey, got, want)
 		}

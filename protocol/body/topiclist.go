@@ -1,12 +1,12 @@
 package body
 
-import "github.com/raftns/raftns/fsm"
+import "github.com/raftns/raftns/fsm/state"
 
 // EncodeTopicList returns a TopicList body: {"brokerAddr":…,"topicList":[…]}
 // with brokerAddr omitted when empty and topics in the order given.
-func EncodeTopicList(tl *fsm.TopicList) []byte {
+func EncodeTopicList(tl *state.TopicList) []byte {
 	if tl == nil {
-		tl = &fsm.TopicList{}
+		tl = &state.TopicList{}
 	}
 	dst := make([]byte, 0, 32+len(tl.BrokerAddr)+24*len(tl.Topics))
 	dst = append(dst, '{')
@@ -21,8 +21,8 @@ func EncodeTopicList(tl *fsm.TopicList) []byte {
 
 // DecodeTopicList reads a TopicList body. Topics is nil only when topicList
 // is absent or null.
-func DecodeTopicList(b []byte) (*fsm.TopicList, error) {
-	tl := &fsm.TopicList{}
+func DecodeTopicList(b []byte) (*state.TopicList, error) {
+	tl := &state.TopicList{}
 	err := decodeTop(b, func(l *lexer) error {
 		return l.object(func(key string) error {
 			var err error

@@ -3,7 +3,7 @@ package body
 import (
 	"math"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // The topic table is most of a registration body, and brokers write it in
@@ -20,7 +20,7 @@ const compactDepth = 3
 
 // compactTopicTable reads the topic table at the lexer's offset if it is
 // compact; ok is false, with the offset unchanged, when it is not.
-func (l *lexer) compactTopicTable() (configs []fsm.TopicConfig, ok bool) {
+func (l *lexer) compactTopicTable() (configs []state.TopicConfig, ok bool) {
 	if l.fj.DepthLeft() < compactDepth {
 		return nil, false
 	}
@@ -39,7 +39,7 @@ type compactScan struct {
 
 // scanCompactTopicTable reads the compact topic table at the start of b and
 // returns its configs, as readTopicConfigTable would, and its length.
-func scanCompactTopicTable(b []byte) (configs []fsm.TopicConfig, n int, ok bool) {
+func scanCompactTopicTable(b []byte) (configs []state.TopicConfig, n int, ok bool) {
 	s := compactScan{b: b}
 	if !s.next('{') {
 		return nil, 0, false
@@ -47,7 +47,7 @@ func scanCompactTopicTable(b []byte) (configs []fsm.TopicConfig, n int, ok bool)
 	if s.next('}') {
 		return nil, s.i, true
 	}
-	list := make([]fsm.TopicConfig, 0, topicTableStart)
+	list := make([]state.TopicConfig, 0, topicTableStart)
 	var index topicIndex
 	for {
 		key, ok := s.asciiString()
@@ -77,8 +77,8 @@ func scanCompactTopicTable(b []byte) (configs []fsm.TopicConfig, n int, ok bool)
 // defaults readTopicConfig gives missing fields, leaving TopicName unset.
 // ok is false for a config without that name and for any field the compact
 // shape does not cover, such as a null or quoted number.
-func (s *compactScan) topicConfig(key []byte) (tc fsm.TopicConfig, ok bool) {
-	tc = fsm.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
+func (s *compactScan) topicConfig(key []byte) (tc state.TopicConfig, ok bool) {
+	tc = state.TopicConfig{ReadQueueNums: defaultQueueNums, WriteQueueNums: defaultQueueNums, Perm: defaultPerm}
 	if !s.next('{') {
 		return tc, false
 	}

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 )
 
 // generalTopicTable reads table with the general lexer alone.
-func generalTopicTable(table []byte) ([]fsm.TopicConfig, error) {
+func generalTopicTable(table []byte) ([]state.TopicConfig, error) {
 	l, err := newLexer(table)
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/namesrv"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
@@ -174,7 +174,7 @@ func (c *client) do(ctx context.Context, m *member, in input) (output, error) {
 		if in.Consistent {
 			return c.consistentRoute(ctx, m, in.Key)
 		}
-		var rd *fsm.TopicRouteData
+		var rd *state.TopicRouteData
 		rd, err = c.nc.GetRoute(ctx, m.ClientAddr, topicOf(in.Key))
 		if nsclient.IsCode(err, remoting.TopicNotExist) {
 			err = nil
@@ -193,7 +193,7 @@ func brokerIndex(name string) int {
 
 // routeWritable reports whether the route has queue data and whether its
 // permission includes writing.
-func routeWritable(rd *fsm.TopicRouteData) (found, writable bool) {
+func routeWritable(rd *state.TopicRouteData) (found, writable bool) {
 	if rd == nil || len(rd.QueueDatas) == 0 {
 		return false, false
 	}
@@ -211,8 +211,8 @@ func (c *client) register(ctx context.Context, addr, broker string) error {
 		ClusterName: brokerCluster, BrokerName: broker, BrokerAddr: brokerAddr(i), BrokerID: 0, HaServerAddr: haAddr(brokerAddr(i)),
 		HeartbeatTimeoutMillis: workloadBrokerTimeout,
 		Body: body.RegisterBody{
-			DataVersion:  fsm.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: c.version.Add(1)},
-			TopicConfigs: []fsm.TopicConfig{{TopicName: topicOf(broker), ReadQueueNums: 4, WriteQueueNums: 4, Perm: permRW}},
+			DataVersion:  state.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: c.version.Add(1)},
+			TopicConfigs: []state.TopicConfig{{TopicName: topicOf(broker), ReadQueueNums: 4, WriteQueueNums: 4, Perm: permRW}},
 		},
 	})
 	return err
@@ -256,7 +256,7 @@ func (c *client) consistentKV(ctx context.Context, m *member, key string) (outpu
 }
 
 func (c *client) consistentRoute(ctx context.Context, m *member, broker string) (output, error) {
-	var rd fsm.TopicRouteData
+	var rd state.TopicRouteData
 	found, err := c.getJSON(ctx, m, "/v1/routes/"+url.PathEscape(topicOf(broker)), &rd)
 	if err != nil || !found {
 		return output{}, err
@@ -283,7 +283,7 @@ func liveAddr(i int) string { return fmt.Sprintf("127.0.0.1:%d", 31000+i) }
 func haAddr(addr string) string { return addr + "1" }
 
 func (lb *liveBrokers) run(stop <-chan struct{}) {
-	dv := fsm.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: 1}
+	dv := state.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: 1}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
@@ -295,7 +295,7 @@ func (lb *liveBrokers) run(stop <-chan struct{}) {
 					lb.nc.RegisterBroker(ctx, m.ClientAddr, &nsclient.Registration{
 						ClusterName: liveCluster, BrokerName: liveName(i), BrokerAddr: liveAddr(i), HaServerAddr: haAddr(liveAddr(i)),
 						Body: body.RegisterBody{DataVersion: dv,
-							TopicConfigs: []fsm.TopicConfig{{TopicName: "T-" + liveName(i), ReadQueueNums: 4, WriteQueueNums: 4, Perm: permRW}}},
+							TopicConfigs: []state.TopicConfig{{TopicName: "T-" + liveName(i), ReadQueueNums: 4, WriteQueueNums: 4, Perm: permRW}}},
 					})
 				}()
 			}

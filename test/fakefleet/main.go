@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/protocol/body"
 	"github.com/raftns/raftns/protocol/remoting"
 )
@@ -129,9 +129,9 @@ func (f *fleet) registrations() []registration {
 
 func (f *fleet) broker(i int, topics []string) *nsclient.Registration {
 	addr := fmt.Sprintf("10.77.%d.%d:10911", i/250, i%250+1)
-	rb := body.RegisterBody{DataVersion: fsm.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: 1}, HasFilterServerList: true}
+	rb := body.RegisterBody{DataVersion: state.DataVersion{Timestamp: time.Now().UnixMilli(), Counter: 1}, HasFilterServerList: true}
 	for _, t := range topics {
-		rb.TopicConfigs = append(rb.TopicConfigs, fsm.TopicConfig{TopicName: t, ReadQueueNums: int32(f.queues),
+		rb.TopicConfigs = append(rb.TopicConfigs, state.TopicConfig{TopicName: t, ReadQueueNums: int32(f.queues),
 			WriteQueueNums: int32(f.queues), Perm: 6})
 	}
 	return &nsclient.Registration{ClusterName: "FakeFleet", BrokerName: fmt.Sprintf("fleet-%03d", i), BrokerAddr: addr,

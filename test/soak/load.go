@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/raftns/raftns/client/nsclient"
-	"github.com/raftns/raftns/fsm"
+	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/body"
@@ -37,12 +37,12 @@ func (b *fakeBroker) registration() *nsclient.Registration {
 	name := fmt.Sprintf("soak-%d-g%d", b.index, b.gen)
 	// A new generation is a new broker: a new name on a new address.
 	addr := fmt.Sprintf("127.1.%d.%d:%d", b.gen/250, b.gen%250+1, 40000+b.index)
-	topics := []fsm.TopicConfig{
+	topics := []state.TopicConfig{
 		{TopicName: "T-" + name, ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6},
 		{TopicName: fmt.Sprintf("T-%s-v%d", name, b.counter%4), ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6},
 	}
 	return &nsclient.Registration{ClusterName: soakCluster, BrokerName: name, BrokerAddr: addr, HaServerAddr: addr + "1",
-		Body: body.RegisterBody{DataVersion: fsm.DataVersion{Timestamp: 1, Counter: b.counter}, TopicConfigs: topics}}
+		Body: body.RegisterBody{DataVersion: state.DataVersion{Timestamp: 1, Counter: b.counter}, TopicConfigs: topics}}
 }
 
 // Counts are what the load did; errors are expected around leader
