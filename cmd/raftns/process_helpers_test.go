@@ -15,6 +15,7 @@ import (
 	"github.com/raftns/raftns/client/nsclient"
 	"github.com/raftns/raftns/fsm/state"
 	"github.com/raftns/raftns/internal/adminapi"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/launch"
 	"github.com/raftns/raftns/internal/poll"
 	"github.com/raftns/raftns/protocol/body"
@@ -166,7 +167,26 @@ func tryStartCluster(t *testing.T, n int, extra []string) ([]*proc, error) {
 			return nil, err
 		}
 	}
+	waitFormedVersion(t, ps)
 	return ps, nil
+}
+
+// waitFormedVersion waits until every member applied the cluster version
+// a new cluster is formed at. The leader raises it from the baseline in an
+// entry of its own once every member answers; until then the gates of this
+// release (the audit trail among them) are closed, so a test that began
+// earlier would race the raise.
+func waitFormedVersion(t *testing.T, ps []*proc) {
+	t.Helper()
+	want := buildinfo.Current().String()
+	poll.For(t, 30*time.Second, "every member at cluster version "+want, func() bool {
+		for _, p := range ps {
+			if st, ok := p.status(); !ok || st.ClusterVersion != want {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 func leaderOf(t *testing.T, ps []*proc) *proc {
