@@ -35,6 +35,10 @@ func TestCommitNotice_LoneWriterThroughAFollowerAppendsOneEntryPerWrite(t *testi
 		key := fmt.Sprint("lone-", i)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		_, err := f.node.Apply(ctx, fsm.PutKVType, putKV(key, "v"))
+		if err == nil {
+			// With CommitTimeout an hour, only a notice lets it catch up.
+			err = f.node.AwaitVisible(ctx)
+		}
 		cancel()
 		if err != nil {
 			t.Fatalf("write %d through %s: %v", i, f.id, err)

@@ -311,11 +311,16 @@ func registration(cluster, name, addr string, id int64, counter int64) *state.Re
 	}
 }
 
+// register registers cmd through m and waits, as a client read on m would,
+// until m's state shows it.
 func register(t *testing.T, m *testMember, cmd *state.RegisterBroker) state.RegisterResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	res, err := m.node.Register(ctx, cmd)
+	if err == nil {
+		err = m.node.AwaitVisible(ctx)
+	}
 	if err != nil {
 		t.Fatalf("register %s via %s: %v", cmd.BrokerAddr, m.id, err)
 	}

@@ -31,6 +31,10 @@ type leaderOp struct {
 	// before it returns, until it has applied what the leader's answer
 	// reflects (catchUp): its own reads then show the outcome.
 	visible bool
+	// visibleLater, in place of visible, answers at once and raises this
+	// member's visibility floor to the leader's index instead: the reads
+	// it serves after the answer wait (AwaitVisible), the answer does not.
+	visibleLater bool
 }
 
 // onLeader runs op on the leader. While there is no leader, or the one
@@ -91,7 +95,10 @@ func (n *Node) callLeader(ctx context.Context, leaderAddr string, op leaderOp, a
 	if err := replyErr(&reply); err != nil {
 		return nil, err
 	}
-	if op.visible {
+	switch {
+	case op.visibleLater && reply.Index != 0:
+		n.visible.raise(reply.Index)
+	case op.visible || op.visibleLater:
 		if err := n.catchUp(ctx, reply.Index); err != nil {
 			return nil, err
 		}

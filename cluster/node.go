@@ -62,6 +62,9 @@ type Node struct {
 	leaders *leaderSignals
 	// ready is who among the members serves reads (readyview.go).
 	ready *readyView
+	// visible is the index reads wait for after writes this member
+	// answered before applying them (visible.go).
+	visible visibilityFloor
 	// removed is set once this member found it was removed (removed.go).
 	removed atomic.Bool
 	// admission keeps a member on new storage from voting until it is

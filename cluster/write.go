@@ -13,6 +13,8 @@ import (
 
 // Apply makes a client- or broker-originated write: the leader proposes it,
 // a follower forwards it to the leader (see onLeader for the retry rules).
+// A follower answers once the leader has applied it, and the reads it
+// serves after that wait until its own state shows it (AwaitVisible).
 // The result is the FSM's answer (state.RegisterResult, state.WritePermResult
 // for the write-permission commands, nil otherwise). Commands only a leader
 // decides (fsm.LeaderOnly) are refused here.
@@ -36,11 +38,11 @@ func (n *Node) Apply(ctx context.Context, t fsm.CommandType, cmd any) (any, erro
 	}
 	defer n.requests.done(id)
 	res, err := n.onLeader(ctx, leaderOp{
-		method:  forwardMethod,
-		args:    func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: buf}, nil },
-		local:   func(ctx context.Context) (any, error) { return n.proposer.applyEncoded(ctx, t, buf) },
-		decode:  func(b []byte) (any, error) { return fsm.DecodeResult(t, b) },
-		visible: true,
+		method:       forwardMethod,
+		args:         func() (any, error) { return &ForwardArgs{From: n.cfg.ID, Command: buf}, nil },
+		local:        func(ctx context.Context) (any, error) { return n.proposer.applyEncoded(ctx, t, buf) },
+		decode:       func(b []byte) (any, error) { return fsm.DecodeResult(t, b) },
+		visibleLater: true,
 	})
 	n.stats.countOutcome(err)
 	if err == nil {
@@ -77,7 +79,8 @@ func (s *Stats) countOutcome(err error) {
 // Register handles REGISTER_BROKER. A registration that would change
 // nothing is a heartbeat: it writes no log entry on any member and is
 // answered from local state. Any other is applied by the leader, which
-// answers from the state right after applying it.
+// answers from the state right after applying it; reads on this member
+// then wait until it shows the registration, as after Apply.
 func (n *Node) Register(ctx context.Context, cmd *state.RegisterBroker) (state.RegisterResult, error) {
 	// Read before planning: if it has not moved when this member proposes
 	// the registration as leader, the plan still holds (see plannedAt).
@@ -111,8 +114,8 @@ func (n *Node) Register(ctx context.Context, cmd *state.RegisterBroker) (state.R
 			r, _, err := n.proposer.register(ctx, reg)
 			return r, err
 		},
-		decode:  func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
-		visible: true,
+		decode:       func(b []byte) (any, error) { return fsm.DecodeResult(fsm.RegisterBrokerType, b) },
+		visibleLater: true,
 	})
 	n.stats.countOutcome(err)
 	r, _ := res.(state.RegisterResult)

@@ -40,15 +40,18 @@ func (s *Server) getRoute(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rd)
 }
 
-// readBarrier runs the leader check of a consistent read; it answers the
-// request itself and returns false when the check failed. Every answer
-// names the applied index it was read at.
+// readBarrier waits until the local state shows every write this member
+// answered, and runs the leader check of a consistent read; it answers the
+// request itself and returns false when either failed. Every answer names
+// the applied index it was read at.
 func (s *Server) readBarrier(w http.ResponseWriter, r *http.Request) bool {
-	if r.URL.Query().Get("consistent") == "true" {
-		if err := s.node.LinearizableRead(r.Context()); err != nil {
-			writeError(w, err)
-			return false
-		}
+	err := s.node.AwaitVisible(r.Context())
+	if err == nil && r.URL.Query().Get("consistent") == "true" {
+		err = s.node.LinearizableRead(r.Context())
+	}
+	if err != nil {
+		writeError(w, err)
+		return false
 	}
 	w.Header().Set("X-Raftns-Applied-Index", strconv.FormatUint(s.node.FSM().AppliedIndex(), 10))
 	return true

@@ -53,7 +53,7 @@ func (s *Server) ServeRemoting(ctx context.Context, c *remoting.Conn, req *remot
 // block. Everything else, an unready member's reads included, goes to
 // ServeRemoting.
 func (s *Server) ServeInline(c *remoting.Conn, req *remoting.Command) (*remoting.Command, bool) {
-	if req.Code != remoting.GetRouteInfoByTopic || !s.ready() {
+	if req.Code != remoting.GetRouteInfoByTopic || !s.ready() || !s.cluster.Visible() {
 		return nil, false
 	}
 	var start time.Time
@@ -85,6 +85,13 @@ func (s *Server) serve(ctx context.Context, h codeRow, c *remoting.Conn, req *re
 		var cancel context.CancelFunc
 		ctx, cancel = deadline.WithTimeout(ctx, s.cfg.WriteTimeout)
 		defer cancel()
+	}
+	// A changed registration reads nothing it must see (the leader
+	// decides); every other request may read local state.
+	if h.code != remoting.RegisterBroker {
+		if err := s.cluster.AwaitVisible(ctx); err != nil {
+			return remoting.NewResponse(req, remoting.SystemError, RemarkBehindOwnWrite+err.Error())
+		}
 	}
 	resp, err := h.fn(ctx, c, req)
 	if err != nil {

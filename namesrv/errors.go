@@ -93,6 +93,11 @@ const (
 	// it has not applied it itself in time, so its reads do not show it yet.
 	RemarkNotVisibleYet = "raftns: the write was applied, but this name server does not show it yet; " +
 		"it will once it catches up with the leader (retrying the write is safe): "
+	// RemarkBehindOwnWrite answers a request that would read local state
+	// while it does not yet show a write this member answered, and did not
+	// catch up in time.
+	RemarkBehindOwnWrite = "raftns: this name server does not show a write it answered yet; " +
+		"it will once it catches up with the leader (retrying is safe): "
 	// RemarkRemoved answers every request to a member removed from the
 	// cluster.
 	RemarkRemoved = "raftns: this name server was removed from the cluster; nothing was applied; use another name server"

@@ -19,9 +19,15 @@ import (
 // since, is recognised from its fingerprint without decoding. The parts of
 // a split registration are recognised as such (splitRounds).
 func (s *Server) registerBroker(ctx context.Context, c *remoting.Conn, req *remoting.Command) (*remoting.Command, error) {
+	deleting := s.cfg.Settings.Bool(PropDeleteTopicWithBrokerRegistration, false)
+	if deleting {
+		// Split rounds compare with the broker's registered data version.
+		if err := s.cluster.AwaitVisible(ctx); err != nil {
+			return nil, err
+		}
+	}
 	gen := s.fsm.Generation()
 	key, sum := s.regCache.fingerprint(req)
-	deleting := s.cfg.Settings.Bool(PropDeleteTopicWithBrokerRegistration, false)
 	if e, ok := s.regCache.lookup(key, sum, gen); ok && s.cluster.RegisterUnchanged(key) {
 		id, _ := strconv.ParseInt(strings.TrimSpace(req.ExtFields["brokerId"]), 10, 64) // valid: accepted before
 		s.attachBroker(c, key, req.ExtFields["brokerName"], id)

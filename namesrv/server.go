@@ -32,6 +32,12 @@ type Cluster interface {
 	BrokerConnected(key state.BrokerKey)
 	BrokerDisconnected(key state.BrokerKey)
 	Ready() (bool, string)
+	// Visible reports whether the local state shows every write this
+	// member answered; AwaitVisible waits until it does. A forwarded write
+	// is answered once the leader applied it, before this member has: a
+	// request that reads local state waits for it (read-your-writes).
+	Visible() bool
+	AwaitVisible(ctx context.Context) error
 	// Removed reports a member removed from the cluster: every request
 	// is then answered with cluster.RemarkRemoved.
 	Removed() bool

@@ -52,6 +52,8 @@ func (c *benchCluster) BrokerConnected(state.BrokerKey)    {}
 func (c *benchCluster) BrokerDisconnected(state.BrokerKey) {}
 func (c *benchCluster) Ready() (bool, string)              { return true, "" }
 func (c *benchCluster) Removed() bool                      { return false }
+func (c *benchCluster) Visible() bool                      { return true }
+func (c *benchCluster) AwaitVisible(context.Context) error { return nil }
 func (c *benchCluster) LeaderReady() bool                  { return true }
 func (c *benchCluster) FSM() *fsm.FSM                      { return c.f }
 
