@@ -46,8 +46,12 @@ func Single(t testing.TB, tune func(*cluster.Config)) *cluster.Node {
 	return node
 }
 
+// raftTimer is the members' Raft heartbeat, election and leader-lease
+// timeout.
+const raftTimer = 500 * time.Millisecond
+
 // start starts a member on ln with Raft over trans and in-memory stores,
-// fast Raft timers and tune's config; it is shut down when the test ends.
+// test Raft timers (raftTimer) and tune's config; it is shut down when the test ends.
 func start(t testing.TB, ln net.Listener, trans *raft.InmemTransport, tune func(*cluster.Config)) *cluster.Node {
 	t.Helper()
 	logger := Logger(t)
@@ -56,7 +60,11 @@ func start(t testing.TB, ln net.Listener, trans *raft.InmemTransport, tune func(
 	cfg.Logger = logger
 	cfg.Transport, cfg.LogStore, cfg.StableStore, cfg.SnapshotStore = trans, store, store, raft.NewInmemSnapshotStore()
 	rc := raft.DefaultConfig()
-	rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = 50*time.Millisecond, 50*time.Millisecond, 50*time.Millisecond
+	// Half the library's LAN timers: short enough for tests that lose a
+	// leader, long enough that a follower or a leader starved for a few
+	// dozen milliseconds under the race detector on a loaded machine does
+	// not start an election or step down in a test about something else.
+	rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = raftTimer, raftTimer, raftTimer
 	cfg.RaftConfig = rc
 	tune(cfg)
 	node, err := cluster.New(cfg, fsm.New(logger), ln)
