@@ -59,7 +59,7 @@ func Start(t testing.TB, n int, tune func(*cluster.Config)) *Members {
 		}
 	}
 	for _, id := range ms.sorted {
-		ms.nodes[id] = start(t, lns[id], ms.trans[id], func(cfg *cluster.Config) {
+		ms.nodes[id] = start(t, lns[id], ms.trans[id], membersRaftTimer, func(cfg *cluster.Config) {
 			cfg.ID, cfg.ClusterAddr, cfg.ClientAddr, cfg.Peers = id, ms.addrs[id], "client-"+id, peers
 			cfg.HeartbeatBatchInterval, cfg.ConnCloseGrace, cfg.ScanInterval = 50*time.Millisecond, 300*time.Millisecond, 100*time.Millisecond
 			cfg.MaxStale, cfg.ForwardHold, cfg.ApplyTimeout = time.Second, 3*time.Second, 3*time.Second
