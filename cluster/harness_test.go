@@ -40,11 +40,16 @@ type testMember struct {
 	closed bool
 }
 
+// fastRaftConfig is Raft with half the library's LAN timers: short enough
+// for tests that lose a leader, long enough that a leader or follower
+// starved for a few dozen milliseconds under the race detector on a loaded
+// machine does not step down or start an election in a test about
+// something else.
 func fastRaftConfig() *raft.Config {
 	rc := raft.DefaultConfig()
-	rc.HeartbeatTimeout = 100 * time.Millisecond
-	rc.ElectionTimeout = 100 * time.Millisecond
-	rc.LeaderLeaseTimeout = 100 * time.Millisecond
+	rc.HeartbeatTimeout = 500 * time.Millisecond
+	rc.ElectionTimeout = 500 * time.Millisecond
+	rc.LeaderLeaseTimeout = 500 * time.Millisecond
 	rc.CommitTimeout = 5 * time.Millisecond
 	rc.ShutdownOnRemove = false
 	return rc
