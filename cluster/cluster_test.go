@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"testing"
 	"time"
 
@@ -206,19 +205,11 @@ func TestCluster_PartitionedOldLeaderExpiresNothing(t *testing.T) {
 	tc.waitApplied(old.node.Raft().LastIndex())
 
 	tc.partition(old)
-	// Housekeeping entries proposed just before the cut may still commit
-	// and apply after it; what the isolated leader commits from here on is
-	// what must stay nothing. Its commit index can no longer move, so wait
-	// for it to apply that much and count from there.
-	var lastBefore uint64
-	poll.For(t, 5*time.Second, "the isolated leader to apply what it had committed", func() bool {
-		commit, err := strconv.ParseUint(old.node.Raft().Stats()["commit_index"], 10, 64)
-		if err != nil {
-			return false
-		}
-		lastBefore = old.node.FSM().AppliedIndex()
-		return lastBefore >= commit
-	})
+	// Housekeeping entries appended just before the cut may still commit
+	// and apply after it: a follower's acknowledgement already on its way
+	// moves the isolated leader's commit index after the cut. No entry it
+	// appends after the cut can commit: that is what must stay nothing.
+	lastBefore := old.node.Raft().LastIndex()
 	var newLeader *testMember
 	poll.For(t, 15*time.Second, "a new leader on the majority side", func() bool {
 		for _, m := range tc.running() {
@@ -229,8 +220,8 @@ func TestCluster_PartitionedOldLeaderExpiresNothing(t *testing.T) {
 		}
 		return false
 	})
-	if old.node.FSM().AppliedIndex() != lastBefore {
-		t.Fatalf("isolated leader applied entries %d -> %d", lastBefore, old.node.FSM().AppliedIndex())
+	if applied := old.node.FSM().AppliedIndex(); applied > lastBefore {
+		t.Fatalf("isolated leader applied entries up to %d, beyond the %d it held when cut off", applied, lastBefore)
 	}
 	if got := old.node.Stats().Expirations.Load(); got != 0 {
 		t.Fatalf("isolated leader expired %d brokers", got)
