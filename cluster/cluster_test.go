@@ -392,6 +392,8 @@ func TestCluster_SnapshotRestoreEquality(t *testing.T) {
 	// convergence would see them expire after the restore and the digest
 	// move on. Expiry is not what this test is about.
 	tc := newTestCluster(t, 3, func(c *Config) { c.BrokerExpiry = time.Hour })
+	// A backup of the baseline version would be raised back on restore.
+	tc.waitRelease()
 	leader := tc.waitLeaderReady()
 	for i := 0; i < 10; i++ {
 		register(t, leader, registration("c1", fmt.Sprintf("broker-%d", i), fmt.Sprintf("10.0.0.%d:10911", i+1), 0, 1))
@@ -413,8 +415,8 @@ func TestCluster_SnapshotRestoreEquality(t *testing.T) {
 	if leader.node.FSM().Digest() == want {
 		t.Fatal("state did not change after the backup")
 	}
-	// The harness's 100 ms Raft timers can lose a leader on a loaded
-	// machine; a restore refused for that is tried again on the new one.
+	// The harness's Raft timers can lose a leader on a loaded machine; a
+	// restore refused for that is tried again on the new one.
 	poll.For(t, 20*time.Second, "the backup restored by a leader", func() bool {
 		err := tc.waitLeaderReady().node.RestoreSnapshot(bytes.NewReader(backup.Bytes()), int64(backup.Len()), func(io.Reader) error { return nil })
 		if errors.Is(err, ErrNotLeader) || errors.Is(err, raft.ErrLeadershipLost) || errors.Is(err, raft.ErrNotLeader) {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/fsm/state"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -238,6 +239,21 @@ func (tc *testCluster) waitLeaderReady() *testMember {
 		return false
 	})
 	return leader
+}
+
+// waitRelease waits until every running member applied this release's
+// cluster version, which the leader of a new cluster raises in an entry of
+// its own once every member answers.
+func (tc *testCluster) waitRelease() {
+	tc.t.Helper()
+	poll.For(tc.t, 30*time.Second, "every member at cluster version "+buildinfo.Release, func() bool {
+		for _, m := range tc.running() {
+			if m.node.FSM().ClusterVersion().String() != buildinfo.Release {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 func (tc *testCluster) followers() []*testMember {
