@@ -469,6 +469,9 @@ func TestCluster_RestoreAnswersBackInOffice(t *testing.T) {
 
 func TestCluster_RestoreRefusesDamagedBackup(t *testing.T) {
 	tc := newTestCluster(t, 1, nil)
+	// The raise of a new cluster's version must not land between the two
+	// digests.
+	tc.waitRelease()
 	m := tc.waitLeaderReady()
 	register(t, m, registration("c1", "broker-a", "10.0.0.1:10911", 0, 1))
 	want := m.node.FSM().Digest()
