@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/fsm"
 	"github.com/raftns/raftns/fsm/state"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -40,11 +41,16 @@ type testMember struct {
 	closed bool
 }
 
+// fastRaftConfig is Raft with half the library's LAN timers: short enough
+// for tests that lose a leader, long enough that a leader or follower
+// starved for a few dozen milliseconds under the race detector on a loaded
+// machine does not step down or start an election in a test about
+// something else.
 func fastRaftConfig() *raft.Config {
 	rc := raft.DefaultConfig()
-	rc.HeartbeatTimeout = 100 * time.Millisecond
-	rc.ElectionTimeout = 100 * time.Millisecond
-	rc.LeaderLeaseTimeout = 100 * time.Millisecond
+	rc.HeartbeatTimeout = 500 * time.Millisecond
+	rc.ElectionTimeout = 500 * time.Millisecond
+	rc.LeaderLeaseTimeout = 500 * time.Millisecond
 	rc.CommitTimeout = 5 * time.Millisecond
 	rc.ShutdownOnRemove = false
 	return rc
@@ -233,6 +239,21 @@ func (tc *testCluster) waitLeaderReady() *testMember {
 		return false
 	})
 	return leader
+}
+
+// waitRelease waits until every running member applied this release's
+// cluster version, which the leader of a new cluster raises in an entry of
+// its own once every member answers.
+func (tc *testCluster) waitRelease() {
+	tc.t.Helper()
+	poll.For(tc.t, 30*time.Second, "every member at cluster version "+buildinfo.Release, func() bool {
+		for _, m := range tc.running() {
+			if m.node.FSM().ClusterVersion().String() != buildinfo.Release {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 func (tc *testCluster) followers() []*testMember {

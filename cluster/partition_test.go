@@ -61,8 +61,16 @@ func TestPartition_FollowerCannotKeepItsBrokersAlive(t *testing.T) {
 	if since := time.Since(registering); since < expiry {
 		t.Fatalf("expired %v after registering, before the expiry time %v", since, expiry)
 	}
-	if got := leader.node.Stats().Expirations.Load(); got != 1 {
-		t.Fatalf("leader expirations = %d, want 1", got)
+	// A leader starved past its lease on a loaded machine may have handed
+	// office to the other majority member: count the majority's expiries.
+	var expired uint64
+	for _, m := range tc.running() {
+		if m != f {
+			expired += m.node.Stats().Expirations.Load()
+		}
+	}
+	if expired != 1 {
+		t.Fatalf("the majority's expirations = %d, want 1", expired)
 	}
 	// The follower, cut off, still has the broker: it applied nothing.
 	if !registered(f, cmd) {

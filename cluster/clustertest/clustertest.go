@@ -30,7 +30,7 @@ func Single(t testing.TB, tune func(*cluster.Config)) *cluster.Node {
 		t.Fatal(err)
 	}
 	addr, trans := raft.NewInmemTransport(raft.ServerAddress(ln.Addr().String()))
-	node := start(t, ln, trans, func(cfg *cluster.Config) {
+	node := start(t, ln, trans, singleRaftTimer, func(cfg *cluster.Config) {
 		cfg.ID, cfg.ClusterAddr, cfg.ClientAddr = "solo", string(addr), "127.0.0.1:9876"
 		if tune != nil {
 			tune(cfg)
@@ -46,9 +46,22 @@ func Single(t testing.TB, tune func(*cluster.Config)) *cluster.Node {
 	return node
 }
 
+// Raft heartbeat, election and leader-lease timeouts of the members. A
+// lone voter cannot lose its quorum: short timers only hasten its first
+// election. Several members get half the library's LAN timers: short
+// enough for tests that lose a leader, long enough that a follower or a
+// leader starved for a few dozen milliseconds under the race detector on
+// a loaded machine does not start an election or step down in a test
+// about something else.
+const (
+	singleRaftTimer  = 50 * time.Millisecond
+	membersRaftTimer = 500 * time.Millisecond
+)
+
 // start starts a member on ln with Raft over trans and in-memory stores,
-// fast Raft timers and tune's config; it is shut down when the test ends.
-func start(t testing.TB, ln net.Listener, trans *raft.InmemTransport, tune func(*cluster.Config)) *cluster.Node {
+// Raft's heartbeat, election and leader-lease timeouts at timer, and tune's
+// config; it is shut down when the test ends.
+func start(t testing.TB, ln net.Listener, trans *raft.InmemTransport, timer time.Duration, tune func(*cluster.Config)) *cluster.Node {
 	t.Helper()
 	logger := Logger(t)
 	store := raft.NewInmemStore()
@@ -56,7 +69,7 @@ func start(t testing.TB, ln net.Listener, trans *raft.InmemTransport, tune func(
 	cfg.Logger = logger
 	cfg.Transport, cfg.LogStore, cfg.StableStore, cfg.SnapshotStore = trans, store, store, raft.NewInmemSnapshotStore()
 	rc := raft.DefaultConfig()
-	rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = 50*time.Millisecond, 50*time.Millisecond, 50*time.Millisecond
+	rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = timer, timer, timer
 	cfg.RaftConfig = rc
 	tune(cfg)
 	node, err := cluster.New(cfg, fsm.New(logger), ln)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/cluster"
+	"github.com/raftns/raftns/internal/buildinfo"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -25,12 +26,19 @@ type Members struct {
 }
 
 // Start starts n voters (ids n1, n2, …) with the same peer list and short
-// liveness timers, and waits for a ready leader. tune may adjust each
+// liveness timers, and waits for a ready leader and for every member at
+// the cluster version the cluster was formed at. tune may adjust each
 // member's config. Every member is shut down when the test ends.
+//
+// The leader raises a new cluster's version from the baseline in an entry
+// of its own once every member answers; the gates of that version (the
+// audit trail among them) are closed until every member applied it, so a
+// test that began before would race the raise.
 func Start(t testing.TB, n int, tune func(*cluster.Config)) *Members {
 	t.Helper()
 	ms := &Members{t: t, nodes: map[string]*cluster.Node{}, trans: map[string]*raft.InmemTransport{}, addrs: map[string]string{}}
 	var peers []cluster.Peer
+	var formed string
 	lns := map[string]net.Listener{}
 	for i := 1; i <= n; i++ {
 		id := fmt.Sprintf("n%d", i)
@@ -51,17 +59,39 @@ func Start(t testing.TB, n int, tune func(*cluster.Config)) *Members {
 		}
 	}
 	for _, id := range ms.sorted {
-		ms.nodes[id] = start(t, lns[id], ms.trans[id], func(cfg *cluster.Config) {
+		ms.nodes[id] = start(t, lns[id], ms.trans[id], membersRaftTimer, func(cfg *cluster.Config) {
 			cfg.ID, cfg.ClusterAddr, cfg.ClientAddr, cfg.Peers = id, ms.addrs[id], "client-"+id, peers
 			cfg.HeartbeatBatchInterval, cfg.ConnCloseGrace, cfg.ScanInterval = 50*time.Millisecond, 300*time.Millisecond, 100*time.Millisecond
 			cfg.MaxStale, cfg.ForwardHold, cfg.ApplyTimeout = time.Second, 3*time.Second, 3*time.Second
 			if tune != nil {
 				tune(cfg)
 			}
+			formed = cfg.InitialClusterVersion
 		})
 	}
 	ms.Leader()
+	ms.waitClusterVersion(formed)
 	return ms
+}
+
+// waitClusterVersion waits until every running member applied the cluster
+// version v ("" for this release).
+func (ms *Members) waitClusterVersion(v string) {
+	ms.t.Helper()
+	want := buildinfo.Current()
+	if v != "" {
+		want = buildinfo.MustParse(v)
+	}
+	// The leader retries the raise with a growing wait (1 s, 2 s, …) while
+	// a member does not answer: allow a few attempts on a loaded machine.
+	poll.For(ms.t, 30*time.Second, "every member at cluster version "+want.String(), func() bool {
+		for _, n := range ms.Running() {
+			if n.FSM().ClusterVersion() != want {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // Running returns the members not stopped, by id.

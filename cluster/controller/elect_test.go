@@ -69,26 +69,34 @@ func controllerClusterTuned(t *testing.T, tune func(*cluster.Config)) (*ctlClust
 	leader := tc.Leader()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	for _, c := range []struct {
-		t   fsm.CommandType
-		cmd any
-	}{
-		{fsm.ApplyBrokerIDType, &state.ApplyBrokerID{ClusterName: "c", BrokerName: "b", BrokerID: 1, Addr: ctlMaster.Addr, CheckCode: "1"}},
-		{fsm.ApplyBrokerIDType, &state.ApplyBrokerID{ClusterName: "c", BrokerName: "b", BrokerID: 2, Addr: ctlSlave.Addr, CheckCode: "2"}},
-		{fsm.ElectMasterType, &state.ElectMaster{BrokerName: "b", HasNewMaster: true, NewMasterID: 1}},
-		{fsm.AlterSyncStateSetType, &state.AlterSyncStateSet{BrokerName: "b", MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1, 2}}},
-	} {
-		if res, err := tc.ctl[leader.ID()].proposeCommand(ctx, c.t, c.cmd); err != nil || res.Refusal != state.RefusalNone {
-			t.Fatalf("%s: %+v, %v", c.t, res, err)
+	propose := func(ct fsm.CommandType, cmd any) {
+		t.Helper()
+		if res, err := tc.ctl[leader.ID()].proposeCommand(ctx, ct, cmd); err != nil || res.Refusal != state.RefusalNone {
+			t.Fatalf("%s: %+v, %v", ct, res, err)
 		}
 	}
+	propose(fsm.ApplyBrokerIDType, &state.ApplyBrokerID{ClusterName: "c", BrokerName: "b", BrokerID: 1, Addr: ctlMaster.Addr, CheckCode: "1"})
+	propose(fsm.ApplyBrokerIDType, &state.ApplyBrokerID{ClusterName: "c", BrokerName: "b", BrokerID: 2, Addr: ctlSlave.Addr, CheckCode: "2"})
 	tc.WaitApplied(leader.FSM().AppliedIndex())
+	// The leader counts a replica alive only once it heard from it (or it
+	// was in a group when the leader took office): both replicas heartbeat
+	// before the group has a master, or the master scan (every second)
+	// would find the master dead and elect.
 	for _, n := range tc.Running() {
 		for _, k := range []state.BrokerKey{ctlMaster, ctlSlave} {
 			n.BrokerConnected(k)
 		}
+		heartbeatMaster(n)
+		heartbeatSlave(n)
 	}
+	propose(fsm.ElectMasterType, &state.ElectMaster{BrokerName: "b", HasNewMaster: true, NewMasterID: 1})
+	propose(fsm.AlterSyncStateSetType, &state.AlterSyncStateSet{BrokerName: "b", MasterID: 1, MasterEpoch: 1, SyncStateSetEpoch: 1, NewSyncStateSet: []int64{1, 2}})
+	tc.WaitApplied(leader.FSM().AppliedIndex())
 	return tc, log
+}
+
+func heartbeatMaster(n *cluster.Node) {
+	n.Replicas().HeardReplica(cluster.ControllerHeartbeat{Key: cluster.ReplicaKey{Cluster: "c", BrokerName: "b", ID: 1}, Addr: ctlMaster.Addr, Epoch: 1, MaxOffset: 10})
 }
 
 func heartbeatSlave(n *cluster.Node) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -78,6 +80,7 @@ func TestProcess_ClusterTestModeAnswersUnknownTopicsFromProduction(t *testing.T)
 	if err := syscall.Kill(prod.Pid(), syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	waitStopped(t, prod)
 	t.Cleanup(func() { syscall.Kill(prod.Pid(), syscall.SIGCONT) })
 	expectProductionError(t, javaLike, test, "P-hung")
 	// Stopped production: the connection is refused.
@@ -154,4 +157,26 @@ func TestProcess_ClusterTestModeFindsProductionThroughTheAddressService(t *testi
 	if err != nil || !routesTo(route, "broker-prod", "127.0.0.1:20911") {
 		t.Fatalf("route of P through the address service: %+v, %v", route, err)
 	}
+}
+
+// waitStopped waits until every thread of p is stopped: kill returns
+// before a loaded machine has stopped them, and a thread still running
+// answers what the test sends it.
+func waitStopped(t *testing.T, p *proc) {
+	t.Helper()
+	poll.For(t, 10*time.Second, p.ID+" stopped", func() bool {
+		tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", p.Pid()))
+		if err != nil || len(tasks) == 0 {
+			return false
+		}
+		for _, task := range tasks {
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", p.Pid(), task.Name()))
+			// The state follows the parenthesized command name.
+			_, rest, ok := strings.Cut(string(stat), ") ")
+			if err != nil || !ok || !strings.HasPrefix(rest, "T") {
+				return false
+			}
+		}
+		return true
+	})
 }
