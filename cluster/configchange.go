@@ -271,7 +271,18 @@ func (m *membership) transferFrom(from, id string) error {
 	if from != "" && from != m.cfg.ID && (id == "" || id == m.cfg.ID) {
 		return nil
 	}
-	return m.transferAsLeader(id)
+	return transferRetryable(m.transferAsLeader(id))
+}
+
+// transferRetryable makes a transfer that met another one in progress (a
+// retry of its own forwarded request, whose first try was cut short, or a
+// second operator's) retryable: the caller tries again once leadership
+// has moved or the transfer failed, and the new leader answers it done.
+func transferRetryable(err error) error {
+	if errors.Is(err, raft.ErrLeadershipTransferInProgress) {
+		return fmt.Errorf("%w: %v", ErrLeaderNotReady, err)
+	}
+	return err
 }
 
 func (m *membership) transferAsLeader(id string) error {

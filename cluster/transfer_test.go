@@ -2,9 +2,12 @@ package cluster
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/raft"
 	"github.com/raftns/raftns/internal/poll"
 )
 
@@ -38,6 +41,21 @@ func TestCluster_ATransferAskedOfAFollowerMovesLeadershipOnce(t *testing.T) {
 		if got := now.node.Raft().CurrentTerm(); got != term+1 {
 			t.Fatalf("round %d: transfer asked of %s: %s leads in term %d, want one election after term %d",
 				round, asked.id, now.id, got, term)
+		}
+	}
+}
+
+// A transfer that meets one in progress (its own retry, or another
+// operator's) is retried by the caller until leadership has moved, where
+// the new leader answers it done; any other refusal stays final.
+func TestTransferRetryable_OnlyATransferInProgressIsRetried(t *testing.T) {
+	inProgress := fmt.Errorf("transfer: %w", raft.ErrLeadershipTransferInProgress)
+	if err := transferRetryable(inProgress); !retryable(err) || !errors.Is(err, ErrLeaderNotReady) {
+		t.Fatalf("transfer in progress -> %v: want a retryable leader-not-ready", err)
+	}
+	for _, err := range []error{nil, ErrUnknownMember, errors.New("cannot find peer")} {
+		if got := transferRetryable(err); got != err {
+			t.Fatalf("%v -> %v, want it unchanged", err, got)
 		}
 	}
 }
